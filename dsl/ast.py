@@ -1,0 +1,417 @@
+"""The Meeplang syntax tree: small frozen attrs classes that carry their file position.
+
+Positions are excluded from equality, so a tree printed back to source (`to_source`) and parsed
+again compares equal to the original: the round-trip property the tests check on every game file.
+"""
+from __future__ import annotations
+
+import attrs
+
+from .errors import Pos
+
+_pos = attrs.field(eq=False, repr=False, kw_only=True)
+
+
+def node(cls):
+    return attrs.frozen(slots=True)(cls)
+
+
+# ---------------------------------------------------------------- expressions
+@node
+class Num:
+    value: int
+    pos: Pos = _pos
+
+
+@node
+class Str:
+    value: str
+    pos: Pos = _pos
+
+
+@node
+class Const:
+    """true, false or none."""
+
+    value: object
+    pos: Pos = _pos
+
+
+@node
+class Name:
+    name: str
+    pos: Pos = _pos
+
+
+@node
+class Attr:
+    obj: object
+    name: str
+    pos: Pos = _pos
+
+
+@node
+class Index:
+    obj: object
+    key: object
+    pos: Pos = _pos
+
+
+@node
+class Call:
+    func: str
+    args: tuple
+    pos: Pos = _pos
+
+
+@node
+class Comprehension:
+    """`f(elem for var in source if cond)` (func set) or `[elem for var in source if cond]`."""
+
+    func: str | None
+    elem: object
+    var: str
+    source: object
+    cond: object
+    pos: Pos = _pos
+
+
+@node
+class ListExpr:
+    items: tuple
+    pos: Pos = _pos
+
+
+@node
+class BinOp:
+    op: str  # + - * / // %
+    left: object
+    right: object
+    pos: Pos = _pos
+
+
+@node
+class Compare:
+    op: str  # == != < <= > >= in "not in"
+    left: object
+    right: object
+    pos: Pos = _pos
+
+
+@node
+class BoolOp:
+    op: str  # and / or
+    left: object
+    right: object
+    pos: Pos = _pos
+
+
+@node
+class Not:
+    operand: object
+    pos: Pos = _pos
+
+
+@node
+class Neg:
+    operand: object
+    pos: Pos = _pos
+
+
+@node
+class CondExpr:
+    cond: object
+    then: object
+    other: object
+    pos: Pos = _pos
+
+
+# ---------------------------------------------------------------- statements
+@node
+class Block:
+    stmts: tuple
+    pos: Pos = _pos
+
+
+@node
+class SetStmt:
+    target: object
+    value: object
+    pos: Pos = _pos
+
+
+@node
+class AddStmt:
+    """add/subtract: `add 3 to score`, `subtract 1 from p.damage`."""
+
+    sign: int
+    amount: object
+    target: object
+    pos: Pos = _pos
+
+
+@node
+class GainStmt:
+    """`gain 3 coins`, `lose 1 vp`, `pay 2 coins`, `p gains 5 coins`: a counter of a player."""
+
+    verb: str  # gain / lose / pay
+    player: object  # None for "you"
+    amount: object
+    counter: str
+    pos: Pos = _pos
+
+
+@node
+class LetStmt:
+    name: str
+    value: object
+    pos: Pos = _pos
+
+
+@node
+class MoveStmt:
+    item: object
+    dest: object
+    place: str | None  # "top", "bottom" or None (= top)
+    pos: Pos = _pos
+
+
+@node
+class DealStmt:
+    count: object
+    source: object
+    dest: object
+    place: str | None
+    pos: Pos = _pos
+
+
+@node
+class ShuffleStmt:
+    zone: object
+    pos: Pos = _pos
+
+
+@node
+class RollStmt:
+    sides: int
+    name: str
+    pos: Pos = _pos
+
+
+@node
+class ChooseStmt:
+    """A decision for the current player: `choose card in hand where card.value > 3`."""
+
+    name: str
+    source: object  # an expression giving the options, or a (lo, hi) tuple for ranges
+    cond: object
+    is_range: bool
+    pos: Pos = _pos
+
+
+@node
+class SecretChooseStmt:
+    """Every player chooses at once and in secret; the result is a list indexed by seat."""
+
+    name: str
+    source: object
+    cond: object
+    pos: Pos = _pos
+
+
+@node
+class DoStmt:
+    action: str
+    player: object
+    times: object
+    pos: Pos = _pos
+
+
+@node
+class ControlStmt:
+    """end turn / end game / pass."""
+
+    what: str
+    pos: Pos = _pos
+
+
+@node
+class LogStmt:
+    text: str
+    pos: Pos = _pos
+
+
+@node
+class IfStmt:
+    branches: tuple  # ((cond, Block), ...)
+    other: object  # Block or None
+    pos: Pos = _pos
+
+
+@node
+class ForEachStmt:
+    var: str
+    source: object
+    body: Block
+    pos: Pos = _pos
+
+
+@node
+class RepeatStmt:
+    count: object
+    body: Block
+    pos: Pos = _pos
+
+
+@node
+class WhileStmt:
+    cond: object
+    body: Block
+    pos: Pos = _pos
+
+
+# ---------------------------------------------------------------- traversal
+def children(n):
+    """The direct sub-nodes of a node (expressions and statements), in source order."""
+    out = []
+    for field in attrs.fields(type(n)):
+        if field.name == "pos":
+            continue
+        value = getattr(n, field.name)
+        _collect(value, out)
+    return out
+
+
+def _collect(value, out):
+    if isinstance(value, tuple):
+        for v in value:
+            _collect(v, out)
+    elif attrs.has(type(value)):
+        out.append(value)
+
+
+def walk(n):
+    """Every node of a tree, parents before children."""
+    stack = [n]
+    while stack:
+        cur = stack.pop()
+        yield cur
+        stack.extend(reversed(children(cur)))
+
+
+# ---------------------------------------------------------------- printing back to source
+_PREC = {"or": 1, "and": 2, "not": 3, "cmp": 4, "+": 5, "-": 5, "*": 6, "/": 6, "//": 6, "%": 6,
+         "neg": 7, "post": 8}
+
+
+def expr_source(e, parent_prec: int = 0) -> str:
+    """Canonical source text of an expression (adds parentheses only where needed)."""
+    prec, text = _expr(e)
+    return f"({text})" if prec < parent_prec else text
+
+
+def _expr(e):
+    match e:
+        case Num(value=v):
+            return 9, str(v)
+        case Str(value=v):
+            return 9, '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        case Const(value=v):
+            return 9, {True: "true", False: "false", None: "none"}[v]
+        case Name(name=n):
+            return 9, n
+        case Attr(obj=o, name=n):
+            return 8, f"{expr_source(o, 8)}.{n}"
+        case Index(obj=o, key=k):
+            return 8, f"{expr_source(o, 8)}[{expr_source(k)}]"
+        case Call(func=f, args=a):
+            return 9, f"{f}({', '.join(expr_source(x) for x in a)})"
+        case Comprehension(func=f, elem=el, var=v, source=s, cond=c):
+            inner = f"{expr_source(el)} for {v} in {expr_source(s, 1)}"
+            if c is not None:
+                inner += f" if {expr_source(c, 1)}"
+            return 9, f"{f}({inner})" if f else f"[{inner}]"
+        case ListExpr(items=items):
+            return 9, "[" + ", ".join(expr_source(x) for x in items) + "]"
+        case BinOp(op=op, left=l, right=r):
+            p = _PREC[op]
+            return p, f"{expr_source(l, p)} {op} {expr_source(r, p + 1)}"
+        case Compare(op=op, left=l, right=r):
+            return 4, f"{expr_source(l, 5)} {op} {expr_source(r, 5)}"
+        case BoolOp(op=op, left=l, right=r):
+            p = _PREC[op]
+            return p, f"{expr_source(l, p)} {op} {expr_source(r, p + 1)}"
+        case Not(operand=o):
+            return 3, f"not {expr_source(o, 3)}"
+        case Neg(operand=o):
+            return 7, f"-{expr_source(o, 7)}"
+        case CondExpr(cond=c, then=t, other=o):
+            return 0, f"if {expr_source(c, 1)} then {expr_source(t)} else {expr_source(o)}"
+    raise TypeError(f"not an expression: {e!r}")
+
+
+def block_source(block: Block, indent: str = "") -> str:
+    """Canonical source text of a statement block, one statement per line."""
+    return "".join(_stmt(s, indent) for s in block.stmts)
+
+
+def _suite(block: Block, indent: str) -> str:
+    return ":\n" + block_source(block, indent + "  ")
+
+
+def _where(cond) -> str:
+    return f" where {expr_source(cond)}" if cond is not None else ""
+
+
+def _stmt(s, ind: str) -> str:
+    x = expr_source
+    match s:
+        case SetStmt(target=t, value=v):
+            line = f"set {x(t)} to {x(v)}"
+        case AddStmt(sign=1, amount=a, target=t):
+            line = f"add {x(a)} to {x(t)}"
+        case AddStmt(amount=a, target=t):
+            line = f"subtract {x(a)} from {x(t)}"
+        case GainStmt(verb=verb, player=None, amount=a, counter=c):
+            line = f"{verb} {x(a)} {c}"
+        case GainStmt(verb=verb, player=p, amount=a, counter=c):
+            line = f"{x(p, 8)} {verb}s {x(a)} {c}"
+        case LetStmt(name=n, value=v):
+            line = f"let {n} = {x(v)}"
+        case MoveStmt(item=i, dest=d, place=p):
+            line = f"move {x(i)} to {x(d)}" + (f" at {p}" if p else "")
+        case DealStmt(count=c, source=s_, dest=d, place=p):
+            line = f"deal {x(c)} from {x(s_)} to {x(d)}" + (f" at {p}" if p else "")
+        case ShuffleStmt(zone=z):
+            line = f"shuffle {x(z)}"
+        case RollStmt(sides=n, name=name):
+            line = f"roll d{n} as {name}"
+        case ChooseStmt(name=n, source=(lo, hi), cond=c, is_range=True):
+            line = f"choose {n} from {x(lo)} to {x(hi)}{_where(c)}"
+        case ChooseStmt(name=n, source=src, cond=c):
+            line = f"choose {n} in {x(src)}{_where(c)}"
+        case SecretChooseStmt(name=n, source=src, cond=c):
+            line = f"secretly each player chooses {n} in {x(src)}{_where(c)}"
+        case DoStmt(action=a, player=p, times=t):
+            line = f"do {a}" + (f" for {x(p)}" if p is not None else "") + (
+                f" {x(t)} times" if t is not None else "")
+        case ControlStmt(what=w):
+            line = w
+        case LogStmt(text=t):
+            line = "log " + expr_source(Str(t, pos=s.pos))
+        case IfStmt(branches=branches, other=other):
+            out = ""
+            for i, (cond, body) in enumerate(branches):
+                out += f"{ind}{'if' if i == 0 else 'elif'} {x(cond)}{_suite(body, ind)}"
+            if other is not None:
+                out += f"{ind}else{_suite(other, ind)}"
+            return out
+        case ForEachStmt(var=v, source=src, body=b):
+            return f"{ind}for each {v} in {x(src)}{_suite(b, ind)}"
+        case RepeatStmt(count=c, body=b):
+            return f"{ind}repeat {x(c)} times{_suite(b, ind)}"
+        case WhileStmt(cond=c, body=b):
+            return f"{ind}while {x(c)}{_suite(b, ind)}"
+        case _:
+            raise TypeError(f"not a statement: {s!r}")
+    return f"{ind}{line}\n"

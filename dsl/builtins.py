@@ -1,0 +1,38 @@
+"""Names every game can use without declaring them: values and functions, with their signatures.
+
+The checker reads the signatures (arity, argument and result kinds); the interpreter implements
+each function under the same name (`interpreter.functions`), and a test keeps the two in step.
+"""
+
+# name -> kind of value
+VALUES = {
+    "you": "player",  # the player the current rule is about (turn player, chooser, trigger owner)
+    "players": "list",  # every seat, in seat order
+    "others": "list",  # every other seat, clockwise from your left neighbour
+    "player_count": "int",
+}
+
+ANY = 99
+# name -> (min args, max args, result kind, kinds of the arguments (last one repeats))
+FUNCTIONS = {
+    "count": (1, 1, "int", ("list",)),
+    "empty": (1, 1, "bool", ("list",)),
+    "top": (1, 2, "any", ("list", "int")),
+    "bottom": (1, 2, "any", ("list", "int")),
+    "first": (1, 1, "any", ("list",)),
+    "last": (1, 1, "any", ("list",)),
+    "max": (1, ANY, "int", ("any",)),
+    "min": (1, ANY, "int", ("any",)),
+    "sum": (1, 1, "int", ("list",)),
+    "any": (1, 1, "bool", ("list",)),
+    "all": (1, 1, "bool", ("list",)),
+    "abs": (1, 1, "int", ("int",)),
+    "range": (2, 2, "list", ("int",)),
+    "left": (1, 1, "player", ("player",)),
+    "right": (1, 1, "player", ("player",)),
+    "passed": (1, 1, "bool", ("player",)),
+    "position": (1, 1, "int", ("any",)),
+    "owner": (1, 1, "player", ("any",)),
+    "by_players": (1, 1, "any", ("table",)),
+    "players_from": (1, 1, "list", ("player",)),
+}

@@ -1,0 +1,201 @@
+"""Finding and reading game folders: the main file, its includes, and variant overlays.
+
+A game is a folder with `game.yaml`; variants live in `variants/<name>.yaml` and say
+`extends: <game>`. A variant is an overlay: maps merge key by key, a `null` value removes a key,
+lists replace the base list. Includes stay inside the game folder.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import attrs
+
+from .errors import LoadError, Pos, UsageError
+from .schema import validate
+from .yamlpos import YList, YMap, YMap_at, YStr, load_yaml_text, plain
+
+GAME_FILE = "game.yaml"
+
+
+def games_dir() -> Path:
+    """The bundled games: ./games in a checkout, meeplang/games when installed."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parent / "games", here.parent / "meeplang" / "games"):
+        if candidate.is_dir():
+            return candidate
+    import meeplang
+
+    return Path(meeplang.__file__).resolve().parent / "games"
+
+
+def bundled_games() -> list[str]:
+    root = games_dir()
+    return sorted(p.name for p in root.iterdir() if (p / GAME_FILE).is_file())
+
+
+def variant_names(folder: Path) -> list[str]:
+    vdir = folder / "variants"
+    if not vdir.is_dir():
+        return []
+    return sorted(p.stem for p in vdir.glob("*.yaml"))
+
+
+@attrs.frozen
+class Source:
+    """A loaded (merged, validated) game document before resolution."""
+
+    doc: YMap
+    folder: Path
+    variant: str | None
+    files: tuple
+    rules_hash: str
+
+
+def _display_path(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def read_yaml_file(path: Path):
+    shown = _display_path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise LoadError(f"cannot read file: {exc.strerror}", Pos(shown, 1, 1)) from None
+    from .yamlpos import MAX_FILE_BYTES
+
+    if len(raw) > MAX_FILE_BYTES:
+        raise LoadError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", Pos(shown, 1, 1))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise LoadError("file is not valid UTF-8", Pos(shown, line, col)) from None
+    if "\x00" in text:
+        raise LoadError("file contains a NUL byte", Pos(shown, 1, 1))
+    doc = load_yaml_text(text, shown)
+    if not isinstance(doc, YMap):
+        pos = getattr(doc, "pos", Pos(shown, 1, 1))
+        raise LoadError("a game file must be a YAML mapping (key: value lines)", pos)
+    return doc
+
+
+def locate(target: str) -> tuple[Path, str | None, Path | None]:
+    """`pig`, `pig:variant`, a folder, a game.yaml or a variant file -> (folder, variant, variant file)."""
+    name, _, variant = target.partition(":")
+    path = Path(name)
+    if path.suffix in (".yaml", ".yml") and path.is_file():
+        doc = read_yaml_file(path)
+        if "extends" in doc:
+            base = _resolve_extends(doc, path.parent)
+            return base, path.stem if "variant" not in doc else str(doc["variant"]), path
+        return path.parent, variant or None, None
+    if path.is_dir() and (path / GAME_FILE).is_file():
+        return path, variant or None, None
+    bundled = games_dir() / name
+    if name and "/" not in name and (bundled / GAME_FILE).is_file():
+        return bundled, variant or None, None
+    known = ", ".join(bundled_games())
+    raise UsageError(f"no game named {name!r} (bundled games: {known}; or give a folder or a .yaml file)")
+
+
+def _resolve_extends(doc: YMap, here: Path) -> Path:
+    base = str(doc["extends"])
+    pos = doc.pos_of("extends")
+    candidate = (here / base)
+    if candidate.is_dir() and (candidate / GAME_FILE).is_file():
+        return candidate
+    if candidate.is_file():
+        return candidate.parent
+    for up in (here, here.parent):
+        if up.name == base and (up / GAME_FILE).is_file():
+            return up
+    bundled = games_dir() / base
+    if (bundled / GAME_FILE).is_file():
+        return bundled
+    raise LoadError(f"extends: no game {base!r} found", pos)
+
+
+def load_source(target: str, variant: str | None = None) -> Source:
+    folder, named_variant, variant_file = locate(target)
+    variant = variant or named_variant
+    files = [folder / GAME_FILE]
+    doc = _with_includes(read_yaml_file(folder / GAME_FILE), folder)
+    if variant and variant_file is None:
+        variant_file = folder / "variants" / f"{variant}.yaml"
+        if not variant_file.is_file():
+            known = ", ".join(variant_names(folder)) or "none"
+            raise UsageError(f"game {folder.name!r} has no variant {variant!r} (variants: {known})")
+    if variant_file is not None:
+        files.append(variant_file)
+        overlay = _with_includes(read_yaml_file(variant_file), folder)
+        validate(overlay, variant=True)
+        doc = overlay_merge(doc, overlay)
+        for key in ("extends", "variant"):
+            doc.pop(key, None)
+    validate(doc, variant=False)
+    digest = hashlib.sha256(json.dumps(plain(doc), sort_keys=True).encode()).hexdigest()[:16]
+    return Source(doc, folder, variant, tuple(str(f) for f in files), digest)
+
+
+def _with_includes(doc: YMap, folder: Path) -> YMap:
+    includes = doc.pop("include", None)
+    if includes is None:
+        return doc
+    if not isinstance(includes, YList):
+        raise LoadError("include: expects a list of file names", doc.pos)
+    root = folder.resolve()
+    for i, name in enumerate(includes):
+        pos = includes.pos_of(i)
+        if not isinstance(name, str):
+            raise LoadError("include: each entry must be a file name", pos)
+        path = (folder / str(name)).resolve()
+        if root not in path.parents:
+            raise LoadError(f"include {str(name)!r} leaves the game folder", pos)
+        if not path.is_file():
+            raise LoadError(f"include {str(name)!r}: no such file in the game folder", pos)
+        part = read_yaml_file(path)
+        if "include" in part:
+            raise LoadError("included files cannot include further files", part.key_pos["include"])
+        for key, value in part.items():
+            if key not in doc:
+                doc[key] = value
+                doc.key_pos[key], doc.value_pos[key] = part.key_pos[key], part.value_pos[key]
+            elif isinstance(doc[key], YMap) and isinstance(value, YMap):
+                for sub, sub_value in value.items():
+                    if sub in doc[key]:
+                        raise LoadError(f"{key}.{sub} is defined both here and in "
+                                        f"{doc[key].key_pos[sub]}", value.key_pos[sub])
+                    doc[key][sub] = sub_value
+                    doc[key].key_pos[sub], doc[key].value_pos[sub] = (value.key_pos[sub],
+                                                                      value.value_pos[sub])
+            else:
+                raise LoadError(f"{key!r} is defined both here and in the main file",
+                                part.key_pos[key])
+    return doc
+
+
+def overlay_merge(base, over):
+    """Variant overlay: maps merge, null deletes, everything else replaces."""
+    if not (isinstance(base, YMap) and isinstance(over, YMap)):
+        return over
+    out = YMap_at(base.pos)
+    for key, value in base.items():
+        out[key] = value
+        out.key_pos[key], out.value_pos[key] = base.key_pos.get(key, base.pos), base.pos_of(key)
+    for key, value in over.items():
+        if value is None and key in out:
+            del out[key]
+            continue
+        out[key] = overlay_merge(out[key], value) if key in out else value
+        out.key_pos[key], out.value_pos[key] = over.key_pos.get(key, over.pos), over.pos_of(key)
+    return out
+
+
+def is_rule_string(value) -> bool:
+    return isinstance(value, (YStr, str))

@@ -1,0 +1,177 @@
+"""The Game model: what every tool (interpreter, visualizer, checker) reads. Immutable.
+
+Built by `dsl.resolve` from the YAML tree; positions point back at the YAML so runtime errors can
+name the rule that failed.
+"""
+from __future__ import annotations
+
+import attrs
+
+from .errors import Pos
+
+_pos = attrs.field(eq=False, repr=False, kw_only=True)
+
+
+@attrs.frozen
+class Option:
+    name: str
+    default: object
+    min: int | None
+    max: int | None
+    doc: str
+    pos: Pos = _pos
+
+
+@attrs.frozen
+class Counter:
+    name: str
+    per_player: bool
+    initial: object  # expression
+    min: int | None
+    max: int | None
+    overflow: str  # "clamp" or "error"
+    pos: Pos = _pos
+
+
+@attrs.frozen
+class Zone:
+    name: str
+    per_player: bool
+    visibility: str  # public / owner / hidden
+    capacity: object  # expression or None
+    pos: Pos = _pos
+
+
+@attrs.frozen
+class ItemKind:
+    """A kind of component made at setup: `count` copies, each with computed fields, in `zone`."""
+
+    name: str
+    per_player: bool
+    count: object  # expression (n is not bound)
+    fields: tuple  # ((name, expression), ...) evaluated with n = 1..count
+    zone: str
+    pos: Pos = _pos
+
+
+@attrs.frozen
+class Param:
+    """An action's choice: `card in hand where ...` or `amount from 1 to coins`."""
+
+    name: str
+    source: object  # expression, or (lo, hi) for ranges
+    cond: object
+    is_range: bool
+    pos: Pos = _pos
+
+
+@attrs.frozen
+class Action:
+    name: str
+    param: Param | None
+    requires: object  # expression or None
+    effect: object  # ast.Block
+    pos: Pos = _pos
+
+
+@attrs.frozen
+class Trigger:
+    name: str
+    event: str  # before_turn, after_turn, before_action, after_action, phase_start, phase_end
+    target: str | None  # action or phase name, None for any
+    cond: object
+    effect: object
+    pos: Pos = _pos
+
+
+# ---------------------------------------------------------------- flow
+@attrs.frozen
+class DoStep:
+    block: object
+    pos: Pos = _pos
+
+
+@attrs.frozen
+class PhaseStep:
+    name: str
+    steps: tuple
+    pos: Pos = _pos
+
+
+@attrs.frozen
+class RepeatStep:
+    count: object
+    var: str | None
+    steps: tuple
+    pos: Pos = _pos
+
+
+@attrs.frozen
+class LoopStep:
+    """`while: cond` (until=False) or `until: cond` (until=True), checked before each pass."""
+
+    cond: object
+    until: bool
+    steps: tuple
+    pos: Pos = _pos
+
+
+@attrs.frozen
+class IfStep:
+    cond: object
+    steps: tuple
+    other: tuple
+    pos: Pos = _pos
+
+
+@attrs.frozen
+class TurnsStep:
+    """Players take turns: each turn offers the legal actions until one ends the turn."""
+
+    first: object  # expression giving a seat
+    order: str  # clockwise / counterclockwise
+    actions: tuple
+    free_actions: tuple
+    per_turn: object  # expression or None (= until an action says `end turn` or `pass`)
+    until: str  # all_passed / one_round / never / condition
+    until_cond: object
+    var: str | None
+    pos: Pos = _pos
+
+
+@attrs.frozen
+class Scoring:
+    score: object
+    tie_break: tuple
+    winners: object  # expression giving a list of seats, or None (= best score and tie-breaks)
+    pos: Pos = _pos
+
+
+@attrs.frozen
+class Game:
+    name: str
+    title: dict  # language -> text
+    variant: str | None
+    variants: tuple  # ((name, title, (min, max)), ...) available for the base game
+    min_players: int
+    max_players: int
+    options: dict
+    terms: dict
+    tables: dict
+    counters: dict
+    zones: dict
+    items: dict
+    setup: object
+    flow: tuple
+    actions: dict
+    triggers: tuple
+    scoring: Scoring
+    rules_hash: str
+    folder: str
+    warnings: tuple = ()
+
+    def term(self, key: str, lang: str = "en") -> str:
+        entry = self.terms.get(key)
+        if entry:
+            return entry.get(lang) or entry.get("en") or key
+        return key.replace("_", " ")

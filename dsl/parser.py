@@ -1,0 +1,376 @@
+"""Rule text -> AST. One cached LALR parser, two start symbols (`block`, `expression`).
+
+Rule strings live inside YAML scalars; `parse_block`/`parse_expression` take the scalar (a YStr
+that knows where it stands in the file) so every node and every syntax error carries the file
+position, not the position inside the string.
+"""
+from __future__ import annotations
+
+import functools
+import textwrap
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import DedentError, Indenter
+
+from . import ast as A
+from .errors import Pos, RuleSyntaxError
+from .yamlpos import YStr
+
+MAX_RULE_CHARS = 20_000
+
+
+class _MeepIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+def grammar_path() -> Path:
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parent / "grammars", here.parent / "meeplang" / "grammars"):
+        if (candidate / "meeplang.lark").is_file():
+            return candidate / "meeplang.lark"
+    import meeplang  # installed layout: meeplang/grammars
+
+    return Path(meeplang.__file__).resolve().parent / "grammars" / "meeplang.lark"
+
+
+@functools.cache
+def parser() -> Lark:
+    return Lark(
+        grammar_path().read_text(encoding="utf-8"),
+        parser="lalr",
+        start=["block", "expression", "param"],
+        postlex=_MeepIndenter(),
+        propagate_positions=True,
+        maybe_placeholders=True,
+        cache=False,
+    )
+
+
+class _Origin:
+    """Maps (line, col) in the parsed text to a position in the game file."""
+
+    def __init__(self, source: str | YStr, path: str, shift: int):
+        self.source, self.path, self.shift = source, path, shift
+
+    def __call__(self, line: int, col: int) -> Pos:
+        if isinstance(self.source, YStr):
+            return self.source.pos_at(line, col + self.shift)
+        return Pos(self.path, line, col + self.shift)
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    def __init__(self, origin: _Origin):
+        super().__init__()
+        self.origin = origin
+
+    def _p(self, meta) -> Pos:
+        return self.origin(meta.line, meta.column)
+
+    def _tp(self, token: Token) -> Pos:
+        return self.origin(token.line, token.column)
+
+    # -- start symbols
+    def block(self, meta, stmts):
+        return A.Block(tuple(s for s in stmts if s is not None), pos=self._p(meta) if not meta.empty
+                       else self.origin(1, 1))
+
+    def expression(self, meta, items):
+        return items[0]
+
+    def param_in(self, meta, c):
+        return A.ChooseStmt(str(c[0]), c[1], c[2], False, pos=self._p(meta))
+
+    def param_range(self, meta, c):
+        return A.ChooseStmt(str(c[0]), (c[1], c[2]), c[3], True, pos=self._p(meta))
+
+    # -- statements
+    def set_stmt(self, meta, c):
+        return A.SetStmt(c[0], c[1], pos=self._p(meta))
+
+    def add_stmt(self, meta, c):
+        return A.AddStmt(1, c[0], c[1], pos=self._p(meta))
+
+    def subtract_stmt(self, meta, c):
+        return A.AddStmt(-1, c[0], c[1], pos=self._p(meta))
+
+    def _gain(verb):
+        def rule(self, meta, c):
+            return A.GainStmt(verb, None, c[0], str(c[1]), pos=self._p(meta))
+        return rule
+
+    def _gain_of(verb):
+        def rule(self, meta, c):
+            return A.GainStmt(verb, c[0], c[1], str(c[2]), pos=self._p(meta))
+        return rule
+
+    gain_stmt, lose_stmt, pay_stmt = _gain("gain"), _gain("lose"), _gain("pay")
+    gain_of_stmt, lose_of_stmt, pay_of_stmt = _gain_of("gain"), _gain_of("lose"), _gain_of("pay")
+
+    def let_stmt(self, meta, c):
+        return A.LetStmt(str(c[0]), c[1], pos=self._p(meta))
+
+    def placement(self, meta, c):
+        return str(c[0])
+
+    def where(self, meta, c):
+        return c[0]
+
+    def do_for(self, meta, c):
+        return c[0]
+
+    def do_times(self, meta, c):
+        return c[0]
+
+    def move_stmt(self, meta, c):
+        return A.MoveStmt(c[0], c[1], c[2], pos=self._p(meta))
+
+    def deal_stmt(self, meta, c):
+        return A.DealStmt(c[0], c[1], c[2], c[3], pos=self._p(meta))
+
+    def shuffle_stmt(self, meta, c):
+        return A.ShuffleStmt(c[0], pos=self._p(meta))
+
+    def roll_stmt(self, meta, c):
+        return A.RollStmt(int(str(c[0])[1:]), str(c[1]), pos=self._p(meta))
+
+    def choose_stmt(self, meta, c):
+        return A.ChooseStmt(str(c[0]), c[1], c[2], False, pos=self._p(meta))
+
+    def choose_range_stmt(self, meta, c):
+        return A.ChooseStmt(str(c[0]), (c[1], c[2]), c[3], True, pos=self._p(meta))
+
+    def secret_choose_stmt(self, meta, c):
+        return A.SecretChooseStmt(str(c[0]), c[1], c[2], pos=self._p(meta))
+
+    def do_stmt(self, meta, c):
+        return A.DoStmt(str(c[0]), c[1], c[2], pos=self._p(meta))
+
+    def end_turn_stmt(self, meta, c):
+        return A.ControlStmt("end turn", pos=self._p(meta))
+
+    def end_game_stmt(self, meta, c):
+        return A.ControlStmt("end game", pos=self._p(meta))
+
+    def pass_stmt(self, meta, c):
+        return A.ControlStmt("pass", pos=self._p(meta))
+
+    def log_stmt(self, meta, c):
+        return A.LogStmt(_unquote(c[0]), pos=self._p(meta))
+
+    def suite(self, meta, stmts):
+        stmts = tuple(s for s in stmts if s is not None)
+        return A.Block(stmts, pos=stmts[0].pos)
+
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        other = None
+        for extra in c[2:]:
+            if extra is None:
+                continue
+            if extra[0] == "elif":
+                branches.append(extra[1:])
+            else:
+                other = extra[1]
+        return A.IfStmt(tuple(branches), other, pos=self._p(meta))
+
+    def elif_clause(self, meta, c):
+        return ("elif", c[0], c[1])
+
+    def else_clause(self, meta, c):
+        return ("else", c[0])
+
+    def for_stmt(self, meta, c):
+        return A.ForEachStmt(str(c[0]), c[1], c[2], pos=self._p(meta))
+
+    def repeat_stmt(self, meta, c):
+        return A.RepeatStmt(c[0], c[1], pos=self._p(meta))
+
+    def while_stmt(self, meta, c):
+        return A.WhileStmt(c[0], c[1], pos=self._p(meta))
+
+    # -- expressions
+    def cond_expr(self, meta, c):
+        return A.CondExpr(c[0], c[1], c[2], pos=self._p(meta))
+
+    def or_expr(self, meta, c):
+        return A.BoolOp("or", c[0], c[1], pos=self._p(meta))
+
+    def and_expr(self, meta, c):
+        return A.BoolOp("and", c[0], c[1], pos=self._p(meta))
+
+    def not_expr(self, meta, c):
+        return A.Not(c[0], pos=self._p(meta))
+
+    def compare(self, meta, c):
+        return A.Compare(str(c[1]), c[0], c[2], pos=self._tp(c[1]))
+
+    def in_expr(self, meta, c):
+        return A.Compare("in", c[0], c[1], pos=self._p(meta))
+
+    def not_in_expr(self, meta, c):
+        return A.Compare("not in", c[0], c[1], pos=self._p(meta))
+
+    def _bin(op):
+        def rule(self, meta, c):
+            return A.BinOp(op, c[0], c[1], pos=self._p(meta))
+        return rule
+
+    add, sub, mul, floordiv, div, mod = (_bin("+"), _bin("-"), _bin("*"), _bin("//"), _bin("/"),
+                                         _bin("%"))
+
+    def neg(self, meta, c):
+        if isinstance(c[0], A.Num):
+            return A.Num(-c[0].value, pos=self._p(meta))
+        return A.Neg(c[0], pos=self._p(meta))
+
+    def attr(self, meta, c):
+        return A.Attr(c[0], str(c[1]), pos=self._tp(c[1]))
+
+    def index(self, meta, c):
+        return A.Index(c[0], c[1], pos=self._p(meta))
+
+    def number(self, meta, c):
+        return A.Num(int(c[0]), pos=self._p(meta))
+
+    def string(self, meta, c):
+        return A.Str(_unquote(c[0]), pos=self._p(meta))
+
+    def true(self, meta, c):
+        return A.Const(True, pos=self._p(meta))
+
+    def false(self, meta, c):
+        return A.Const(False, pos=self._p(meta))
+
+    def none(self, meta, c):
+        return A.Const(None, pos=self._p(meta))
+
+    def name(self, meta, c):
+        return A.Name(str(c[0]), pos=self._p(meta))
+
+    def call(self, meta, c):
+        return A.Call(str(c[0]), tuple(c[1] or ()), pos=self._p(meta))
+
+    def args(self, meta, c):
+        return c
+
+    def gen_call(self, meta, c):
+        return A.Comprehension(str(c[0]), c[1], str(c[2]), c[3], c[4], pos=self._p(meta))
+
+    def list_expr(self, meta, c):
+        return A.ListExpr(tuple(c[0] or ()), pos=self._p(meta))
+
+    def list_comp(self, meta, c):
+        return A.Comprehension(None, c[0], str(c[1]), c[2], c[3], pos=self._p(meta))
+
+
+def _unquote(token) -> str:
+    s = str(token)[1:-1]
+    return s.replace('\\"', '"').replace("\\\\", "\\")
+
+
+_READABLE = {
+    "NAME": "a name", "INT": "a number", "STRING": "a string", "DIE": "a die such as d6",
+    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
+    "COMP": "a comparison", "$END": "end of text", "TOP_OR_BOTTOM": '"top" or "bottom"',
+}
+
+
+def _describe(names) -> str:
+    p = parser()
+    out = set()
+    for name in names:
+        if name in _READABLE:
+            out.add(_READABLE[name])
+            continue
+        try:
+            term = p.get_terminal(name)
+            out.add(f'"{term.pattern.value}"' if term.pattern.type == "str" else name.lower())
+        except KeyError:
+            out.add(name.lower())
+    items = sorted(out)
+    if len(items) > 12:
+        items = items[:12] + ["..."]
+    return ", ".join(items)
+
+
+def _token_text(token) -> str:
+    if token.type == "$END":
+        return "end of text"
+    if token.type == "_NL":
+        return "end of line"
+    if token.type in ("_INDENT", "_DEDENT"):
+        return "a change of indentation"
+    return repr(str(token))
+
+
+def _parse(source, start: str, path: str):
+    text = str(source)
+    if len(text) > MAX_RULE_CHARS:
+        raise RuleSyntaxError(f"rule text longer than {MAX_RULE_CHARS} characters",
+                              _Origin(source, path, 0)(1, 1))
+    dedented = textwrap.dedent(text)
+    shift = 0
+    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    if dedented != text and first:
+        shift = len(first) - len(first.lstrip())
+    origin = _Origin(source, path, shift)
+    body = dedented.strip("\n") + "\n"
+    try:
+        tree = parser().parse(body, start=start)
+    except UnexpectedEOF as e:
+        raise RuleSyntaxError(f"unexpected end of rule; expected {_describe(e.expected)}",
+                              origin(max(body.count("\n"), 1), 1)) from None
+    except UnexpectedToken as e:
+        tok = e.token
+        line = tok.line if tok.line is not None else max(body.count("\n"), 1)
+        col = tok.column if tok.column is not None else 1
+        if tok.type == "$END":
+            lines = body.rstrip("\n").split("\n")
+            line, col = len(lines), len(lines[-1]) + 1
+        raise RuleSyntaxError(
+            f"unexpected {_token_text(tok)}; expected {_describe(e.expected)}",
+            origin(line, col)) from None
+    except UnexpectedCharacters as e:
+        raise RuleSyntaxError(
+            f"unexpected character {body[e.pos_in_stream]!r}"
+            + (f"; expected {_describe(e.allowed)}" if e.allowed else ""),
+            origin(e.line, e.column)) from None
+    except DedentError as e:
+        raise RuleSyntaxError(f"indentation does not match any outer block ({e})",
+                              origin(1, 1)) from None
+    except UnexpectedInput as e:  # pragma: no cover - other lark input errors
+        raise RuleSyntaxError(f"syntax error: {e}", origin(getattr(e, "line", 1) or 1,
+                                                           getattr(e, "column", 1) or 1)) from None
+    except RecursionError:
+        raise RuleSyntaxError("rule nested too deeply", origin(1, 1)) from None
+    try:
+        return _ToAst(origin).transform(tree)
+    except RecursionError:
+        raise RuleSyntaxError("rule nested too deeply", origin(1, 1)) from None
+
+
+def parse_block(source: str | YStr, path: str = "<rule>") -> A.Block:
+    """Parse an effect (one or more statements)."""
+    return _parse(source, "block", path)
+
+
+def parse_param(source: str | YStr, path: str = "<rule>") -> A.ChooseStmt:
+    """Parse an action's choice: `card in hand where ...` or `n from 1 to 3`."""
+    return _parse(source, "param", path)
+
+
+def parse_expression(source: str | YStr | int | bool, path: str = "<rule>"):
+    """Parse a condition or formula. YAML numbers and booleans are accepted as literals."""
+    if isinstance(source, bool):
+        return A.Const(source, pos=Pos(path, 0, 0))
+    if isinstance(source, int):
+        return A.Num(source, pos=Pos(path, 0, 0))
+    return _parse(source, "expression", path)

@@ -1,0 +1,643 @@
+"""From a validated YAML document to the Game model, with static checks.
+
+Parses every rule string, then checks names (with "did you mean"), function arity, the kinds of
+values each statement needs (a zone to move to, a counter to add to), and flow reachability.
+Unused declarations come back as warnings.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+
+from . import ast as A
+from .builtins import FUNCTIONS, VALUES
+from .errors import Pos, ResolveError, SchemaError, Warning_
+from .loader import Source, bundled_games, load_source, variant_names
+from .model import (Action, Counter, DoStep, Game, IfStep, ItemKind, LoopStep, Option, Param,
+                    PhaseStep, RepeatStep, Scoring, Trigger, TurnsStep, Zone)
+from .parser import parse_block, parse_expression, parse_param
+from .yamlpos import YList, YMap, plain
+
+LANGS = ("en", "fr")
+
+
+def load_game(target: str, variant: str | None = None) -> Game:
+    """Load, validate, parse and check a game (optionally with a variant overlay)."""
+    source = load_source(target, variant)
+    return build_game(source)
+
+
+def build_game(source: Source) -> Game:
+    return _Builder(source).build()
+
+
+_WHEN = re.compile(r"^(before|after) turn$|^(before|after) (any action|[a-z_][a-z0-9_]*)$|"
+                   r"^(start|end) of ([a-z_][a-z0-9_]*)$")
+
+
+class _Builder:
+    def __init__(self, source: Source):
+        self.src = source
+        self.doc = source.doc
+        self.path = self.doc.pos.path
+        self.used: set[str] = set()
+        self.warnings: list[Warning_] = []
+
+    # ------------------------------------------------------------ helpers
+    def section(self, key) -> YMap:
+        value = self.doc.get(key)
+        if value is None:
+            from .yamlpos import YMap_at
+
+            return YMap_at(self.doc.pos)
+        return value
+
+    def expr(self, value, what: str, pos: Pos | None = None):
+        if value is None:
+            return None
+        if isinstance(value, (bool, int)) and not isinstance(value, str):
+            return (A.Const(value, pos=pos) if isinstance(value, bool) else A.Num(value, pos=pos))
+        return parse_expression(value, self.path)
+
+    # ------------------------------------------------------------ build
+    def build(self) -> Game:
+        doc = self.doc
+        name = str(doc.get("game", self.src.folder.name))
+        lo, hi = self._players(doc.get("players", [1, 1]))
+        options = self._options()
+        terms = {str(k): {str(lang): str(t) for lang, t in v.items()}
+                 for k, v in self.section("terms").items()}
+        tables = {str(k): plain(v) for k, v in self.section("tables").items()}
+        counters = self._counters()
+        zones = self._zones()
+        items = self._items(zones)
+        actions = self._actions()
+        self.names = _Names(options, tables, counters, zones, actions, items)
+        setup = parse_block(doc["setup"], self.path) if doc.get("setup") else A.Block((), pos=doc.pos)
+        flow = self._steps(doc.get("flow") or YList(), "flow")
+        triggers = self._triggers(actions, flow)
+        scoring = self._scoring()
+
+        checker = _Checker(self.names, self.path)
+        for c in counters.values():
+            checker.expr(c.initial, {})
+        for z in zones.values():
+            if z.capacity is not None:
+                checker.expr(z.capacity, {})
+        for kind in items.values():
+            checker.expr(kind.count, {})
+            for _, f in kind.fields:
+                checker.expr(f, {"n": "int"})
+        checker.block(setup, {})
+        for action in actions.values():
+            checker.action(action)
+        checker.steps(flow, {})
+        for t in triggers:
+            checker.block(t.effect, _trigger_scope(t))
+            if t.cond is not None:
+                checker.expr(t.cond, _trigger_scope(t))
+        checker.expr(scoring.score, {})
+        for tb in scoring.tie_break:
+            checker.expr(tb, {})
+        if scoring.winners is not None:
+            checker.expr(scoring.winners, {})
+        self._warn_unused(checker.used | {k for kind in items.values() for k in [kind.zone]})
+
+        title = doc.get("title", name)
+        title = {"en": str(title)} if isinstance(title, str) else {k: str(v) for k, v in title.items()}
+        variants = tuple(self._variant_info(v) for v in variant_names(self.src.folder)) \
+            if self.src.variant is None else ()
+        return Game(
+            name=name, title=title, variant=self.src.variant, variants=variants,
+            min_players=lo, max_players=hi, options=options, terms=terms, tables=tables,
+            counters=counters, zones=zones, items=items, setup=setup, flow=flow, actions=actions,
+            triggers=tuple(triggers), scoring=scoring, rules_hash=self.src.rules_hash,
+            folder=str(self.src.folder), warnings=tuple(self.warnings))
+
+    def _variant_info(self, vname: str):
+        try:
+            sub = load_source(str(self.src.folder), vname)
+            lo, hi = self._players(sub.doc.get("players", self.doc.get("players", [1, 1])))
+            title = sub.doc.get("title", vname)
+            if self.doc.get("title") == title:
+                title = vname
+            title = str(title) if isinstance(title, str) else str(title.get("en", vname))
+            return (vname, title, (lo, hi))
+        except Exception:  # a broken variant is reported by `check game:variant`
+            return (vname, vname, (0, 0))
+
+    def _players(self, value):
+        if isinstance(value, int):
+            return value, value
+        if isinstance(value, dict):
+            lo, hi = value["min"], value["max"]
+        else:
+            lo, hi = value
+        if lo > hi:
+            raise SchemaError(f"players: min {lo} is larger than max {hi}", self.doc.pos_of("players"))
+        return int(lo), int(hi)
+
+    def _options(self):
+        out = {}
+        sec = self.section("options")
+        for key, value in sec.items():
+            pos = sec.key_pos[key]
+            if isinstance(value, dict):
+                out[key] = Option(key, value["default"], value.get("min"), value.get("max"),
+                                  str(value.get("doc", "")), pos=pos)
+            else:
+                out[key] = Option(key, value, None, None, "", pos=pos)
+        return out
+
+    def _counters(self):
+        out = {}
+        sec = self.section("counters")
+        for key, spec in sec.items():
+            spec = spec or {}
+            pos = sec.key_pos[key]
+            lo, hi = spec.get("min"), spec.get("max")
+            if lo is not None and hi is not None and lo > hi:
+                raise SchemaError(f"counter {key}: min {lo} is larger than max {hi}", pos)
+            out[key] = Counter(key, spec.get("per") == "player",
+                               self.expr(spec.get("initial", 0), key, pos) or A.Num(0, pos=pos),
+                               lo, hi, spec.get("overflow", "error"), pos=pos)
+        return out
+
+    def _zones(self):
+        out = {}
+        sec = self.section("zones")
+        for key, spec in sec.items():
+            spec = spec or {}
+            pos = sec.key_pos[key]
+            if key in self.section("counters"):
+                raise ResolveError(f"{key!r} is declared both as a counter and as a zone", pos)
+            out[key] = Zone(key, spec.get("per") == "player", spec.get("visibility", "public"),
+                            self.expr(spec.get("capacity"), key, pos), pos=pos)
+        return out
+
+    def _items(self, zones):
+        out = {}
+        sec = self.section("items")
+        for key, spec in sec.items():
+            if spec is None:
+                continue
+            pos = sec.key_pos[key]
+            zone = str(spec["zone"])
+            if zone not in zones:
+                raise ResolveError(_unknown("zone", zone, zones), spec.pos_of("zone"))
+            per = spec.get("per") == "player"
+            if per and not zones[zone].per_player:
+                raise ResolveError(f"items of {key!r} belong to each player, so their zone "
+                                   f"{zone!r} must be `per: player`", spec.pos_of("zone"))
+            fields = spec.get("fields") or {}
+            out[key] = ItemKind(key, per, self.expr(spec["count"], key, spec.pos_of("count")),
+                                tuple((str(f), self.expr(v, f, fields.pos_of(f)))
+                                      for f, v in fields.items()), zone, pos=pos)
+        return out
+
+    def _actions(self):
+        out = {}
+        sec = self.section("actions")
+        for key, spec in sec.items():
+            if spec is None:
+                continue
+            pos = sec.key_pos[key]
+            param = None
+            if spec.get("choose"):
+                c = parse_param(spec["choose"], self.path)
+                param = Param(c.name, c.source, c.cond, c.is_range, pos=c.pos)
+            out[key] = Action(key, param, self.expr(spec.get("requires"), key, pos),
+                              parse_block(spec["effect"], self.path), pos=pos)
+        return out
+
+    def _triggers(self, actions, flow):
+        phases = {s.name for s in _all_steps(flow) if isinstance(s, PhaseStep)}
+        out = []
+        sec = self.section("triggers")
+        for key, spec in sec.items():
+            if spec is None:
+                continue
+            when = " ".join(str(spec["when"]).split())
+            pos = spec.pos_of("when")
+            m = _WHEN.match(when)
+            if not m:
+                raise ResolveError(
+                    f"when: {when!r} is not an event; expected `before turn`, `after turn`, "
+                    "`before ACTION`, `after ACTION`, `after any action`, `start of PHASE` or "
+                    "`end of PHASE`", pos)
+            if m.group(1):
+                event, target = f"{m.group(1)}_turn", None
+            elif m.group(2):
+                event = f"{m.group(2)}_action"
+                target = None if m.group(3) == "any action" else m.group(3)
+                if target is not None and target not in actions:
+                    raise ResolveError(_unknown("action", target, actions), pos)
+            else:
+                event, target = f"phase_{m.group(4)}", m.group(5)
+                if target not in phases:
+                    raise ResolveError(_unknown("phase", target, phases), pos)
+            out.append(Trigger(key, event, target, self.expr(spec.get("if"), key, pos),
+                               parse_block(spec["effect"], self.path), pos=sec.key_pos[key]))
+        return out
+
+    def _scoring(self):
+        sec = self.doc.get("scoring")
+        if sec is None:
+            raise SchemaError("a game needs a `scoring:` section with at least `score:`", self.doc.pos)
+        tbs = sec.get("tie_break") or []
+        return Scoring(self.expr(sec["score"], "score", sec.pos_of("score")),
+                       tuple(self.expr(t, "tie_break", tbs.pos_of(i)) for i, t in enumerate(tbs)),
+                       self.expr(sec.get("winners"), "winners", sec.pos_of("winners")), pos=sec.pos)
+
+    # ------------------------------------------------------------ flow
+    def _steps(self, steps: YList, where: str) -> tuple:
+        out = []
+        for i, spec in enumerate(steps):
+            pos = steps.pos_of(i)
+            step = self._step(spec, pos)
+            if out and _never_ends(out[-1]):
+                raise ResolveError(
+                    f"unreachable: the step before this one ({_step_name(out[-1])}, at "
+                    f"{out[-1].pos}) never finishes, so the flow cannot get here", pos)
+            out.append(step)
+        return tuple(out)
+
+    def _step(self, spec: YMap, pos: Pos):
+        kinds = [k for k in ("do", "phase", "repeat", "while", "until", "if", "turns") if k in spec]
+        if len(kinds) != 1:
+            what = ", ".join(kinds) if kinds else "none"
+            raise SchemaError("a flow step needs exactly one of do, phase, repeat, while, until, "
+                              f"if, turns (found: {what})", pos)
+        kind = kinds[0]
+        sub = self._steps(spec.get("steps") or YList(), kind) if "steps" in spec else ()
+        if kind in ("repeat", "while", "until", "phase", "if") and "steps" not in spec:
+            raise SchemaError(f"a `{kind}` step needs `steps:`", pos)
+        if kind == "do":
+            return DoStep(parse_block(spec["do"], self.path), pos=pos)
+        if kind == "phase":
+            return PhaseStep(str(spec["phase"]), sub, pos=pos)
+        if kind == "repeat":
+            return RepeatStep(self.expr(spec["repeat"], "repeat", spec.pos_of("repeat")),
+                              str(spec["as"]) if "as" in spec else None, sub, pos=pos)
+        if kind in ("while", "until"):
+            return LoopStep(self.expr(spec[kind], kind, spec.pos_of(kind)), kind == "until", sub,
+                            pos=pos)
+        if kind == "if":
+            other = self._steps(spec.get("else") or YList(), "else")
+            return IfStep(self.expr(spec["if"], "if", spec.pos_of("if")), sub, other, pos=pos)
+        t = spec["turns"]
+        until = str(t.get("until", "all_passed"))
+        until_cond = None
+        if until not in ("all_passed", "one_round", "never"):
+            until_cond = parse_expression(t["until"], self.path)
+            until = "condition"
+        for key in ("actions", "free_actions"):
+            for i, a in enumerate(t.get(key) or []):
+                if a not in self.section("actions"):
+                    raise ResolveError(_unknown("action", a, self.section("actions")),
+                                       t[key].pos_of(i))
+        return TurnsStep(self.expr(t.get("first", 0), "first", t.pos_of("first")),
+                         str(t.get("order", "clockwise")), tuple(t["actions"]),
+                         tuple(t.get("free_actions") or ()),
+                         self.expr(t.get("per_turn"), "per_turn", t.pos_of("per_turn")),
+                         until, until_cond, str(t["as"]) if "as" in t else None, pos=pos)
+
+    def _warn_unused(self, used: set[str]):
+        for section, kind in (("counters", "counter"), ("zones", "zone"), ("tables", "table"),
+                              ("options", "option")):
+            sec = self.section(section)
+            for key in sec:
+                if key not in used:
+                    self.warnings.append(Warning_(f"{kind} {key!r} is never used", sec.key_pos[key]))
+
+
+def _trigger_scope(t: Trigger) -> dict:
+    return {"action": "str"} if t.event.endswith("_action") else {}
+
+
+def _all_steps(steps):
+    for s in steps:
+        yield s
+        for attr in ("steps", "other"):
+            yield from _all_steps(getattr(s, attr, ()) or ())
+
+
+def _never_ends(step) -> bool:
+    if isinstance(step, TurnsStep):
+        return step.until == "never"
+    if isinstance(step, LoopStep):
+        c = step.cond
+        return isinstance(c, A.Const) and c.value is (not step.until)
+    return False
+
+
+def _step_name(step) -> str:
+    if isinstance(step, TurnsStep):
+        return "turns until never"
+    return "while true" if not step.until else "until false"
+
+
+def _unknown(kind: str, name: str, known) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"unknown {kind} {name!r}{hint}"
+
+
+# ---------------------------------------------------------------- names and static checks
+class _Names:
+    """What every declared name is (option, table, counter, zone, action)."""
+
+    def __init__(self, options, tables, counters, zones, actions, items):
+        self.kinds: dict[str, str] = {}
+        for n in options:
+            self.kinds[n] = "option"
+        for n in tables:
+            self.kinds[n] = "table"
+        for n, c in counters.items():
+            self.kinds[n] = "pcounter" if c.per_player else "counter"
+        for n, z in zones.items():
+            self.kinds[n] = "pzone" if z.per_player else "zone"
+        self.actions = actions
+        self.counters, self.zones = counters, zones
+        self.fields = {f for kind in items.values() for f, _ in kind.fields} | {"kind", "owner", "id"}
+        self.player_attrs = {n for n, c in counters.items() if c.per_player} | {
+            n for n, z in zones.items() if z.per_player}
+
+
+_TYPE_OF_KIND = {"option": "any", "table": "table", "counter": "int", "pcounter": "int",
+                 "zone": "zone", "pzone": "zone"}
+
+
+class _Checker:
+    def __init__(self, names: _Names, path: str):
+        self.n = names
+        self.path = path
+        self.used: set[str] = set()
+
+    def fail(self, msg, node):
+        raise ResolveError(msg, node.pos)
+
+    # -- expressions: return a coarse type
+    def expr(self, e, scope: dict) -> str:
+        if e is None:
+            return "none"
+        match e:
+            case A.Num():
+                return "int"
+            case A.Str():
+                return "str"
+            case A.Const(value=v):
+                return "bool" if isinstance(v, bool) else "none"
+            case A.Name(name=name):
+                if name in scope:
+                    return scope[name]
+                if name in self.n.kinds:
+                    self.used.add(name)
+                    return _TYPE_OF_KIND[self.n.kinds[name]]
+                if name in VALUES:
+                    return VALUES[name]
+                known = list(scope) + list(self.n.kinds) + list(VALUES)
+                self.fail(_unknown("name", name, known), e)
+            case A.Attr(obj=obj, name=name):
+                t = self.expr(obj, scope)
+                if t in ("int", "bool", "str", "zone", "list", "table"):
+                    if not (t == "int" and name in self.n.player_attrs):
+                        self.fail(f"a {t} has no attribute {name!r}", e)
+                if t == "player" or (t in ("any", "int") and name in self.n.player_attrs):
+                    if name in self.n.player_attrs:
+                        self.used.add(name)
+                        return _TYPE_OF_KIND[self.n.kinds[name]]
+                    if t == "player":
+                        self.fail(_unknown("player counter or zone", name, self.n.player_attrs), e)
+                if name in self.n.fields:
+                    return "player" if name == "owner" else "any"
+                known = self.n.fields | self.n.player_attrs
+                self.fail(_unknown("field", name, known), e)
+            case A.Index(obj=obj, key=key):
+                t = self.expr(obj, scope)
+                self.expr(key, scope)
+                if t in ("int", "bool", "none"):
+                    self.fail(f"a {t} cannot be indexed", e)
+                return "any"
+            case A.Call(func=f, args=args):
+                spec = FUNCTIONS.get(f)
+                if spec is None:
+                    self.fail(_unknown("function", f, FUNCTIONS), e)
+                lo, hi, ret, argtypes = spec
+                if not lo <= len(args) <= hi:
+                    want = str(lo) if lo == hi else f"{lo} to {hi}"
+                    self.fail(f"{f}() takes {want} argument{'s' if hi != 1 else ''}, "
+                              f"got {len(args)}", e)
+                for i, a in enumerate(args):
+                    t = self.expr(a, scope)
+                    want = argtypes[min(i, len(argtypes) - 1)] if argtypes else "any"
+                    self._want(t, want, a, f"argument {i + 1} of {f}()")
+                return ret
+            case A.Comprehension(func=f, elem=el, var=v, source=src, cond=c):
+                st = self.expr(src, scope)
+                self._want(st, "list", src, "a `for` source")
+                inner = dict(scope)
+                inner[v] = "any"
+                if c is not None:
+                    self.expr(c, inner)
+                self.expr(el, inner)
+                if f is None:
+                    return "list"
+                if f not in FUNCTIONS:
+                    self.fail(_unknown("function", f, FUNCTIONS), e)
+                return FUNCTIONS[f][2]
+            case A.ListExpr(items=items):
+                for x in items:
+                    self.expr(x, scope)
+                return "list"
+            case A.BinOp(op=op, left=l, right=r):
+                lt, rt = self.expr(l, scope), self.expr(r, scope)
+                if op == "+" and lt == rt == "list":
+                    return "list"
+                self._want(lt, "int", l, f"the left side of {op}")
+                self._want(rt, "int", r, f"the right side of {op}")
+                return "int"
+            case A.Compare(op=op, left=l, right=r):
+                lt, rt = self.expr(l, scope), self.expr(r, scope)
+                if op in ("<", "<=", ">", ">="):
+                    self._want(lt, "int", l, f"the left side of {op}")
+                    self._want(rt, "int", r, f"the right side of {op}")
+                if op in ("in", "not in"):
+                    self._want(rt, "list", r, f"the right side of `{op}`")
+                return "bool"
+            case A.BoolOp(left=l, right=r):
+                self.expr(l, scope)
+                self.expr(r, scope)
+                return "bool"
+            case A.Not(operand=o):
+                self.expr(o, scope)
+                return "bool"
+            case A.Neg(operand=o):
+                self._want(self.expr(o, scope), "int", o, "a negation")
+                return "int"
+            case A.CondExpr(cond=c, then=t, other=o):
+                self.expr(c, scope)
+                a, b = self.expr(t, scope), self.expr(o, scope)
+                return a if a == b else "any"
+        raise TypeError(e)  # pragma: no cover
+
+    def _want(self, got: str, want: str, node, what: str):
+        if got in ("any", "none") or want == "any" or got == want:
+            return
+        if want == "list" and got in ("zone", "list", "table"):
+            return
+        if want == "int" and got in ("int", "bool", "player"):
+            return
+        if want == "player" and got == "int":
+            return
+        self.fail(f"{what} must be {_article(want)}, but this is {_article(got)}", node)
+
+    # -- statements
+    def block(self, block: A.Block, scope: dict):
+        scope = dict(scope)
+        for s in block.stmts:
+            self.stmt(s, scope)
+
+    def _counter_target(self, t, scope):
+        if isinstance(t, A.Name) and self.n.kinds.get(t.name) in ("counter", "pcounter") \
+                and t.name not in scope:
+            self.used.add(t.name)
+            return
+        if isinstance(t, A.Attr) and t.name in self.n.counters and self.n.counters[t.name].per_player:
+            self._want(self.expr(t.obj, scope), "player", t.obj, "the owner of a counter")
+            self.used.add(t.name)
+            return
+        if isinstance(t, A.Name) and t.name not in self.n.kinds and t.name not in scope \
+                and t.name not in VALUES:
+            self.fail(_unknown("counter", t.name, [k for k, v in self.n.kinds.items()
+                                                   if v in ("counter", "pcounter")]), t)
+        self.fail("only a counter can be set or added to (declare it under `counters:`)", t)
+
+    def _zone(self, z, scope, what):
+        t = self.expr(z, scope)
+        if t not in ("zone", "any"):
+            self.fail(f"{what} must be a zone, but this is {_article(t)}", z)
+
+    def stmt(self, s, scope: dict):
+        match s:
+            case A.SetStmt(target=t, value=v) | A.AddStmt(amount=v, target=t):
+                self._counter_target(t, scope)
+                self._want(self.expr(v, scope), "int", v, "the amount")
+            case A.GainStmt(player=p, amount=a, counter=c):
+                if p is not None:
+                    self._want(self.expr(p, scope), "player", p, "who gains")
+                if c not in self.n.counters or not self.n.counters[c].per_player:
+                    self.fail(_unknown("player counter", c, self.n.player_attrs) +
+                              " (gain/lose/pay work on counters declared with `per: player`)", s)
+                self.used.add(c)
+                self._want(self.expr(a, scope), "int", a, "the amount")
+            case A.LetStmt(name=n, value=v):
+                scope[n] = self.expr(v, scope)
+            case A.MoveStmt(item=i, dest=d):
+                self.expr(i, scope)
+                self._zone(d, scope, "the destination of move")
+            case A.DealStmt(count=c, source=src, dest=d):
+                self._want(self.expr(c, scope), "int", c, "the number of items to deal")
+                self._zone(src, scope, "the source of deal")
+                self._zone(d, scope, "the destination of deal")
+            case A.ShuffleStmt(zone=z):
+                self._zone(z, scope, "what is shuffled")
+            case A.RollStmt(sides=n, name=name):
+                if n < 1:
+                    self.fail("a die needs at least one side", s)
+                scope[name] = "int"
+            case A.ChooseStmt() | A.SecretChooseStmt():
+                self.param(s, scope)
+                scope[s.name] = "list" if isinstance(s, A.SecretChooseStmt) else (
+                    "int" if s.is_range else "any")
+            case A.DoStmt(action=a, player=p, times=t):
+                if a not in self.n.actions:
+                    self.fail(_unknown("action", a, self.n.actions), s)
+                if p is not None:
+                    self._want(self.expr(p, scope), "player", p, "who does the action")
+                if t is not None:
+                    self._want(self.expr(t, scope), "int", t, "the number of times")
+            case A.ControlStmt() | A.LogStmt():
+                pass
+            case A.IfStmt(branches=branches, other=other):
+                for cond, body in branches:
+                    self.expr(cond, scope)
+                    self.block(body, scope)
+                if other is not None:
+                    self.block(other, scope)
+            case A.ForEachStmt(var=v, source=src, body=b):
+                self._want(self.expr(src, scope), "list", src, "a `for each` source")
+                inner = dict(scope)
+                inner[v] = "player" if _is_players(src) else "any"
+                self.block(b, inner)
+            case A.RepeatStmt(count=c, body=b):
+                self._want(self.expr(c, scope), "int", c, "the number of repeats")
+                self.block(b, scope)
+            case A.WhileStmt(cond=c, body=b):
+                self.expr(c, scope)
+                self.block(b, scope)
+            case _:  # pragma: no cover
+                raise TypeError(s)
+
+    def param(self, p, scope):
+        if getattr(p, "is_range", False):
+            lo, hi = p.source
+            self._want(self.expr(lo, scope), "int", lo, "the lowest choice")
+            self._want(self.expr(hi, scope), "int", hi, "the highest choice")
+            inner = dict(scope, **{p.name: "int"})
+        else:
+            t = self.expr(p.source, scope)
+            self._want(t, "list", p.source, "what is chosen from")
+            inner = dict(scope, **{p.name: "player" if _is_players(p.source) else "any"})
+        if p.cond is not None:
+            self.expr(p.cond, inner)
+        return inner
+
+    def action(self, action: Action):
+        scope = {}
+        if action.param is not None:
+            scope = self.param(action.param, scope)
+        if action.requires is not None:
+            self.expr(action.requires, scope)
+        self.block(action.effect, scope)
+
+    def steps(self, steps, scope):
+        for s in steps:
+            match s:
+                case DoStep(block=b):
+                    self.block(b, scope)
+                case PhaseStep(steps=sub):
+                    self.steps(sub, scope)
+                case RepeatStep(count=c, var=v, steps=sub):
+                    self._want(self.expr(c, scope), "int", c, "the number of repeats")
+                    self.steps(sub, dict(scope, **({v: "int"} if v else {})))
+                case LoopStep(cond=c, steps=sub):
+                    self.expr(c, scope)
+                    self.steps(sub, scope)
+                case IfStep(cond=c, steps=sub, other=other):
+                    self.expr(c, scope)
+                    self.steps(sub, scope)
+                    self.steps(other, scope)
+                case TurnsStep():
+                    self._want(self.expr(s.first, scope), "player", s.first, "the first player")
+                    if s.per_turn is not None:
+                        self._want(self.expr(s.per_turn, scope), "int", s.per_turn,
+                                   "actions per turn")
+                    if s.until_cond is not None:
+                        self.expr(s.until_cond, scope)
+
+
+def _is_players(e) -> bool:
+    return (isinstance(e, A.Name) and e.name in ("players", "others")) or (
+        isinstance(e, A.Call) and e.func in ("players_from", "others_of"))
+
+
+def _article(t: str) -> str:
+    words = {"int": "a number", "bool": "a condition", "str": "a string", "zone": "a zone",
+             "list": "a list", "player": "a player", "table": "a table", "none": "nothing",
+             "any": "a value", "item": "an item"}
+    return words.get(t, t)
+
+
+def check_all_bundled() -> list[str]:  # pragma: no cover - convenience for scripts
+    return [load_game(g).name for g in bundled_games()]

@@ -1,0 +1,838 @@
+"""AST -> Python closures, once per Game, so the hot loop never walks the syntax tree.
+
+Expressions become `f(c) -> value`. Statements become either plain functions `f(c)` or, when they
+can ask a player something, generator functions that `yield` a Decision and receive the chosen
+option; blocks are generators only if one of their statements is. `c` is the context (`Ctx`):
+state, the current player (`you`), local variables and the engine.
+"""
+from __future__ import annotations
+
+import operator
+
+from dsl import ast as A
+from dsl.errors import RuleError
+from dsl.model import DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
+
+from .decisions import ActionOption
+from .functions import FUNCTIONS, call_error, items_of
+from .state import ZoneRef, zone_key
+
+
+class EndTurn(Exception):
+    """`end turn`: the current turn is over."""
+
+
+class PassTurn(EndTurn):
+    """`pass`: the turn is over and the player is out of this turns step."""
+
+
+class EndGame(Exception):
+    """`end game`: go straight to final scoring."""
+
+
+class Ctx:
+    __slots__ = ("s", "you", "v", "eng")
+
+    def __init__(self, s, you, v, eng):
+        self.s, self.you, self.v, self.eng = s, you, v, eng
+
+    def with_player(self, you):
+        return Ctx(self.s, you, dict(self.v), self.eng)
+
+
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "%": operator.mod,
+          "//": operator.floordiv}
+_CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+        ">": operator.gt, ">=": operator.ge}
+
+
+class Compiled:
+    """The compiled program of one Game."""
+
+    def __init__(self, game):
+        self.game = game
+        self.zone_refs: dict[str, ZoneRef] = {}
+        cp = _Compiler(self, game)
+        self.counter_init = {n: cp.ex(c.initial, set()) for n, c in game.counters.items()}
+        self.capacity = {n: cp.ex(z.capacity, set()) for n, z in game.zones.items()
+                         if z.capacity is not None}
+        self.item_count = {k: cp.ex(kind.count, set()) for k, kind in game.items.items()}
+        self.item_fields = {k: [(f, cp.ex(e, {"n"})) for f, e in kind.fields]
+                            for k, kind in game.items.items()}
+        self.setup = cp.block_gen(game.setup, set())
+        self.actions = {name: cp.action(a) for name, a in game.actions.items()}
+        self.triggers: dict[tuple, list] = {}
+        for t in game.triggers:
+            scope = {"action"} if t.event.endswith("_action") else set()
+            cond = cp.ex(t.cond, scope) if t.cond is not None else None
+            self.triggers.setdefault((t.event, t.target), []).append(
+                (t, cond, cp.block_gen(t.effect, scope)))
+        self.flow = cp.steps(game.flow, set())
+        self.score = cp.ex(game.scoring.score, set())
+        self.tie_breaks = [cp.ex(e, set()) for e in game.scoring.tie_break]
+        self.winners = cp.ex(game.scoring.winners, set()) if game.scoring.winners else None
+
+    def zone_ref(self, name: str, owner: int | None) -> ZoneRef:
+        key = zone_key(name, owner)
+        ref = self.zone_refs.get(key)
+        if ref is None:
+            ref = self.zone_refs[key] = ZoneRef(key, name, owner)
+        return ref
+
+
+class CompiledAction:
+    __slots__ = ("action", "param", "requires", "effect", "why")
+
+    def __init__(self, action, param, requires, effect):
+        self.action, self.param, self.requires, self.effect = action, param, requires, effect
+        self.why = str(action.pos)
+
+
+_cache: dict[int, tuple] = {}
+
+
+def compiled(game) -> Compiled:
+    hit = _cache.get(id(game))
+    if hit is None or hit[0] is not game:
+        hit = _cache[id(game)] = (game, Compiled(game))
+    return hit[1]
+
+
+class _Compiler:
+    def __init__(self, prog: Compiled, game):
+        self.prog, self.g = prog, game
+        self.kinds = {}
+        for n in game.options:
+            self.kinds[n] = "option"
+        for n in game.tables:
+            self.kinds[n] = "table"
+        for n, c in game.counters.items():
+            self.kinds[n] = "pcounter" if c.per_player else "counter"
+        for n, z in game.zones.items():
+            self.kinds[n] = "pzone" if z.per_player else "zone"
+        self.fields = {f for kind in game.items.values() for f, _ in kind.fields} | {
+            "kind", "owner", "id"}
+
+    # ================================================================ expressions
+    def ex(self, e, scope: set):
+        fn = self._ex(e, scope)
+        return fn
+
+    def _ex(self, e, scope):
+        m = getattr(self, "x_" + type(e).__name__)
+        return m(e, scope)
+
+    def x_Num(self, e, scope):
+        v = e.value
+        return lambda c: v
+
+    x_Const = x_Str = x_Num
+
+    def x_Name(self, e, scope):
+        name = e.name
+        if name in scope:
+            return lambda c: c.v[name]
+        kind = self.kinds.get(name)
+        if kind == "option":
+            return lambda c: c.eng.opts[name]
+        if kind == "table":
+            data = self.g.tables[name]
+            return lambda c: data
+        if kind == "counter":
+            return lambda c: c.s["counters"][name]
+        if kind == "pcounter":
+            return lambda c: c.s["players"][c.you][name]
+        if kind == "zone":
+            ref = self.prog.zone_ref(name, None)
+            return lambda c: ref
+        if kind == "pzone":
+            zr = self.prog.zone_ref
+            return lambda c: zr(name, c.you)
+        if name == "you":
+            return lambda c: c.you
+        if name == "players":
+            return lambda c: list(range(c.eng.n))
+        if name == "others":
+            return lambda c: [(c.you + i) % c.eng.n for i in range(1, c.eng.n)]
+        if name == "player_count":
+            return lambda c: c.eng.n
+        raise RuleError(f"unknown name {name!r}", e.pos)  # the checker prevents this
+
+    def x_Attr(self, e, scope):
+        obj = self.ex(e.obj, scope)
+        name, pos = e.name, e.pos
+        counter = self.g.counters.get(name)
+        zone = self.g.zones.get(name)
+        is_field = name in self.fields
+        zr = self.prog.zone_ref
+
+        def from_player(c, p):
+            if counter is not None and counter.per_player:
+                return c.s["players"][p][name]
+            if zone is not None and zone.per_player:
+                return zr(name, p)
+            raise RuleError(f"a player has no {name!r}", pos)
+
+        def from_item(c, x):
+            try:
+                return c.s["items"][x][name]
+            except (KeyError, TypeError):
+                raise RuleError(f"{x!r} has no field {name!r}", pos) from None
+
+        if not is_field:
+            def attr(c):
+                p = obj(c)
+                if type(p) is not int:
+                    raise RuleError(f"{p!r} is not a player, so it has no {name!r}", pos)
+                return from_player(c, p)
+            return attr
+
+        def attr_any(c):
+            x = obj(c)
+            if type(x) is int:
+                return from_player(c, x)
+            if type(x) is dict:
+                if name in x:
+                    return x[name]
+                raise RuleError(f"this row has no {name!r}", pos)
+            return from_item(c, x)
+        return attr_any
+
+    def x_Index(self, e, scope):
+        obj, key, pos = self.ex(e.obj, scope), self.ex(e.key, scope), e.pos
+
+        def index(c):
+            o, k = obj(c), key(c)
+            if type(o) is ZoneRef:
+                o = c.s["zones"][o.key]
+            try:
+                if isinstance(o, dict) and k not in o and str(k) in o:
+                    return o[str(k)]
+                return o[k]
+            except (KeyError, IndexError, TypeError) as exc:
+                raise RuleError(f"no entry {k!r} ({type(exc).__name__})", pos) from None
+        return index
+
+    def x_Call(self, e, scope):
+        impl = FUNCTIONS[e.func]
+        args = [self.ex(a, scope) for a in e.args]
+        name, pos = e.func, e.pos
+        if len(args) == 1:
+            a0 = args[0]
+
+            def call1(c):
+                try:
+                    return impl(c, a0(c))
+                except (ValueError, TypeError, KeyError, IndexError, ZeroDivisionError) as exc:
+                    raise call_error(name, exc, pos) from None
+            return call1
+
+        def call(c):
+            try:
+                return impl(c, *[a(c) for a in args])
+            except (ValueError, TypeError, KeyError, IndexError, ZeroDivisionError) as exc:
+                raise call_error(name, exc, pos) from None
+        return call
+
+    def x_Comprehension(self, e, scope):
+        inner = scope | {e.var}
+        src = self.ex(e.source, scope)
+        elem = self.ex(e.elem, inner)
+        cond = self.ex(e.cond, inner) if e.cond is not None else None
+        var = e.var
+
+        def listcomp(c):
+            out = []
+            v = c.v
+            saved = v.get(var, _MISSING)
+            for x in items_of(c, src(c)):
+                v[var] = x
+                if cond is None or cond(c):
+                    out.append(elem(c))
+            if saved is _MISSING:
+                v.pop(var, None)
+            else:
+                v[var] = saved
+            return out
+
+        if e.func is None:
+            return listcomp
+        impl, name, pos = FUNCTIONS[e.func], e.func, e.pos
+
+        def aggregate(c):
+            try:
+                return impl(c, listcomp(c))
+            except (ValueError, TypeError) as exc:
+                raise call_error(name, exc, pos) from None
+        return aggregate
+
+    def x_ListExpr(self, e, scope):
+        items = [self.ex(x, scope) for x in e.items]
+        return lambda c: [f(c) for f in items]
+
+    def x_BinOp(self, e, scope):
+        l, r, pos, op = self.ex(e.left, scope), self.ex(e.right, scope), e.pos, e.op
+        if op in ("//", "%", "/"):
+            fn = _ARITH.get(op, operator.floordiv)
+            exact = op == "/"
+
+            def divide(c):
+                a, b = l(c), r(c)
+                if b == 0:
+                    raise RuleError(f"division by zero ({a} {op} 0)", pos)
+                if exact and a % b:
+                    raise RuleError(f"{a} / {b} is not a whole number; use // to round down", pos)
+                return fn(a, b)
+            return divide
+        fn = _ARITH[op]
+        if op == "+":
+            def plus(c):
+                a, b = l(c), r(c)
+                try:
+                    return a + b
+                except TypeError:
+                    raise RuleError(f"cannot add {a!r} and {b!r}", pos) from None
+            return plus
+
+        def arith(c):
+            try:
+                return fn(l(c), r(c))
+            except TypeError as exc:
+                raise RuleError(f"bad operands for {op}: {exc}", pos) from None
+        return arith
+
+    def x_Compare(self, e, scope):
+        l, r, pos = self.ex(e.left, scope), self.ex(e.right, scope), e.pos
+        if e.op in ("in", "not in"):
+            neg = e.op == "not in"
+
+            def contains(c):
+                a, b = l(c), r(c)
+                if type(b) is ZoneRef:
+                    b = c.s["zones"][b.key]
+                return (a not in b) if neg else (a in b)
+            return contains
+        fn = _CMP[e.op]
+        if e.op in ("==", "!="):
+            return lambda c: fn(l(c), r(c))
+
+        def compare(c):
+            try:
+                return fn(l(c), r(c))
+            except TypeError as exc:
+                raise RuleError(f"cannot compare: {exc}", pos) from None
+        return compare
+
+    def x_BoolOp(self, e, scope):
+        l, r = self.ex(e.left, scope), self.ex(e.right, scope)
+        if e.op == "and":
+            return lambda c: l(c) and r(c)
+        return lambda c: l(c) or r(c)
+
+    def x_Not(self, e, scope):
+        o = self.ex(e.operand, scope)
+        return lambda c: not o(c)
+
+    def x_Neg(self, e, scope):
+        o = self.ex(e.operand, scope)
+        return lambda c: -o(c)
+
+    def x_CondExpr(self, e, scope):
+        cond, a, b = self.ex(e.cond, scope), self.ex(e.then, scope), self.ex(e.other, scope)
+        return lambda c: a(c) if cond(c) else b(c)
+
+    # ================================================================ statements
+    def block(self, block: A.Block, scope: set):
+        """-> (fn, is_generator)"""
+        scope = set(scope)
+        parts = [self.stmt(s, scope) for s in block.stmts]
+        if not any(g for _, g in parts):
+            fns = [f for f, _ in parts]
+            if len(fns) == 1:
+                return fns[0], False
+
+            def run(c):
+                for f in fns:
+                    f(c)
+            return run, False
+
+        def run_gen(c):
+            for f, g in parts:
+                if g:
+                    yield from f(c)
+                else:
+                    f(c)
+        return run_gen, True
+
+    def block_gen(self, block, scope):
+        """A block as a generator function, whatever it contains (for callers that need one)."""
+        fn, is_gen = self.block(block, scope)
+        if is_gen:
+            return fn
+
+        def gen(c):
+            fn(c)
+            return
+            yield  # noqa: unreachable - makes this a generator
+        return gen
+
+    def stmt(self, s, scope: set):
+        return getattr(self, "s_" + type(s).__name__)(s, scope)
+
+    def _counter_setter(self, target, scope):
+        """-> (read(c) -> (holder dict, name), spec) for a counter target."""
+        if isinstance(target, A.Name):
+            name = target.name
+            spec = self.g.counters[name]
+            if spec.per_player:
+                return (lambda c: c.s["players"][c.you]), name, spec
+            return (lambda c: c.s["counters"]), name, spec
+        owner = self.ex(target.obj, scope)
+        name, pos = target.name, target.pos
+        spec = self.g.counters[name]
+
+        def holder(c):
+            p = owner(c)
+            if type(p) is not int or not 0 <= p < c.eng.n:
+                raise RuleError(f"{p!r} is not a player", pos)
+            return c.s["players"][p]
+        return holder, name, spec
+
+    def s_SetStmt(self, s, scope):
+        holder, name, spec = self._counter_setter(s.target, scope)
+        value, pos = self.ex(s.value, scope), s.pos
+        bound = _bounder(spec, pos)
+
+        def set_(c):
+            h = holder(c)
+            h[name] = bound(value(c), h[name])
+        return set_, False
+
+    def s_AddStmt(self, s, scope):
+        holder, name, spec = self._counter_setter(s.target, scope)
+        amount, pos, sign = self.ex(s.amount, scope), s.pos, s.sign
+        bound = _bounder(spec, pos)
+
+        def add(c):
+            h = holder(c)
+            old = h[name]
+            h[name] = bound(old + sign * amount(c), old)
+        return add, False
+
+    def s_GainStmt(self, s, scope):
+        name, pos, verb = s.counter, s.pos, s.verb
+        spec = self.g.counters[name]
+        amount = self.ex(s.amount, scope)
+        who = self.ex(s.player, scope) if s.player is not None else (lambda c: c.you)
+        bound = _bounder(spec, pos)
+        floor = spec.min if spec.min is not None else 0
+
+        def gain(c):
+            p, n = who(c), amount(c)
+            if n < 0:
+                raise RuleError(f"cannot {verb} a negative amount ({n} {name})", pos)
+            h = c.s["players"][p]
+            old = h[name]
+            if verb == "gain":
+                h[name] = bound(old + n, old)
+            elif verb == "pay":
+                if old - n < floor:
+                    raise RuleError(f"player {p} cannot pay {n} {name}: has {old}", pos)
+                h[name] = old - n
+            else:  # lose: never below the counter's floor
+                h[name] = max(old - n, floor)
+        return gain, False
+
+    def s_LetStmt(self, s, scope):
+        value, name = self.ex(s.value, scope), s.name
+        scope.add(name)
+
+        def let(c):
+            c.v[name] = value(c)
+        return let, False
+
+    def _dest(self, d, scope, pos):
+        dest = self.ex(d, scope)
+
+        def zone(c):
+            z = dest(c)
+            if type(z) is not ZoneRef:
+                raise RuleError(f"{z!r} is not a zone", pos)
+            return z
+        return zone
+
+    def s_MoveStmt(self, s, scope):
+        item, dest, pos = self.ex(s.item, scope), self._dest(s.dest, scope, s.pos), s.pos
+        at_top = s.place == "top"
+
+        def move(c):
+            x = item(c)
+            z = dest(c)
+            for one in (x if isinstance(x, list) else [x]):
+                c.eng.move_item(one, z, at_top, pos)
+        return move, False
+
+    def s_DealStmt(self, s, scope):
+        count, pos = self.ex(s.count, scope), s.pos
+        src, dest = self._dest(s.source, scope, pos), self._dest(s.dest, scope, pos)
+        at_top = s.place == "top"
+
+        def deal(c):
+            n, z_from, z_to = count(c), src(c), dest(c)
+            if n < 0:
+                raise RuleError(f"cannot deal a negative number of items ({n})", pos)
+            seq = c.s["zones"][z_from.key]
+            if len(seq) < n:
+                raise RuleError(f"cannot deal {n} from {z_from.key}: it holds {len(seq)}", pos)
+            for one in list(seq[:n]):
+                c.eng.move_item(one, z_to, at_top, pos)
+        return deal, False
+
+    def s_ShuffleStmt(self, s, scope):
+        zone, pos = self._dest(s.zone, scope, s.pos), s.pos
+
+        def shuffle(c):
+            z = zone(c)
+            c.eng.rng.shuffle(c.s["zones"][z.key])
+            c.eng.event({"event": "shuffle", "zone": z.key, "at": str(pos)})
+        return shuffle, False
+
+    def s_RollStmt(self, s, scope):
+        sides, name, pos = s.sides, s.name, s.pos
+        scope.add(name)
+        at = f"{pos.path}:{pos.line}"
+
+        def roll(c):
+            value = c.eng.rng.randint(1, sides)
+            c.v[name] = value
+            c.eng.event({"event": "roll", "die": sides, "value": value, "player": c.you,
+                         "at": at})
+        return roll, False
+
+    def options_fn(self, p, scope):
+        """The legal values of a choice (statement or action parameter), in source order."""
+        inner = scope | {p.name}
+        cond = self.ex(p.cond, inner) if p.cond is not None else None
+        name, pos = p.name, p.pos
+        if getattr(p, "is_range", False):
+            lo, hi = self.ex(p.source[0], scope), self.ex(p.source[1], scope)
+
+            def values(c):
+                a, b = lo(c), hi(c)
+                if b - a > 10_000:
+                    raise RuleError(f"a choice from {a} to {b} has too many options", pos)
+                return list(range(a, b + 1))
+        else:
+            src = self.ex(p.source, scope)
+
+            def values(c):
+                return items_of(c, src(c))
+
+        if cond is None:
+            return values
+
+        def legal(c):
+            v = c.v
+            saved = v.get(name, _MISSING)
+            out = []
+            for x in values(c):
+                v[name] = x
+                if cond(c):
+                    out.append(x)
+            if saved is _MISSING:
+                v.pop(name, None)
+            else:
+                v[name] = saved
+            return out
+        return legal
+
+    def s_ChooseStmt(self, s, scope):
+        options = self.options_fn(s, scope)
+        name, why = s.name, str(s.pos)
+        scope.add(name)
+        pos = s.pos
+
+        def choose(c):
+            opts = options(c)
+            if not opts:
+                raise RuleError(f"nothing to choose for `{name}`: no option is legal", pos)
+            c.v[name] = yield from c.eng.ask(c.you, f"choose {name}", opts, why,
+                                             lambda: options(c))
+        return choose, True
+
+    def s_SecretChooseStmt(self, s, scope):
+        options = self.options_fn(s, scope)
+        name, why, pos = s.name, str(s.pos), s.pos
+        scope.add(name)
+
+        def secret(c):
+            picks = []
+            for p in range(c.eng.n):
+                pc = c.with_player(p)
+                opts = options(pc)
+                if not opts:
+                    raise RuleError(f"player {p} has nothing to choose for `{name}`", pos)
+                value = yield from c.eng.ask(p, f"secret {name}", opts, why, None, secret=True)
+                picks.append(value)
+            c.v[name] = picks
+            c.eng.event({"event": "reveal", "name": name, "values": [str(x) for x in picks],
+                         "at": f"{pos.path}:{pos.line}"})
+        return secret, True
+
+    def s_DoStmt(self, s, scope):
+        who = self.ex(s.player, scope) if s.player is not None else None
+        times = self.ex(s.times, scope) if s.times is not None else None
+        action, pos = s.action, s.pos
+
+        def do(c):
+            n = 1 if times is None else times(c)
+            if n < 0:
+                raise RuleError(f"cannot do an action a negative number of times ({n})", pos)
+            p = c.you if who is None else who(c)
+            for _ in range(n):
+                c.eng.tick(pos)
+                yield from c.eng.do_action(action, p, pos)
+        return do, True
+
+    def s_ControlStmt(self, s, scope):
+        exc = {"end turn": EndTurn, "pass": PassTurn, "end game": EndGame}[s.what]
+        what = s.what
+        at = f"{s.pos.path}:{s.pos.line}"
+
+        def control(c):
+            if exc is EndGame:
+                c.eng.event({"event": "end game", "at": at})
+            raise exc(what)
+        return control, False
+
+    def s_LogStmt(self, s, scope):
+        text = s.text
+
+        def log(c):
+            c.eng.event({"event": "log", "text": text, "player": c.you})
+        return log, False
+
+    def s_IfStmt(self, s, scope):
+        branches = [(self.ex(cond, scope), *self.block(body, scope)) for cond, body in s.branches]
+        other = self.block(s.other, scope) if s.other is not None else None
+        is_gen = any(g for _, _, g in branches) or (other is not None and other[1])
+        if not is_gen:
+            if len(branches) == 1 and other is None:
+                cond, body, _ = branches[0]
+
+                def if1(c):
+                    if cond(c):
+                        body(c)
+                return if1, False
+
+            def if_(c):
+                for cond, body, _ in branches:
+                    if cond(c):
+                        body(c)
+                        return
+                if other is not None:
+                    other[0](c)
+            return if_, False
+
+        def if_gen(c):
+            for cond, body, g in branches:
+                if cond(c):
+                    if g:
+                        yield from body(c)
+                    else:
+                        body(c)
+                    return
+            if other is not None:
+                if other[1]:
+                    yield from other[0](c)
+                else:
+                    other[0](c)
+        return if_gen, True
+
+    def s_ForEachStmt(self, s, scope):
+        src, var, pos = self.ex(s.source, scope), s.var, s.pos
+        body, g = self.block(s.body, scope | {var})
+        if not g:
+            def for_each(c):
+                tick = c.eng.tick
+                for x in items_of(c, src(c)):
+                    tick(pos)
+                    c.v[var] = x
+                    body(c)
+            return for_each, False
+
+        def for_each_gen(c):
+            for x in items_of(c, src(c)):
+                c.eng.tick(pos)
+                c.v[var] = x
+                yield from body(c)
+        return for_each_gen, True
+
+    def s_RepeatStmt(self, s, scope):
+        count, pos = self.ex(s.count, scope), s.pos
+        body, g = self.block(s.body, scope)
+
+        def times(c):
+            n = count(c)
+            if n < 0:
+                raise RuleError(f"cannot repeat a negative number of times ({n})", pos)
+            return n
+        if not g:
+            def repeat(c):
+                for _ in range(times(c)):
+                    c.eng.tick(pos)
+                    body(c)
+            return repeat, False
+
+        def repeat_gen(c):
+            for _ in range(times(c)):
+                c.eng.tick(pos)
+                yield from body(c)
+        return repeat_gen, True
+
+    def s_WhileStmt(self, s, scope):
+        cond, pos = self.ex(s.cond, scope), s.pos
+        body, g = self.block(s.body, scope)
+        if not g:
+            def while_(c):
+                tick = c.eng.tick
+                while cond(c):
+                    tick(pos)
+                    body(c)
+            return while_, False
+
+        def while_gen(c):
+            while cond(c):
+                c.eng.tick(pos)
+                yield from body(c)
+        return while_gen, True
+
+    # ================================================================ actions
+    def action(self, a):
+        scope = set()
+        param = None
+        if a.param is not None:
+            param = self.options_fn(a.param, scope)
+            scope = {a.param.name}
+        requires = self.ex(a.requires, scope) if a.requires is not None else None
+        return CompiledAction(a, param, requires, self.block_gen(a.effect, scope))
+
+    # ================================================================ flow
+    def steps(self, steps, scope: set):
+        parts = [self.step(s, scope) for s in steps]
+
+        def run(c):
+            for p in parts:
+                yield from p(c)
+        return run
+
+    def step(self, s, scope):
+        if isinstance(s, DoStep):
+            return self.block_gen(s.block, scope)
+        if isinstance(s, PhaseStep):
+            body, name = self.steps(s.steps, scope), s.name
+
+            def phase(c):
+                outer = c.s["phase"]
+                c.s["phase"] = name
+                c.eng.event({"event": "phase", "phase": name})
+                yield from c.eng.fire("phase_start", name, c)
+                yield from body(c)
+                yield from c.eng.fire("phase_end", name, c)
+                c.s["phase"] = outer
+            return phase
+        if isinstance(s, RepeatStep):
+            count, var, pos = self.ex(s.count, scope), s.var, s.pos
+            body = self.steps(s.steps, scope | ({var} if var else set()))
+
+            def repeat(c):
+                n = count(c)
+                if n < 0:
+                    raise RuleError(f"cannot repeat a negative number of times ({n})", pos)
+                for i in range(1, n + 1):
+                    c.eng.tick(pos)
+                    if var:
+                        c.v[var] = i
+                    yield from body(c)
+            return repeat
+        if isinstance(s, LoopStep):
+            cond, until, pos = self.ex(s.cond, scope), s.until, s.pos
+            body = self.steps(s.steps, scope)
+
+            def loop(c):
+                while bool(cond(c)) != until:
+                    c.eng.tick(pos)
+                    yield from body(c)
+            return loop
+        if isinstance(s, IfStep):
+            cond = self.ex(s.cond, scope)
+            then, other = self.steps(s.steps, scope), self.steps(s.other, scope)
+
+            def if_step(c):
+                yield from (then(c) if cond(c) else other(c))
+            return if_step
+        if isinstance(s, TurnsStep):
+            return self.turns(s, scope)
+        raise TypeError(s)  # pragma: no cover
+
+    def turns(self, s: TurnsStep, scope):
+        first = self.ex(s.first, scope)
+        per_turn = self.ex(s.per_turn, scope) if s.per_turn is not None else None
+        until_cond = self.ex(s.until_cond, scope) if s.until_cond is not None else None
+        step = -1 if s.order == "counterclockwise" else 1
+        actions, free, until, var, pos = s.actions, s.free_actions, s.until, s.var, s.pos
+
+        def turns(c):
+            eng = c.eng
+            n = eng.n
+            start = first(c)
+            if type(start) is not int or not 0 <= start < n:
+                raise RuleError(f"the first player must be a seat from 0 to {n - 1}, got {start!r}",
+                                pos)
+            outer_turn = c.s["turn"]
+            passed: list = []
+            c.s["turn"] = {"player": start, "passed": passed}
+            seat, taken = start, 0
+            try:
+                while True:
+                    if until == "all_passed" and len(passed) >= n:
+                        break
+                    if until == "one_round" and taken >= n:
+                        break
+                    if seat not in passed:
+                        eng.tick(pos)
+                        tc = c.with_player(seat)
+                        if var:
+                            tc.v[var] = seat
+                        c.s["turn"]["player"] = seat
+                        limit = per_turn(c) if per_turn is not None else None
+                        yield from eng.take_turn(tc, actions, free, limit, passed)
+                        if until_cond is not None and until_cond(c):
+                            break
+                    taken += 1
+                    seat = (seat + step) % n
+            finally:
+                c.s["turn"] = outer_turn
+        return turns
+
+
+_MISSING = object()
+
+
+def _bounder(spec, pos):
+    """Apply a counter's bounds: clamp, or stop with an error naming the rule."""
+    lo, hi, clamp, name = spec.min, spec.max, spec.overflow == "clamp", spec.name
+    if lo is None and hi is None:
+        return lambda new, old: new
+
+    def bound(new, old):
+        if lo is not None and new < lo:
+            if clamp:
+                return lo
+            raise RuleError(f"{name} would become {new}, below its minimum {lo}", pos)
+        if hi is not None and new > hi:
+            if clamp:
+                return hi
+            raise RuleError(f"{name} would become {new}, above its maximum {hi}", pos)
+        return new
+    return bound

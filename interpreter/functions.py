@@ -1,0 +1,148 @@
+"""The built-in functions of the language (signatures in `dsl.builtins`).
+
+Each takes the context first, then evaluated arguments; zones arrive as ZoneRef and are read from
+the state.
+"""
+from __future__ import annotations
+
+from dsl.errors import RuleError
+
+from .state import ZoneRef
+
+
+def items_of(c, value) -> list:
+    """A zone or list as a fresh list (safe to iterate while the zone changes)."""
+    if type(value) is ZoneRef:
+        return list(c.s["zones"][value.key])
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if isinstance(value, dict):
+        return list(value.values())
+    raise TypeError(f"expected a zone or a list, got {value!r}")
+
+
+def _seq(c, value):
+    if type(value) is ZoneRef:
+        return c.s["zones"][value.key]
+    return value
+
+
+def f_count(c, x):
+    return len(_seq(c, x))
+
+
+def f_empty(c, x):
+    return len(_seq(c, x)) == 0
+
+
+def _end(c, x, n, front: bool):
+    seq = _seq(c, x)
+    if n is None:
+        if not seq:
+            return None
+        return seq[0] if front else seq[-1]
+    if n < 0:
+        raise ValueError(f"cannot take {n} items")
+    return list(seq[:n]) if front else list(seq[len(seq) - n:][::-1]) if n else []
+
+
+def f_top(c, x, n=None):
+    return _end(c, x, n, True)
+
+
+def f_bottom(c, x, n=None):
+    return _end(c, x, n, False)
+
+
+def f_first(c, x):
+    return _end(c, x, None, True)
+
+
+def f_last(c, x):
+    return _end(c, x, None, False)
+
+
+def _numbers(c, args):
+    if len(args) == 1 and not isinstance(args[0], (int, bool)):
+        return items_of(c, args[0])
+    return list(args)
+
+
+def f_max(c, *args):
+    values = _numbers(c, args)
+    if not values:
+        raise ValueError("max() of nothing")
+    return max(values)
+
+
+def f_min(c, *args):
+    values = _numbers(c, args)
+    if not values:
+        raise ValueError("min() of nothing")
+    return min(values)
+
+
+def f_sum(c, x):
+    return sum(items_of(c, x))
+
+
+def f_any(c, x):
+    return any(items_of(c, x))
+
+
+def f_all(c, x):
+    return all(items_of(c, x))
+
+
+def f_abs(c, x):
+    return abs(x)
+
+
+def f_range(c, lo, hi):
+    if hi - lo > 100_000:
+        raise ValueError(f"range({lo}, {hi}) is too large")
+    return list(range(lo, hi + 1))
+
+
+def f_left(c, p):
+    return (p + 1) % c.eng.n
+
+
+def f_right(c, p):
+    return (p - 1) % c.eng.n
+
+
+def f_passed(c, p):
+    return p in c.s["turn"]["passed"]
+
+
+def f_position(c, item):
+    key = c.s["loc"].get(item)
+    if key is None:
+        raise ValueError(f"{item!r} is not in any zone")
+    return c.s["zones"][key].index(item) + 1
+
+
+def f_owner(c, item):
+    return c.s["items"][item]["owner"]
+
+
+def f_by_players(c, table):
+    n = c.eng.n
+    if isinstance(table, dict):
+        for key in (n, str(n)):
+            if key in table:
+                return table[key]
+    raise ValueError(f"the table has no entry for {n} players")
+
+
+def f_players_from(c, p):
+    n = c.eng.n
+    return [(p + i) % n for i in range(n)]
+
+
+FUNCTIONS = {name[2:]: fn for name, fn in globals().items() if name.startswith("f_")}
+
+
+def call_error(name: str, exc: Exception, pos) -> RuleError:
+    return RuleError(f"{name}(): {exc}", pos)

@@ -1,0 +1,67 @@
+"""Game state as plain data (dicts, lists, ints, strings): JSON-serialisable, cheap to copy.
+
+Layout:
+  counters: {name: int}                    game-wide counters
+  players:  [{counter: int}, ...]           per-player counters, by seat
+  zones:    {"deck": [ids], "hand@1": [ids]} ordered zones; index 0 is the top / front
+  loc:      {item id: zone key}             where every item is (each item in exactly one place)
+  items:    {item id: {kind, owner, fields}}
+  turn:     {player, passed: [seats]}       the turns step in progress
+  phase:    name of the innermost phase in progress (or null)
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+
+
+class ZoneRef:
+    """A zone as a value in expressions (the state keeps only the key and the list)."""
+
+    __slots__ = ("key", "name", "owner")
+
+    def __init__(self, key: str, name: str, owner: int | None):
+        self.key, self.name, self.owner = key, name, owner
+
+    def __repr__(self) -> str:
+        return self.key
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, ZoneRef) and other.key == self.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+
+def zone_key(name: str, owner: int | None) -> str:
+    return name if owner is None else f"{name}@{owner}"
+
+
+def state_json(state: dict) -> str:
+    return json.dumps(state, sort_keys=True, separators=(",", ":"))
+
+
+def state_hash(state: dict) -> str:
+    return hashlib.sha256(state_json(state).encode()).hexdigest()[:16]
+
+
+def view(state: dict, game, player: int | None) -> dict:
+    """What `player` may see: hidden zones show only their size, `owner` zones only to the owner.
+
+    `player=None` is the omniscient view (logs, tests).
+    """
+    if player is None:
+        return copy.deepcopy(state)
+    out = copy.deepcopy(state)
+    hidden = set()
+    for key, items in out["zones"].items():
+        name, _, owner = key.partition("@")
+        vis = game.zones[name].visibility
+        if vis == "hidden" or (vis == "owner" and owner != str(player)):
+            hidden.update(items)
+            out["zones"][key] = ["?"] * len(items)
+    for item in hidden:
+        out["loc"].pop(item, None)
+        out["items"].pop(item, None)
+    return out
