@@ -54,8 +54,14 @@ class Source:
 
 
 def _display_path(path: Path) -> str:
+    """Bundled files show as games/<game>/..., others relative to the current folder if inside it."""
+    resolved = path.resolve()
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return "games/" + str(resolved.relative_to(games_dir().resolve()))
+    except ValueError:
+        pass
+    try:
+        return str(resolved.relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
 

@@ -567,6 +567,7 @@ class _Compiler:
 
         def secret(c):
             picks = []
+            c.eng.secret_mark = len(c.eng.choices)
             for p in range(c.eng.n):
                 pc = c.with_player(p)
                 opts = options(pc)
@@ -575,6 +576,7 @@ class _Compiler:
                 value = yield from c.eng.ask(p, f"secret {name}", opts, why, None, secret=True)
                 picks.append(value)
             c.v[name] = picks
+            c.eng.secret_mark = None
             c.eng.event({"event": "reveal", "name": name, "values": [str(x) for x in picks],
                          "at": f"{pos.path}:{pos.line}"})
         return secret, True
@@ -781,6 +783,7 @@ class _Compiler:
         until_cond = self.ex(s.until_cond, scope) if s.until_cond is not None else None
         step = -1 if s.order == "counterclockwise" else 1
         actions, free, until, var, pos = s.actions, s.free_actions, s.until, s.var, s.pos
+        why = str(pos)
 
         def turns(c):
             eng = c.eng
@@ -806,7 +809,7 @@ class _Compiler:
                             tc.v[var] = seat
                         c.s["turn"]["player"] = seat
                         limit = per_turn(c) if per_turn is not None else None
-                        yield from eng.take_turn(tc, actions, free, limit, passed)
+                        yield from eng.take_turn(tc, actions, free, limit, passed, why)
                         if until_cond is not None and until_cond(c):
                             break
                     taken += 1

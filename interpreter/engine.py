@@ -68,6 +68,7 @@ class Engine:
         self.decision: Decision | None = None
         self.result: dict | None = None
         self._trig_cache: dict = {}
+        self.secret_mark: int | None = None  # choices index where a secret choice round began
         self.state = {"counters": {}, "players": [{} for _ in range(players)], "zones": {},
                       "loc": {}, "items": {}, "turn": {"player": 0, "passed": []}, "phase": None}
         self._gen = None
@@ -313,13 +314,12 @@ class Engine:
                                          lambda: self.action_options(c, [name], False))
         yield from self.run_action(choice, player)
 
-    def take_turn(self, tc: Ctx, actions, free, limit, passed: list):
+    def take_turn(self, tc: Ctx, actions, free, limit, passed: list, why: str):
         player = tc.you
         if self.triggers_for("before_turn", None):
             yield from self.fire("before_turn", None, tc)
         done = 0
         self.windows.append((player, free))
-        why = f"turn of player {player}"
         try:
             while True:
                 opts = self.action_options(tc, actions, False)
@@ -345,3 +345,19 @@ class Engine:
             self.windows.pop()
         if self.triggers_for("after_turn", None):
             yield from self.fire("after_turn", None, tc)
+
+    # ------------------------------------------------------------ lookahead and scores
+    def fork(self, choices: list | None = None) -> "Engine":
+        """An independent copy of this game at the current decision (by replaying the choices),
+        or at an earlier one when given a prefix of the choices."""
+        e = Engine(self.game, self.n, self.seed, self.options_given, self.budget, self.max_depth,
+                   record=False)
+        e.start()
+        for i in (self.choices if choices is None else choices):
+            e.choose(i)
+        return e
+
+    def score_of(self, player: int):
+        if self.result is not None:
+            return self.result["scores"][player]
+        return self.prog.score(Ctx(self.state, player, {}, self))

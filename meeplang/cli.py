@@ -1,0 +1,211 @@
+"""The `meeplang` command. Bad input prints `file:line:col: error: ...` and exits 1; bad usage
+exits 2; no traceback ever reaches the user for either."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from dsl.errors import MeeplangError, UsageError, source_line
+from dsl.loader import bundled_games, games_dir, variant_names
+from dsl.resolve import load_game
+
+from . import __version__
+
+
+def _split_target(target: str, variant: str | None):
+    name, _, v = target.partition(":")
+    if v and variant and v != variant:
+        raise UsageError(f"two variants given: {v!r} and {variant!r}")
+    return name, (variant or v or None)
+
+
+def _parse_options(pairs) -> dict:
+    out = {}
+    for pair in pairs or []:
+        key, eq, value = pair.partition("=")
+        if not eq or not key:
+            raise UsageError(f"--option takes NAME=VALUE, not {pair!r}")
+        out[key] = value
+    return out
+
+
+# ---------------------------------------------------------------- commands
+def cmd_games(args) -> int:
+    rows = []
+    for name in bundled_games():
+        game = load_game(name)
+        rows.append({
+            "name": name, "title": game.title.get("en", name),
+            "players": [game.min_players, game.max_players],
+            "variants": [{"name": v, "title": t, "players": list(p)} for v, t, p in game.variants],
+        })
+    if args.json:
+        print(json.dumps({"games": rows}, indent=2, ensure_ascii=False))
+        return 0
+    for r in rows:
+        lo, hi = r["players"]
+        print(f"{r['name']:<14} {r['title']:<24} {lo}-{hi} players")
+        for v in r["variants"]:
+            vlo, vhi = v["players"]
+            print(f"  :{v['name']:<12} {v['title']:<24} {vlo}-{vhi} players")
+    return 0
+
+
+def cmd_check(args) -> int:
+    name, variant = _split_target(args.target, None)
+    targets = [variant]
+    base = load_game(name, variant)
+    if variant is None:
+        targets += [v for v, _, _ in base.variants]
+    problems = 0
+    report = []
+    for v in targets:
+        game = base if v == variant else load_game(name, v)
+        label = game.name + (f":{v}" if v else "")
+        for w in game.warnings:
+            print(str(w), file=sys.stderr)
+        report.append({"game": label, "warnings": [str(w) for w in game.warnings],
+                       "players": [game.min_players, game.max_players]})
+        if args.strict and game.warnings:
+            problems += 1
+        if not args.json:
+            print(f"ok: {label} ({game.title.get('en', game.name)}, {game.min_players}-"
+                  f"{game.max_players} players, {len(game.actions)} actions, "
+                  f"{len(game.triggers)} triggers"
+                  + (f", {len(game.warnings)} warnings" if game.warnings else "") + ")")
+    if args.json:
+        print(json.dumps({"ok": problems == 0, "checked": report}, indent=2))
+    return 1 if problems else 0
+
+
+def _trace_line(event: dict) -> str:
+    text = json.dumps({k: v for k, v in event.items() if k != "at"}, ensure_ascii=False)
+    at = event.get("at")
+    if not at:
+        return text
+    path, _, rest = at.partition(":")
+    line = rest.split(":")[0]
+    src = source_line(path, int(line)) if line.isdigit() else None
+    return f"{text:<70} {at}" + (f"  | {src.strip()}" if src else "")
+
+
+def cmd_play(args) -> int:
+    from interpreter.engine import Engine
+    from interpreter.agents import make_agents
+    from interpreter.log import write_log
+
+    name, variant = _split_target(args.game, args.variant)
+    game = load_game(name, variant)
+    players = args.players if args.players is not None else game.min_players
+    engine = Engine(game, players, args.seed, _parse_options(args.option))
+    seats = make_agents(args.agents, players, args.seed)
+    d = engine.start()
+    shown = 0
+    while d is not None:
+        if args.trace:
+            for ev in engine.events[shown:]:
+                print(_trace_line(ev))
+            shown = len(engine.events)
+        agent = seats[d.player]
+        view = engine.view(d.player) if agent.needs_view else None
+        d = engine.choose(agent.choose(engine, d, view))
+    if args.trace:
+        for ev in engine.events[shown:]:
+            print(_trace_line(ev))
+    if args.log:
+        write_log(args.log, engine)
+    result = engine.result
+    if args.json:
+        out = {"game": game.name, "variant": game.variant, "players": players, "seed": args.seed,
+               "options": engine.opts, "agents": [a.name for a in seats],
+               "scores": result["scores"], "winners": result["winners"],
+               "tie_breaks": result["tie_breaks"], "decisions": len(engine.choices),
+               "rules": game.rules_hash, "final_state": engine.state}
+        print(json.dumps(out, ensure_ascii=False, sort_keys=False))
+        return 0
+    title = game.title.get("en", game.name) + (f" ({game.variant})" if game.variant else "")
+    print(f"{title}: {players} players, seed {args.seed}, {len(engine.choices)} decisions")
+    for p, score in enumerate(result["scores"]):
+        mark = "  winner" if p in result["winners"] else ""
+        print(f"  player {p} ({seats[p].name}): {score}{mark}")
+    if not result["winners"]:
+        print("  no winner")
+    if args.log:
+        print(f"log written to {args.log}")
+    return 0
+
+
+def cmd_replay(args) -> int:
+    from interpreter.log import replay
+
+    engine = replay(args.log)
+    r = engine.result
+    if args.json:
+        print(json.dumps({"ok": True, "decisions": len(engine.choices), "scores": r["scores"],
+                          "winners": r["winners"]}))
+    else:
+        print(f"replayed {args.log}: {len(engine.choices)} decisions, every event identical; "
+              f"scores {r['scores']}, winners {r['winners']}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="meeplang", description="Meeplang: board game rules as "
+                                "data and rule text; check, play, replay.")
+    p.add_argument("--version", action="version", version=f"meeplang {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    s = sub.add_parser("games", help="list the bundled games and their variants")
+    s.add_argument("--json", action="store_true", help="machine-readable output")
+    s.set_defaults(func=cmd_games)
+
+    s = sub.add_parser("check", help="check a game (and its variants) for errors")
+    s.add_argument("target", metavar="GAME_OR_PATH", help="a bundled game, GAME:VARIANT, a folder "
+                   "or a .yaml file")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    s.set_defaults(func=cmd_check)
+
+    s = sub.add_parser("play", help="play one game with agents")
+    s.add_argument("game", metavar="GAME[:VARIANT]")
+    s.add_argument("--players", "-p", type=int)
+    s.add_argument("--seed", "-s", type=int, default=0)
+    s.add_argument("--variant")
+    s.add_argument("--agents", default="random",
+                   help="comma-separated, one per seat (the last repeats): random, first, greedy, "
+                        "human")
+    s.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
+                   help="set a game option, e.g. -o target=50")
+    s.add_argument("--log", metavar="FILE", help="write the game log (JSON Lines)")
+    s.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    s.add_argument("--trace", action="store_true", help="print each event beside its rule line")
+    s.set_defaults(func=cmd_play)
+
+    s = sub.add_parser("replay", help="re-run a log and verify it event by event")
+    s.add_argument("log", metavar="LOG")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_replay)
+    return p
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except UsageError as exc:
+        print(f"meeplang: error: {exc.message}", file=sys.stderr)
+        return 2
+    except MeeplangError as exc:
+        print(exc.render(), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
