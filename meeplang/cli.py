@@ -3,6 +3,7 @@ exits 2; no traceback ever reaches the user for either."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 
@@ -11,6 +12,10 @@ from dsl.loader import bundled_games, games_dir, variant_names
 from dsl.resolve import load_game
 
 from . import __version__
+
+# Modules that add their own subcommands: each has `register(subparsers)`; each parser it adds sets
+# `func=handler(args) -> exit status`. Handlers raise MeeplangError for bad input like the rest.
+COMMAND_MODULES = ("visualizer.cli", "interpreter.simulation_cli", "interpreter.deep_check")
 
 
 def _split_target(target: str, variant: str | None):
@@ -186,6 +191,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("log", metavar="LOG")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_replay)
+
+    for module in COMMAND_MODULES:
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        mod.register(sub)
     return p
 
 
