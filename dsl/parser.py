@@ -49,7 +49,7 @@ def parser() -> Lark:
         postlex=_MeepIndenter(),
         propagate_positions=True,
         maybe_placeholders=True,
-        cache=False,
+        cache=True,  # a pickled parser in the temp folder, keyed by the grammar's hash
     )
 
 

@@ -67,6 +67,11 @@ class Compiled:
             cond = cp.ex(t.cond, scope) if t.cond is not None else None
             self.triggers.setdefault((t.event, t.target), []).append(
                 (t, cond, cp.block_gen(t.effect, scope)))
+        for name, ca in self.actions.items():
+            ca.before = tuple(self.triggers.get(("before_action", name), []) +
+                              self.triggers.get(("before_action", None), []))
+            ca.after = tuple(self.triggers.get(("after_action", name), []) +
+                             self.triggers.get(("after_action", None), []))
         self.flow = cp.steps(game.flow, set())
         self.score = cp.ex(game.scoring.score, set())
         self.tie_breaks = [cp.ex(e, set()) for e in game.scoring.tie_break]
@@ -81,11 +86,18 @@ class Compiled:
 
 
 class CompiledAction:
-    __slots__ = ("action", "param", "requires", "effect", "why")
+    __slots__ = ("action", "name", "param", "pname", "requires", "effect", "why", "before",
+                 "after", "plain", "plain_free")
 
     def __init__(self, action, param, requires, effect):
         self.action, self.param, self.requires, self.effect = action, param, requires, effect
+        self.name = action.name
+        self.pname = action.param.name if action.param is not None else None
         self.why = str(action.pos)
+        self.before = self.after = ()  # the triggers around this action, filled in by Compiled
+        # the option objects of an action without a choice are immutable: make them once
+        self.plain = ActionOption(action.name, None, False)
+        self.plain_free = ActionOption(action.name, None, True)
 
 
 _cache: dict[int, tuple] = {}
@@ -494,7 +506,8 @@ class _Compiler:
         def shuffle(c):
             z = zone(c)
             c.eng.rng.shuffle(c.s["zones"][z.key])
-            c.eng.event({"event": "shuffle", "zone": z.key, "at": str(pos)})
+            if c.eng.record:
+                c.eng.events.append({"event": "shuffle", "zone": z.key, "at": str(pos)})
         return shuffle, False
 
     def s_RollStmt(self, s, scope):
@@ -505,7 +518,8 @@ class _Compiler:
         def roll(c):
             value = c.eng.rng.randint(1, sides)
             c.v[name] = value
-            c.eng.event({"event": "roll", "die": sides, "value": value, "player": c.you,
+            if c.eng.record:
+                c.eng.events.append({"event": "roll", "die": sides, "value": value, "player": c.you,
                          "at": at})
         return roll, False
 
@@ -577,7 +591,8 @@ class _Compiler:
                 picks.append(value)
             c.v[name] = picks
             c.eng.secret_mark = None
-            c.eng.event({"event": "reveal", "name": name, "values": [str(x) for x in picks],
+            if c.eng.record:
+                c.eng.events.append({"event": "reveal", "name": name, "values": [str(x) for x in picks],
                          "at": f"{pos.path}:{pos.line}"})
         return secret, True
 
@@ -603,7 +618,8 @@ class _Compiler:
 
         def control(c):
             if exc is EndGame:
-                c.eng.event({"event": "end game", "at": at})
+                if c.eng.record:
+                    c.eng.events.append({"event": "end game", "at": at})
             raise exc(what)
         return control, False
 
@@ -611,7 +627,8 @@ class _Compiler:
         text = s.text
 
         def log(c):
-            c.eng.event({"event": "log", "text": text, "player": c.you})
+            if c.eng.record:
+                c.eng.events.append({"event": "log", "text": text, "player": c.you})
         return log, False
 
     def s_IfStmt(self, s, scope):
@@ -737,7 +754,8 @@ class _Compiler:
             def phase(c):
                 outer = c.s["phase"]
                 c.s["phase"] = name
-                c.eng.event({"event": "phase", "phase": name})
+                if c.eng.record:
+                    c.eng.events.append({"event": "phase", "phase": name})
                 yield from c.eng.fire("phase_start", name, c)
                 yield from body(c)
                 yield from c.eng.fire("phase_end", name, c)

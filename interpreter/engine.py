@@ -172,7 +172,8 @@ class Engine:
                     s["zones"][ref.key].append(item)
                     s["loc"][item] = ref.key
                     self._check_capacity(ref, spec.pos, 0)
-        self.event({"event": "start", "players": n, "seed": self.seed})
+        if self.record:
+            self.events.append({"event": "start", "players": n, "seed": self.seed})
         try:
             yield from prog.setup(c)
             yield from prog.flow(c)
@@ -194,7 +195,8 @@ class Engine:
             best = max(keys)
             winners = [p for p in range(n) if keys[p] == best]
         self.result = {"scores": scores, "winners": winners, "tie_breaks": tbs}
-        self.event({"event": "end", "scores": scores, "winners": winners,
+        if self.record:
+            self.events.append({"event": "end", "scores": scores, "winners": winners,
                     "state": st.state_hash(s)})
 
     # ------------------------------------------------------------ services for compiled rules
@@ -232,7 +234,10 @@ class Engine:
         return hit
 
     def fire(self, event: str, target: str | None, c: Ctx):
-        for trig, cond, effect in self.triggers_for(event, target):
+        return self._fire(self.triggers_for(event, target), event, target, c)
+
+    def _fire(self, triggers, event: str, target: str | None, c: Ctx):
+        for trig, cond, effect in triggers:
             tc = Ctx(c.s, c.you, {"action": target} if event.endswith("_action") else {}, self)
             if cond is not None and not cond(tc):
                 continue
@@ -241,7 +246,8 @@ class Engine:
                 raise RuleError(f"trigger {trig.name!r} nested more than {self.max_depth} deep: "
                                 "do triggers set each other off?", trig.pos)
             try:
-                self.event({"event": "trigger", "trigger": trig.name, "at": str(trig.pos)})
+                if self.record:
+                    self.events.append({"event": "trigger", "trigger": trig.name, "at": str(trig.pos)})
                 yield from effect(tc)
             finally:
                 self.depth -= 1
@@ -266,45 +272,43 @@ class Engine:
 
     def action_options(self, c: Ctx, names, free: bool) -> list:
         out = []
+        actions = self.prog.actions
         for name in names:
-            ca = self.prog.actions[name]
+            ca = actions[name]
             if ca.param is None:
                 if ca.requires is None or ca.requires(c):
-                    out.append(ActionOption(name, None, free))
+                    out.append(ca.plain_free if free else ca.plain)
                 continue
-            pname = ca.action.param.name
+            pname, requires = ca.pname, ca.requires
             ac = Ctx(c.s, c.you, {}, self)
             for value in ca.param(ac):
                 ac.v[pname] = value
-                if ca.requires is None or ca.requires(ac):
+                if requires is None or requires(ac):
                     out.append(ActionOption(name, value, free))
         return out
 
     def run_action(self, option: ActionOption, player: int):
         ca = self.prog.actions[option.action]
-        ac = Ctx(self.state, player, {}, self)
-        if ca.param is not None:
-            ac.v[ca.action.param.name] = option.value
-        name = option.action
-        before = self.triggers_for("before_action", name)
-        if before:
-            yield from self.fire("before_action", name, ac)
-        after = self.triggers_for("after_action", name)
+        ac = Ctx(self.state, player, {} if ca.pname is None else {ca.pname: option.value}, self)
+        if ca.before:
+            yield from self._fire(ca.before, "before_action", ca.name, ac)
+        if not ca.after:
+            yield from ca.effect(ac)
+            return
         try:
             yield from ca.effect(ac)
         except EndTurn:
-            if after:
-                yield from self.fire("after_action", name, ac)
+            yield from self._fire(ca.after, "after_action", ca.name, ac)
             raise
-        if after:
-            yield from self.fire("after_action", name, ac)
+        yield from self._fire(ca.after, "after_action", ca.name, ac)
 
     def do_action(self, name: str, player: int, pos):
         """`do ACTION`: run an action from another rule (meta-action); skipped if not legal."""
         c = Ctx(self.state, player, {}, self)
         options = self.action_options(c, [name], False)
         if not options:
-            self.event({"event": "cannot", "action": name, "player": player,
+            if self.record:
+                self.events.append({"event": "cannot", "action": name, "player": player,
                         "at": f"{pos.path}:{pos.line}"})
             return
         if len(options) == 1 and self.prog.actions[name].param is None:
@@ -326,10 +330,13 @@ class Engine:
                 if free:
                     opts += self.action_options(tc, free, True)
                 if not opts:
-                    self.event({"event": "no legal action", "player": player})
+                    if self.record:
+                        self.events.append({"event": "no legal action", "player": player})
                     break
                 choice = yield Decision(player, "action", opts, why)
-                self.tick(self.prog.actions[choice.action].action.pos)
+                self.steps += 1
+                if self.steps > self.budget:
+                    self.tick(self.prog.actions[choice.action].action.pos)
                 try:
                     yield from self.run_action(choice, player)
                 except PassTurn:

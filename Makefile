@@ -1,0 +1,36 @@
+# Quick start:  make demo   (set up, then check, play and replay a game)
+#               make test   (set up, then run the test suite)
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: setup demo test test-all bench clean
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	@command -v dot >/dev/null || echo "note: Graphviz 'dot' not found; diagrams need it (apt-get install graphviz)"
+	touch $@
+
+demo: setup
+	$(BIN)/meeplang games
+	$(BIN)/meeplang check goofspiel
+	$(BIN)/meeplang check pig
+	$(BIN)/meeplang play goofspiel --seed 7 --agents greedy,random
+	$(BIN)/meeplang play pig --players 3 --seed 1 --log pig-demo.jsonl
+	$(BIN)/meeplang replay pig-demo.jsonl
+
+test: setup
+	$(BIN)/python -m pytest -m "not slow"
+
+test-all: setup
+	$(BIN)/python -m pytest
+
+bench: setup
+	$(BIN)/python benchmarks/playouts.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache pig-demo.jsonl

@@ -1,0 +1,80 @@
+"""Random-playout speed of the generic interpreter, and the ratio to OpenSpiel when installed.
+
+    python benchmarks/playouts.py [--seconds 3]
+
+Prints numbers; asserts nothing. One core (no parallelism). Random legal choices, no logging.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from dsl.resolve import load_game  # noqa: E402
+from interpreter.engine import Engine  # noqa: E402
+
+
+def meeplang_rate(name: str, players: int, seconds: float) -> tuple[float, float]:
+    game = load_game(name)
+    rng = random.Random(1)
+    games = decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        e = Engine(game, players, seed=games, record=False)
+        d = e.start()
+        while d is not None:
+            d = e.choose(rng.randrange(len(d.options)))
+            decisions += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return games / elapsed, decisions / elapsed
+
+
+def openspiel_rate(spec: str, seconds: float) -> float | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game(spec)
+    rng = random.Random(1)
+    games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                r, acc = rng.random(), 0.0
+                for action, prob in outcomes:
+                    acc += prob
+                    if r < acc:
+                        break
+                state.apply_action(action)
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        games += 1
+    return games / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=float, default=3.0)
+    args = parser.parse_args()
+    cases = [("goofspiel", 2, "goofspiel(num_cards=13,points_order=random,returns_type=total_points)"),
+             ("pig", 2, "pig(players=2,winscore=100)")]
+    print(f"{'game':<10} {'meeplang games/s':>17} {'decisions/s':>12} {'openspiel games/s':>18} "
+          f"{'ratio':>6}")
+    for name, players, spec in cases:
+        rate, dps = meeplang_rate(name, players, args.seconds)
+        ref = openspiel_rate(spec, args.seconds)
+        ratio = f"{rate / ref:6.2f}" if ref else "   n/a"
+        ref_text = f"{ref:18.0f}" if ref else f"{'not installed':>18}"
+        print(f"{name:<10} {rate:17.0f} {dps:12.0f} {ref_text} {ratio}")
+
+
+if __name__ == "__main__":
+    main()
