@@ -168,6 +168,7 @@ class Game:
     scoring: Scoring
     rules_hash: str
     folder: str
+    invariants: tuple = ()  # ((name, expression), ...)
     warnings: tuple = ()
 
     def term(self, key: str, lang: str = "en") -> str:

@@ -77,6 +77,8 @@ class _Builder:
         flow = self._steps(doc.get("flow") or YList(), "flow")
         triggers = self._triggers(actions, flow)
         scoring = self._scoring()
+        inv = self.section("invariants")
+        invariants = tuple((str(k), self.expr(v, k, inv.pos_of(k))) for k, v in inv.items())
 
         checker = _Checker(self.names, self.path)
         for c in counters.values():
@@ -101,6 +103,8 @@ class _Builder:
             checker.expr(tb, {})
         if scoring.winners is not None:
             checker.expr(scoring.winners, {})
+        for _, e in invariants:
+            checker.expr(e, {})
         self._warn_unused(checker.used | {k for kind in items.values() for k in [kind.zone]})
 
         title = doc.get("title", name)
@@ -112,7 +116,7 @@ class _Builder:
             min_players=lo, max_players=hi, options=options, terms=terms, tables=tables,
             counters=counters, zones=zones, items=items, setup=setup, flow=flow, actions=actions,
             triggers=tuple(triggers), scoring=scoring, rules_hash=self.src.rules_hash,
-            folder=str(self.src.folder), warnings=tuple(self.warnings))
+            folder=str(self.src.folder), warnings=tuple(self.warnings), invariants=invariants)
 
     def _variant_info(self, vname: str):
         try:

@@ -76,6 +76,7 @@ class Compiled:
         self.score = cp.ex(game.scoring.score, set())
         self.tie_breaks = [cp.ex(e, set()) for e in game.scoring.tie_break]
         self.winners = cp.ex(game.scoring.winners, set()) if game.scoring.winners else None
+        self.invariants = [(name, e, cp.ex(e, set())) for name, e in game.invariants]
 
     def zone_ref(self, name: str, owner: int | None) -> ZoneRef:
         key = zone_key(name, owner)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from dsl.errors import LoadError, Pos, UsageError
+from dsl.errors import LoadError, Pos
 from dsl.loader import games_dir
 from dsl.resolve import load_game
 
@@ -82,14 +82,21 @@ def engine_from_header(h: dict, where: Pos) -> Engine:
 
 
 def replay(path: str) -> Engine:
-    """Re-execute a log and check every event and the final state against it."""
-    records = _read_records(path, FORMAT)
+    """Re-execute a log file and check every event and the final state against it."""
+    return replay_records(_read_records(path, FORMAT), path)
+
+
+def replay_records(records: list[dict], path: str = "<log>") -> Engine:
+    """Re-execute a log (header + events) and compare each produced event with the logged one."""
     engine = engine_from_header(records[0], Pos(path, 1, 1))
-    choices = [r["choice"] for r in records[1:] if r.get("event") == "decision"]
+    choices = [r.get("choice") for r in records[1:] if r.get("event") == "decision"]
     d = engine.start()
     for i in choices:
         if d is None:
             raise LoadError("the log has more decisions than the game asks for", Pos(path, 1, 1))
+        if type(i) is not int or not 0 <= i < len(d.options):
+            raise LoadError(f"the log chooses option {i!r}, which is not legal here "
+                            f"({len(d.options)} options)", Pos(path, 1, 1))
         d = engine.choose(i)
     if d is not None:
         raise LoadError("the log ends before the game does", Pos(path, len(records), 1))
@@ -132,8 +139,3 @@ def load(data: dict, where: Pos | None = None) -> Engine:
 
 def load_file(path: str) -> Engine:
     return load(_read_records(path, SAVE_FORMAT)[0], Pos(path, 1, 1))
-
-
-def check_choice(engine: Engine, index) -> None:  # pragma: no cover - helper for UIs
-    if engine.decision is None or not 0 <= index < len(engine.decision.options):
-        raise UsageError("illegal choice")

@@ -1,6 +1,11 @@
 """Playing games with agents: one game (`play_game`) or many (`run_games`)."""
 from __future__ import annotations
 
+import dataclasses
+
+from dsl.errors import MeeplangError, UsageError
+from dsl.resolve import load_game
+
 from .agents import make_agents
 from .engine import Engine
 
@@ -28,3 +33,75 @@ def run_games(game, players: int, n: int, seed: int = 0, agents="random", option
     for i in range(n):
         e = play_game(game, players, game_seed(seed, i), agents, options, record=False)
         yield {"index": i, "seed": game_seed(seed, i), "decisions": len(e.choices), **e.result}
+
+
+# ------------------------------------------------------------ many games in chunks (simulate)
+# The functions below serve `meeplang simulate` and its parallel runners: a chunk of games is
+# described by small picklable values (a SimSpec and a list of indexes) so the same code runs in
+# this process, in a process pool or on dask workers, and gives the same records everywhere.
+
+
+@dataclasses.dataclass(frozen=True)
+class SimSpec:
+    """What to simulate, by name rather than by object, so it pickles cheaply to any worker.
+
+    `target` is a bundled game's name or an absolute path (workers may run elsewhere); `rules` is
+    the rules hash seen by the caller, so a worker with other rules under the same name refuses.
+    """
+
+    target: str
+    variant: str | None
+    players: int
+    seed: int
+    agents: str = "random"
+    options: dict = dataclasses.field(default_factory=dict)
+    rules: str | None = None
+
+
+_LOADED: dict = {}
+
+
+def load_cached(target: str, variant: str | None):
+    """Load a game once per process: parsing and compiling costs more than a short game."""
+    key = (target, variant)
+    game = _LOADED.get(key)
+    if game is None:
+        game = _LOADED[key] = load_game(target, variant)
+    return game
+
+
+def game_record(game, players: int, master_seed: int, index: int, agents="random",
+                options=None) -> dict:
+    """Game `index` of a run, reduced to what statistics and reports need (small to pickle)."""
+    seed = game_seed(master_seed, index)
+    e = play_game(game, players, seed, agents, options, record=False)
+    return {"index": index, "seed": seed, "scores": list(e.result["scores"]),
+            "winners": list(e.result["winners"]), "decisions": len(e.choices)}
+
+
+def play_chunk(spec: SimSpec, indexes) -> list[dict]:
+    """Play the games `indexes` of a run; the unit of work sent to a process or dask worker.
+
+    A game that fails gets a hint naming its seed, since `meeplang play --seed` replays it alone.
+    """
+    game = load_cached(spec.target, spec.variant)
+    if spec.rules is not None and game.rules_hash != spec.rules:
+        raise UsageError(f"this worker's {spec.target!r} has other rules ({game.rules_hash}, "
+                         f"expected {spec.rules}): install the same meeplang and games everywhere")
+    out = []
+    for i in indexes:
+        try:
+            out.append(game_record(game, spec.players, spec.seed, i, spec.agents, spec.options))
+        except MeeplangError as exc:
+            if exc.hint is None:
+                exc.hint = _replay_hint(spec, i)
+            raise
+    return out
+
+
+def _replay_hint(spec: SimSpec, index: int) -> str:
+    """How to replay one failing game of a run on its own."""
+    target = spec.target + (f":{spec.variant}" if spec.variant else "")
+    opts = "".join(f" -o {k}={v}" for k, v in spec.options.items())
+    return (f"this was game {index}; replay it with `meeplang play {target} --players "
+            f"{spec.players} --seed {game_seed(spec.seed, index)} --agents {spec.agents}{opts}`")

@@ -15,7 +15,7 @@ from . import __version__
 
 # Modules that add their own subcommands: each has `register(subparsers)`; each parser it adds sets
 # `func=handler(args) -> exit status`. Handlers raise MeeplangError for bad input like the rest.
-COMMAND_MODULES = ("visualizer.cli", "interpreter.simulation_cli", "interpreter.deep_check")
+COMMAND_MODULES = ("visualizer.cli", "interpreter.simulation_cli")
 
 
 def _split_target(target: str, variant: str | None):
@@ -58,6 +58,8 @@ def cmd_games(args) -> int:
 
 
 def cmd_check(args) -> int:
+    if args.deep:
+        return cmd_deep_check(args)
     name, variant = _split_target(args.target, None)
     targets = [variant]
     base = load_game(name, variant)
@@ -82,6 +84,20 @@ def cmd_check(args) -> int:
     if args.json:
         print(json.dumps({"ok": problems == 0, "checked": report}, indent=2))
     return 1 if problems else 0
+
+
+def cmd_deep_check(args) -> int:
+    from interpreter.deep_check import run_deep
+
+    summary, broken = run_deep(args.target, args.n, args.agents, args.seed)
+    for target, players, games in summary.runs:
+        print(f"ok: {target} with {players} players: {games} games")
+    print(f"{summary.games} games, {summary.decisions} decisions, {summary.checks} invariant "
+          f"checks, {summary.replays} replays, {summary.reloads} save/load round trips")
+    if broken is not None:
+        print(f"BROKEN: {broken}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def _trace_line(event: dict) -> str:
@@ -170,6 +186,11 @@ def build_parser() -> argparse.ArgumentParser:
                    "or a .yaml file")
     s.add_argument("--json", action="store_true")
     s.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    s.add_argument("--deep", action="store_true", help="also play random games of every variant "
+                   "and player count, checking invariants, replay and save/load")
+    s.add_argument("-n", type=int, default=5, help="games per variant and player count (--deep)")
+    s.add_argument("--agents", default="random", help="agents for --deep games")
+    s.add_argument("--seed", type=int, default=0, help="master seed for --deep games")
     s.set_defaults(func=cmd_check)
 
     s = sub.add_parser("play", help="play one game with agents")

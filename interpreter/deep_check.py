@@ -1,0 +1,121 @@
+"""`meeplang check --deep`: play many random games of every variant and player count and check
+that nothing breaks: invariants after every step, exact replay of every log, and save/load at a
+random decision continuing exactly like the uninterrupted game.
+"""
+from __future__ import annotations
+
+import json
+import random
+
+import attrs
+
+from dsl.errors import MeeplangError
+from dsl.resolve import load_game
+
+from . import invariants
+from .agents import make_agents
+from .engine import Engine
+from .log import dumps_line, header, load, replay_records, save
+from .simulation import game_seed
+
+
+@attrs.define
+class Break:
+    """The first thing that went wrong, with what it takes to reproduce it."""
+
+    target: str
+    players: int
+    seed: int
+    step: int
+    what: str
+
+    def __str__(self) -> str:
+        return (f"{self.target} with {self.players} players, seed {self.seed}, at decision "
+                f"{self.step}: {self.what}\n  reproduce: meeplang play {self.target} --players "
+                f"{self.players} --seed {self.seed} --trace")
+
+
+@attrs.define
+class Summary:
+    games: int = 0
+    decisions: int = 0
+    replays: int = 0
+    reloads: int = 0
+    checks: int = 0
+    runs: list = attrs.Factory(list)  # (target, players, games)
+
+
+def _play_checked(game, target, players, seed, agents):
+    """Play one game, checking invariants after every decision. Returns (engine, Break|None)."""
+    engine = Engine(game, players, seed)
+    seats = make_agents(agents, players, seed)
+    step = 0
+    try:
+        d = engine.start()
+        broken = invariants.check(engine)
+        while d is not None and not broken:
+            d = engine.choose(seats[d.player].choose(engine, d, None))
+            step += 1
+            broken = invariants.check(engine)
+    except MeeplangError as exc:
+        return engine, step, Break(target, players, seed, step, exc.render())
+    if broken:
+        return engine, step, Break(target, players, seed, step, "; ".join(broken))
+    return engine, step, None
+
+
+def _replay_and_reload(engine, target, players, seed, rng) -> Break | None:
+    # through JSON and back, exactly as a log file would be read
+    records = [json.loads(dumps_line(r)) for r in [header(engine)] + engine.events]
+    try:
+        replay_records(records, f"<log of {target} seed {seed}>")
+    except MeeplangError as exc:
+        return Break(target, players, seed, len(engine.choices), f"replay failed: {exc}")
+    k = rng.randrange(len(engine.choices) + 1)
+    part = Engine(engine.game, players, seed, engine.options_given)
+    part.start()
+    for i in engine.choices[:k]:
+        part.choose(i)
+    resumed = load(save(part))
+    for i in engine.choices[k:]:
+        resumed.choose(i)
+    if resumed.state != engine.state or resumed.result != engine.result:
+        return Break(target, players, seed, k, "a game saved and loaded here ends differently "
+                     "from the uninterrupted game")
+    if resumed.events != engine.events:
+        return Break(target, players, seed, k, "save/load changed the events")
+    return None
+
+
+def targets_of(name: str) -> list[str]:
+    base, _, variant = name.partition(":")
+    if variant:
+        return [name]
+    game = load_game(base)
+    return [base] + [f"{base}:{v}" for v, _, _ in game.variants]
+
+
+def run_deep(name: str, games_per_count: int = 5, agents: str = "random", seed: int = 0,
+             progress=None) -> tuple[Summary, Break | None]:
+    summary = Summary()
+    rng = random.Random(seed)
+    for target in targets_of(name):
+        base, _, variant = target.partition(":")
+        game = load_game(base, variant or None)
+        for players in range(game.min_players, game.max_players + 1):
+            for i in range(games_per_count):
+                s = game_seed(seed, i)
+                engine, steps, broken = _play_checked(game, target, players, s, agents)
+                summary.games += 1
+                summary.decisions += steps
+                summary.checks += steps + 1
+                if broken is None:
+                    broken = _replay_and_reload(engine, target, players, s, rng)
+                    summary.replays += 1
+                    summary.reloads += 1
+                if broken is not None:
+                    return summary, broken
+                if progress:
+                    progress(target, players, i)
+            summary.runs.append((target, players, games_per_count))
+    return summary, None
