@@ -200,12 +200,15 @@ class RollStmt:
 
 @node
 class ChooseStmt:
-    """A decision for the current player: `choose card in hand where card.value > 3`."""
+    """A decision: `choose card in hand where card.value > 3`, `choose n from 1 to 3`,
+    `choose kept from subsets of hand where count(kept) <= 2`, optionally `by PLAYER`."""
 
     name: str
     source: object  # an expression giving the options, or a (lo, hi) tuple for ranges
     cond: object
     is_range: bool
+    subsets: bool = False
+    chooser: object = None  # who chooses (None: you)
     pos: Pos = _pos
 
 
@@ -216,6 +219,41 @@ class SecretChooseStmt:
     name: str
     source: object
     cond: object
+    is_range: bool = False
+    subsets: bool = False
+    pos: Pos = _pos
+
+
+@node
+class AuctionStmt:
+    """An open ascending auction: bidders in order raise strictly or drop out for good."""
+
+    bidders: object
+    currency: str
+    winner: str
+    price: str
+    pos: Pos = _pos
+
+
+@node
+class PlaceStmt:
+    """Put an item on a grid zone's cell: `place card on board at row, column`."""
+
+    item: object
+    zone: object
+    row: object
+    column: object
+    pos: Pos = _pos
+
+
+@node
+class Select:
+    """`lowest(each c in board by [column(c), row(c)])`: an item picked or ordered by a key."""
+
+    func: str  # lowest / highest / sorted
+    var: str
+    source: object
+    key: object
     pos: Pos = _pos
 
 
@@ -333,6 +371,8 @@ def _expr(e):
             return 9, f"{f}({inner})" if f else f"[{inner}]"
         case ListExpr(items=items):
             return 9, "[" + ", ".join(expr_source(x) for x in items) + "]"
+        case Select(func=f, var=v, source=src, key=k):
+            return 9, f"{f}(each {v} in {expr_source(src, 1)} by {expr_source(k)})"
         case BinOp(op=op, left=l, right=r):
             p = _PREC[op]
             return p, f"{expr_source(l, p)} {op} {expr_source(r, p + 1)}"
@@ -363,6 +403,14 @@ def _where(cond) -> str:
     return f" where {expr_source(cond)}" if cond is not None else ""
 
 
+def _options(s) -> str:
+    if s.is_range:
+        return f"from {expr_source(s.source[0])} to {expr_source(s.source[1])}"
+    if s.subsets:
+        return f"from subsets of {expr_source(s.source)}"
+    return f"in {expr_source(s.source)}"
+
+
 def _stmt(s, ind: str) -> str:
     x = expr_source
     match s:
@@ -386,12 +434,15 @@ def _stmt(s, ind: str) -> str:
             line = f"shuffle {x(z)}"
         case RollStmt(sides=n, name=name):
             line = f"roll d{n} as {name}"
-        case ChooseStmt(name=n, source=(lo, hi), cond=c, is_range=True):
-            line = f"choose {n} from {x(lo)} to {x(hi)}{_where(c)}"
-        case ChooseStmt(name=n, source=src, cond=c):
-            line = f"choose {n} in {x(src)}{_where(c)}"
-        case SecretChooseStmt(name=n, source=src, cond=c):
-            line = f"secretly each player chooses {n} in {x(src)}{_where(c)}"
+        case ChooseStmt(name=n, cond=c, chooser=who):
+            line = f"choose {n} {_options(s)}{_where(c)}" + (f" by {x(who)}" if who is not None
+                                                             else "")
+        case SecretChooseStmt(name=n, cond=c):
+            line = f"secretly each player chooses {n} {_options(s)}{_where(c)}"
+        case AuctionStmt(bidders=b, currency=cur, winner=w, price=pr):
+            line = f"auction among {x(b)} paying {cur} as {w}, {pr}"
+        case PlaceStmt(item=i, zone=z, row=r, column=col):
+            line = f"place {x(i)} on {x(z)} at {x(r)}, {x(col)}"
         case DoStmt(action=a, player=p, times=t):
             line = f"do {a}" + (f" for {x(p)}" if p is not None else "") + (
                 f" {x(t)} times" if t is not None else "")

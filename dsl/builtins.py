@@ -10,6 +10,7 @@ VALUES = {
     "players": "list",  # every seat, in seat order
     "others": "list",  # every other seat, clockwise from your left neighbour
     "player_count": "int",
+    "passers": "list",  # seats that passed in the current turns step, in the order they passed
 }
 
 ANY = 99
@@ -35,4 +36,10 @@ FUNCTIONS = {
     "owner": (1, 1, "player", ("any",)),
     "by_players": (1, 1, "any", ("table",)),
     "players_from": (1, 1, "list", ("player",)),
+    "row": (1, 1, "int", ("any",)),  # row of an item on a grid zone (1 = top)
+    "column": (1, 1, "int", ("any",)),  # column of an item on a grid zone (1 = left)
+    "at": (3, 3, "any", ("zone", "int", "int")),  # the item on a grid cell, or none
+    "uses": (1, 1, "int", ("str",)),  # how often you used an action with a `limit:` this period
+    "is_automa": (1, 1, "bool", ("player",)),  # is this seat played by the rules (an automa)?
+    "subsets": (1, 1, "list", ("list",)),
 }

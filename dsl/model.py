@@ -39,6 +39,8 @@ class Zone:
     per_player: bool
     visibility: str  # public / owner / hidden
     capacity: object  # expression or None
+    grid: tuple | None = None  # (rows, columns) for a grid of cells
+    gravity: str = "none"  # rows / columns / none
     pos: Pos = _pos
 
 
@@ -50,7 +52,9 @@ class ItemKind:
     per_player: bool
     count: object  # expression (n is not bound)
     fields: tuple  # ((name, expression), ...) evaluated with n = 1..count
-    zone: str
+    zone: str | None
+    source_table: str | None = None  # one item per row of this table, with the row's fields
+    zone_field: str | None = None  # the row field that names the starting zone
     pos: Pos = _pos
 
 
@@ -62,6 +66,7 @@ class Param:
     source: object  # expression, or (lo, hi) for ranges
     cond: object
     is_range: bool
+    subsets: bool = False
     pos: Pos = _pos
 
 
@@ -71,13 +76,15 @@ class Action:
     param: Param | None
     requires: object  # expression or None
     effect: object  # ast.Block
+    limit: object = None  # expression: at most this many uses per period
+    limit_per: str = "game"  # turn / game / a phase name (reset when it starts)
     pos: Pos = _pos
 
 
 @attrs.frozen
 class Trigger:
     name: str
-    event: str  # before_turn, after_turn, before_action, after_action, phase_start, phase_end
+    event: str  # before/after_turn, before/after_action, phase_start/end, overflow
     target: str | None  # action or phase name, None for any
     cond: object
     effect: object
@@ -136,6 +143,7 @@ class TurnsStep:
     until: str  # all_passed / one_round / never / condition
     until_cond: object
     var: str | None
+    automa_actions: tuple = ()  # what automa seats are offered (their rules must leave one)
     pos: Pos = _pos
 
 
@@ -169,6 +177,8 @@ class Game:
     rules_hash: str
     folder: str
     invariants: tuple = ()  # ((name, expression), ...)
+    automa: tuple = ()  # (name, seats) when some seats are played by the rules
+    item_fields: frozenset = frozenset()  # every field name an item can have
     warnings: tuple = ()
 
     def term(self, key: str, lang: str = "en") -> str:

@@ -141,14 +141,36 @@ class _ToAst(Transformer):
     def roll_stmt(self, meta, c):
         return A.RollStmt(int(str(c[0])[1:]), str(c[1]), pos=self._p(meta))
 
+    def chooser(self, meta, c):
+        return c[0]
+
     def choose_stmt(self, meta, c):
-        return A.ChooseStmt(str(c[0]), c[1], c[2], False, pos=self._p(meta))
+        return A.ChooseStmt(str(c[0]), c[1], c[2], False, chooser=c[3], pos=self._p(meta))
 
     def choose_range_stmt(self, meta, c):
-        return A.ChooseStmt(str(c[0]), (c[1], c[2]), c[3], True, pos=self._p(meta))
+        return A.ChooseStmt(str(c[0]), (c[1], c[2]), c[3], True, chooser=c[4], pos=self._p(meta))
+
+    def choose_subset_stmt(self, meta, c):
+        return A.ChooseStmt(str(c[0]), c[1], c[2], False, subsets=True, chooser=c[3],
+                            pos=self._p(meta))
 
     def secret_choose_stmt(self, meta, c):
         return A.SecretChooseStmt(str(c[0]), c[1], c[2], pos=self._p(meta))
+
+    def secret_range_stmt(self, meta, c):
+        return A.SecretChooseStmt(str(c[0]), (c[1], c[2]), c[3], is_range=True, pos=self._p(meta))
+
+    def secret_subset_stmt(self, meta, c):
+        return A.SecretChooseStmt(str(c[0]), c[1], c[2], subsets=True, pos=self._p(meta))
+
+    def auction_stmt(self, meta, c):
+        return A.AuctionStmt(c[0], str(c[1]), str(c[2]), str(c[3]), pos=self._p(meta))
+
+    def place_stmt(self, meta, c):
+        return A.PlaceStmt(c[0], c[1], c[2], c[3], pos=self._p(meta))
+
+    def select_call(self, meta, c):
+        return A.Select(str(c[0]), str(c[1]), c[2], c[3], pos=self._p(meta))
 
     def do_stmt(self, meta, c):
         return A.DoStmt(str(c[0]), c[1], c[2], pos=self._p(meta))

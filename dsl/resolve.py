@@ -32,7 +32,7 @@ def build_game(source: Source) -> Game:
 
 
 _WHEN = re.compile(r"^(before|after) turn$|^(before|after) (any action|[a-z_][a-z0-9_]*)$|"
-                   r"^(start|end) of ([a-z_][a-z0-9_]*)$")
+                   r"^(start|end) of ([a-z_][a-z0-9_]*)$|^overflow of ([a-z_][a-z0-9_]*)$")
 
 
 class _Builder:
@@ -41,6 +41,7 @@ class _Builder:
         self.doc = source.doc
         self.path = self.doc.pos.path
         self.used: set[str] = set()
+        self.used_tables: set[str] = set()
         self.warnings: list[Warning_] = []
 
     # ------------------------------------------------------------ helpers
@@ -73,6 +74,13 @@ class _Builder:
         items = self._items(zones)
         actions = self._actions()
         self.names = _Names(options, tables, counters, zones, actions, items)
+        for a in actions.values():
+            if a.limit is not None and a.limit_per not in ("turn", "game"):
+                phases_declared = {st.name for st in _all_steps(self._raw_flow_phases())}
+                if a.limit_per not in phases_declared:
+                    raise ResolveError(f"limit per {a.limit_per!r}: expected turn, game or a phase "
+                                       f"name ({', '.join(sorted(phases_declared)) or 'none'})",
+                                       a.pos)
         setup = parse_block(doc["setup"], self.path) if doc.get("setup") else A.Block((), pos=doc.pos)
         flow = self._steps(doc.get("flow") or YList(), "flow")
         triggers = self._triggers(actions, flow)
@@ -105,18 +113,35 @@ class _Builder:
             checker.expr(scoring.winners, {})
         for _, e in invariants:
             checker.expr(e, {})
-        self._warn_unused(checker.used | {k for kind in items.values() for k in [kind.zone]})
+        self._warn_unused(checker.used | self.used_tables | {kind.zone for kind in items.values()}
+                          | {z for z in zones if any(k.zone_field for k in items.values())})
 
         title = doc.get("title", name)
         title = {"en": str(title)} if isinstance(title, str) else {k: str(v) for k, v in title.items()}
         variants = tuple(self._variant_info(v) for v in variant_names(self.src.folder)) \
             if self.src.variant is None else ()
+        automa = doc.get("automa")
+        automa = (str(automa["name"]), int(automa.get("seats", 1))) if automa else ()
         return Game(
-            name=name, title=title, variant=self.src.variant, variants=variants,
+            automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
             min_players=lo, max_players=hi, options=options, terms=terms, tables=tables,
             counters=counters, zones=zones, items=items, setup=setup, flow=flow, actions=actions,
             triggers=tuple(triggers), scoring=scoring, rules_hash=self.src.rules_hash,
             folder=str(self.src.folder), warnings=tuple(self.warnings), invariants=invariants)
+
+    def _raw_flow_phases(self):
+        """The phase steps of the flow, parsed shallowly (for checks made before the flow)."""
+        out = []
+
+        def walk(steps):
+            for spec in steps or []:
+                if isinstance(spec, dict):
+                    if "phase" in spec:
+                        out.append(PhaseStep(str(spec["phase"]), (), pos=spec.pos))
+                    walk(spec.get("steps"))
+                    walk(spec.get("else"))
+        walk(self.doc.get("flow"))
+        return out
 
     def _variant_info(self, vname: str):
         try:
@@ -175,28 +200,54 @@ class _Builder:
             pos = sec.key_pos[key]
             if key in self.section("counters"):
                 raise ResolveError(f"{key!r} is declared both as a counter and as a zone", pos)
+            grid = spec.get("grid")
+            grid = (int(grid["rows"]), int(grid["columns"])) if grid else None
+            gravity = spec.get("gravity", "none")
+            if gravity != "none" and grid is None:
+                raise SchemaError(f"zone {key}: gravity needs a `grid:`", spec.pos_of("gravity"))
             out[key] = Zone(key, spec.get("per") == "player", spec.get("visibility", "public"),
-                            self.expr(spec.get("capacity"), key, pos), pos=pos)
+                            self.expr(spec.get("capacity"), key, pos), grid, gravity, pos=pos)
         return out
 
     def _items(self, zones):
         out = {}
         sec = self.section("items")
+        tables = self.section("tables")
         for key, spec in sec.items():
             if spec is None:
                 continue
             pos = sec.key_pos[key]
-            zone = str(spec["zone"])
-            if zone not in zones:
-                raise ResolveError(_unknown("zone", zone, zones), spec.pos_of("zone"))
+            table = str(spec["from"]) if "from" in spec else None
+            zone = str(spec["zone"]) if "zone" in spec else None
+            zone_field = str(spec["zone_field"]) if "zone_field" in spec else None
+            if table is not None:
+                rows = tables.get(table)
+                if rows is None:
+                    raise ResolveError(_unknown("table", table, tables), spec.pos_of("from"))
+                if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+                    raise ResolveError(f"items {key}: table {table!r} must be a list of rows "
+                                       "(mappings)", spec.pos_of("from"))
+                self.used_tables.add(table)
+            elif "count" not in spec:
+                raise SchemaError(f"items {key} need `count:` (or `from:` a table)", pos)
+            if (zone is None) == (zone_field is None):
+                raise SchemaError(f"items {key} need exactly one of `zone:` and `zone_field:`", pos)
+            targets = [zone] if zone is not None else sorted(
+                {str(r.get(zone_field)) for r in tables[table]} if table else [])
+            for z in targets:
+                if z not in zones:
+                    where = spec.pos_of("zone" if zone is not None else "zone_field")
+                    raise ResolveError(_unknown("zone", z, zones), where)
             per = spec.get("per") == "player"
-            if per and not zones[zone].per_player:
-                raise ResolveError(f"items of {key!r} belong to each player, so their zone "
-                                   f"{zone!r} must be `per: player`", spec.pos_of("zone"))
+            for z in targets:
+                if per and not zones[z].per_player:
+                    raise ResolveError(f"items of {key!r} belong to each player, so their zone "
+                                       f"{z!r} must be `per: player`", spec.pos_of("zone"))
             fields = spec.get("fields") or {}
-            out[key] = ItemKind(key, per, self.expr(spec["count"], key, spec.pos_of("count")),
+            count = self.expr(spec.get("count", 0), key, spec.pos_of("count"))
+            out[key] = ItemKind(key, per, count,
                                 tuple((str(f), self.expr(v, f, fields.pos_of(f)))
-                                      for f, v in fields.items()), zone, pos=pos)
+                                      for f, v in fields.items()), zone, table, zone_field, pos=pos)
         return out
 
     def _actions(self):
@@ -209,9 +260,12 @@ class _Builder:
             param = None
             if spec.get("choose"):
                 c = parse_param(spec["choose"], self.path)
-                param = Param(c.name, c.source, c.cond, c.is_range, pos=c.pos)
+                param = Param(c.name, c.source, c.cond, c.is_range, c.subsets, pos=c.pos)
+            limit = spec.get("limit")
             out[key] = Action(key, param, self.expr(spec.get("requires"), key, pos),
-                              parse_block(spec["effect"], self.path), pos=pos)
+                              parse_block(spec["effect"], self.path),
+                              self.expr(limit["times"], key, limit.pos_of("times")) if limit else None,
+                              str(limit.get("per", "game")) if limit else "game", pos=pos)
         return out
 
     def _triggers(self, actions, flow):
@@ -228,8 +282,16 @@ class _Builder:
                 raise ResolveError(
                     f"when: {when!r} is not an event; expected `before turn`, `after turn`, "
                     "`before ACTION`, `after ACTION`, `after any action`, `start of PHASE` or "
-                    "`end of PHASE`", pos)
-            if m.group(1):
+                    "`end of PHASE` or `overflow of COUNTER`", pos)
+            if m.group(6):
+                event, target = "overflow", m.group(6)
+                counter = self.section("counters").get(target)
+                if target not in self.section("counters"):
+                    raise ResolveError(_unknown("counter", target, self.section("counters")), pos)
+                if (counter or {}).get("overflow") != "clamp" or "max" not in (counter or {}):
+                    raise ResolveError(f"`overflow of {target}` needs the counter to have a `max:` "
+                                       "and `overflow: clamp`", pos)
+            elif m.group(1):
                 event, target = f"{m.group(1)}_turn", None
             elif m.group(2):
                 event = f"{m.group(2)}_action"
@@ -295,7 +357,7 @@ class _Builder:
         if until not in ("all_passed", "one_round", "never"):
             until_cond = parse_expression(t["until"], self.path)
             until = "condition"
-        for key in ("actions", "free_actions"):
+        for key in ("actions", "free_actions", "automa_actions"):
             for i, a in enumerate(t.get(key) or []):
                 if a not in self.section("actions"):
                     raise ResolveError(_unknown("action", a, self.section("actions")),
@@ -304,7 +366,8 @@ class _Builder:
                          str(t.get("order", "clockwise")), tuple(t["actions"]),
                          tuple(t.get("free_actions") or ()),
                          self.expr(t.get("per_turn"), "per_turn", t.pos_of("per_turn")),
-                         until, until_cond, str(t["as"]) if "as" in t else None, pos=pos)
+                         until, until_cond, str(t["as"]) if "as" in t else None,
+                         tuple(t.get("automa_actions") or ()), pos=pos)
 
     def _warn_unused(self, used: set[str]):
         for section, kind in (("counters", "counter"), ("zones", "zone"), ("tables", "table"),
@@ -316,6 +379,8 @@ class _Builder:
 
 
 def _trigger_scope(t: Trigger) -> dict:
+    if t.event == "overflow":
+        return {"excess": "int"}
     return {"action": "str"} if t.event.endswith("_action") else {}
 
 
@@ -364,6 +429,11 @@ class _Names:
         self.actions = actions
         self.counters, self.zones = counters, zones
         self.fields = {f for kind in items.values() for f, _ in kind.fields} | {"kind", "owner", "id"}
+        for kind in items.values():
+            if kind.source_table:
+                for row in tables[kind.source_table]:
+                    self.fields |= {str(k) for k in row}
+        self.zone_specs = zones
         self.player_attrs = {n for n, c in counters.items() if c.per_player} | {
             n for n, z in zones.items() if z.per_player}
 
@@ -454,6 +524,12 @@ class _Checker:
                 for x in items:
                     self.expr(x, scope)
                 return "list"
+            case A.Select(func=f, var=v, source=src, key=k):
+                if f not in ("lowest", "highest", "sorted"):
+                    self.fail(f"unknown selector {f!r}: expected lowest, highest or sorted", e)
+                self._want(self.expr(src, scope), "list", src, f"what {f}() picks from")
+                self.expr(k, dict(scope, **{v: "player" if _is_players(src) else "any"}))
+                return "list" if f == "sorted" else ("player" if _is_players(src) else "any")
             case A.BinOp(op=op, left=l, right=r):
                 lt, rt = self.expr(l, scope), self.expr(r, scope)
                 if op == "+" and lt == rt == "list":
@@ -511,6 +587,12 @@ class _Checker:
             self._want(self.expr(t.obj, scope), "player", t.obj, "the owner of a counter")
             self.used.add(t.name)
             return
+        if isinstance(t, A.Attr) and t.name in self.n.fields and t.name not in ("kind", "owner",
+                                                                                 "id"):
+            obj = self.expr(t.obj, scope)
+            if obj in ("int", "bool", "str", "zone", "list", "player"):
+                self.fail(f"only an item's field can be set, and this is {_article(obj)}", t.obj)
+            return
         if isinstance(t, A.Name) and t.name not in self.n.kinds and t.name not in scope \
                 and t.name not in VALUES:
             self.fail(_unknown("counter", t.name, [k for k, v in self.n.kinds.items()
@@ -552,8 +634,26 @@ class _Checker:
                 scope[name] = "int"
             case A.ChooseStmt() | A.SecretChooseStmt():
                 self.param(s, scope)
-                scope[s.name] = "list" if isinstance(s, A.SecretChooseStmt) else (
+                if getattr(s, "chooser", None) is not None:
+                    self._want(self.expr(s.chooser, scope), "player", s.chooser, "who chooses")
+                scope[s.name] = "list" if isinstance(s, A.SecretChooseStmt) or s.subsets else (
                     "int" if s.is_range else "any")
+            case A.AuctionStmt(bidders=b, currency=cur, winner=w, price=pr):
+                self._want(self.expr(b, scope), "list", b, "the bidders")
+                if cur not in self.n.counters or not self.n.counters[cur].per_player:
+                    self.fail(_unknown("player counter", cur, self.n.player_attrs) +
+                              " (an auction is paid from a counter declared with `per: player`)", s)
+                self.used.add(cur)
+                scope[w], scope[pr] = "player", "int"
+            case A.PlaceStmt(item=i, zone=z, row=r, column=col):
+                self.expr(i, scope)
+                self._zone(z, scope, "where an item is placed")
+                if isinstance(z, A.Name) and z.name in self.n.zone_specs and \
+                        self.n.zone_specs[z.name].grid is None:
+                    self.fail(f"zone {z.name!r} has no grid: declare `grid: {{rows: R, columns: C}}`"
+                              " to place items on cells", z)
+                self._want(self.expr(r, scope), "int", r, "the row")
+                self._want(self.expr(col, scope), "int", col, "the column")
             case A.DoStmt(action=a, player=p, times=t):
                 if a not in self.n.actions:
                     self.fail(_unknown("action", a, self.n.actions), s)
@@ -592,13 +692,17 @@ class _Checker:
         else:
             t = self.expr(p.source, scope)
             self._want(t, "list", p.source, "what is chosen from")
-            inner = dict(scope, **{p.name: "player" if _is_players(p.source) else "any"})
+            kind = "list" if getattr(p, "subsets", False) else (
+                "player" if _is_players(p.source) else "any")
+            inner = dict(scope, **{p.name: kind})
         if p.cond is not None:
             self.expr(p.cond, inner)
         return inner
 
     def action(self, action: Action):
         scope = {}
+        if action.limit is not None:
+            self._want(self.expr(action.limit, {}), "int", action.limit, "a use limit")
         if action.param is not None:
             scope = self.param(action.param, scope)
         if action.requires is not None:

@@ -13,7 +13,7 @@ from dsl import ast as A
 from dsl.errors import RuleError
 from dsl.model import DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
 
-from .decisions import ActionOption
+from .decisions import ActionOption, label
 from .functions import FUNCTIONS, call_error, items_of
 from .state import ZoneRef, zone_key
 
@@ -61,9 +61,14 @@ class Compiled:
                             for k, kind in game.items.items()}
         self.setup = cp.block_gen(game.setup, set())
         self.actions = {name: cp.action(a) for name, a in game.actions.items()}
+        self.limits_per: dict[str, list] = {}
+        for name, a in game.actions.items():
+            if a.limit is not None:
+                self.limits_per.setdefault(a.limit_per, []).append(name)
         self.triggers: dict[tuple, list] = {}
         for t in game.triggers:
-            scope = {"action"} if t.event.endswith("_action") else set()
+            scope = {"action"} if t.event.endswith("_action") else (
+                {"excess"} if t.event == "overflow" else set())
             cond = cp.ex(t.cond, scope) if t.cond is not None else None
             self.triggers.setdefault((t.event, t.target), []).append(
                 (t, cond, cp.block_gen(t.effect, scope)))
@@ -88,13 +93,14 @@ class Compiled:
 
 class CompiledAction:
     __slots__ = ("action", "name", "param", "pname", "requires", "effect", "why", "before",
-                 "after", "plain", "plain_free")
+                 "after", "plain", "plain_free", "limit")
 
     def __init__(self, action, param, requires, effect):
         self.action, self.param, self.requires, self.effect = action, param, requires, effect
         self.name = action.name
         self.pname = action.param.name if action.param is not None else None
         self.why = str(action.pos)
+        self.limit = None  # compiled use limit, if the action has one
         self.before = self.after = ()  # the triggers around this action, filled in by Compiled
         # the option objects of an action without a choice are immutable: make them once
         self.plain = ActionOption(action.name, None, False)
@@ -123,8 +129,7 @@ class _Compiler:
             self.kinds[n] = "pcounter" if c.per_player else "counter"
         for n, z in game.zones.items():
             self.kinds[n] = "pzone" if z.per_player else "zone"
-        self.fields = {f for kind in game.items.values() for f, _ in kind.fields} | {
-            "kind", "owner", "id"}
+        self.fields = game.item_fields
 
     # ================================================================ expressions
     def ex(self, e, scope: set):
@@ -169,6 +174,8 @@ class _Compiler:
             return lambda c: [(c.you + i) % c.eng.n for i in range(1, c.eng.n)]
         if name == "player_count":
             return lambda c: c.eng.n
+        if name == "passers":
+            return lambda c: list(c.s["turn"]["passed"])
         raise RuleError(f"unknown name {name!r}", e.pos)  # the checker prevents this
 
     def x_Attr(self, e, scope):
@@ -278,6 +285,30 @@ class _Compiler:
             except (ValueError, TypeError) as exc:
                 raise call_error(name, exc, pos) from None
         return aggregate
+
+    def x_Select(self, e, scope):
+        src, var, func, pos = self.ex(e.source, scope), e.var, e.func, e.pos
+        key = self.ex(e.key, scope | {var})
+
+        def select(c):
+            v = c.v
+            saved = v.get(var, _MISSING)
+            keyed = []
+            for x in items_of(c, src(c)):
+                v[var] = x
+                keyed.append((key(c), x))
+            if saved is _MISSING:
+                v.pop(var, None)
+            else:
+                v[var] = saved
+            try:
+                ordered = sorted(keyed, key=lambda kx: kx[0], reverse=func == "highest")
+            except TypeError as exc:
+                raise RuleError(f"{func}(): keys cannot be compared ({exc})", pos) from None
+            if func == "sorted":
+                return [x for _, x in ordered]
+            return ordered[0][1] if ordered else None
+        return select
 
     def x_ListExpr(self, e, scope):
         items = [self.ex(x, scope) for x in e.items]
@@ -393,43 +424,69 @@ class _Compiler:
         return getattr(self, "s_" + type(s).__name__)(s, scope)
 
     def _counter_setter(self, target, scope):
-        """-> (read(c) -> (holder dict, name), spec) for a counter target."""
+        """-> (owner(c) -> seat or None for a game counter, name, spec) for a counter target."""
         if isinstance(target, A.Name):
             name = target.name
             spec = self.g.counters[name]
             if spec.per_player:
-                return (lambda c: c.s["players"][c.you]), name, spec
-            return (lambda c: c.s["counters"]), name, spec
-        owner = self.ex(target.obj, scope)
+                return (lambda c: c.you), name, spec
+            return (lambda c: None), name, spec
+        who = self.ex(target.obj, scope)
         name, pos = target.name, target.pos
         spec = self.g.counters[name]
 
-        def holder(c):
-            p = owner(c)
+        def owner(c):
+            p = who(c)
             if type(p) is not int or not 0 <= p < c.eng.n:
                 raise RuleError(f"{p!r} is not a player", pos)
-            return c.s["players"][p]
-        return holder, name, spec
+            return p
+        return owner, name, spec
+
+    def _item_field_setter(self, target, scope, value, sign):
+        item, name, pos = self.ex(target.obj, scope), target.name, target.pos
+
+        def set_field(c):
+            x = item(c)
+            data = c.s["items"].get(x) if isinstance(x, str) else None
+            if data is None:
+                raise RuleError(f"{x!r} is not an item, so its {name!r} cannot be set", pos)
+            v = value(c)
+            if sign:
+                old = data.get(name, 0)
+                if type(old) is not int or type(v) is not int:
+                    raise RuleError(f"{name} of {x} is not a number", pos)
+                v = old + sign * v
+            data[name] = v
+        return set_field, False
+
+    def _is_item_field(self, target) -> bool:
+        return isinstance(target, A.Attr) and not (target.name in self.g.counters and
+                                                   self.g.counters[target.name].per_player)
 
     def s_SetStmt(self, s, scope):
-        holder, name, spec = self._counter_setter(s.target, scope)
         value, pos = self.ex(s.value, scope), s.pos
+        if self._is_item_field(s.target):
+            return self._item_field_setter(s.target, scope, value, 0)
+        owner, name, spec = self._counter_setter(s.target, scope)
         bound = _bounder(spec, pos)
 
         def set_(c):
-            h = holder(c)
-            h[name] = bound(value(c), h[name])
+            p = owner(c)
+            h = c.s["counters"] if p is None else c.s["players"][p]
+            h[name] = bound(value(c), c, p)
         return set_, False
 
     def s_AddStmt(self, s, scope):
-        holder, name, spec = self._counter_setter(s.target, scope)
         amount, pos, sign = self.ex(s.amount, scope), s.pos, s.sign
+        if self._is_item_field(s.target):
+            return self._item_field_setter(s.target, scope, amount, sign)
+        owner, name, spec = self._counter_setter(s.target, scope)
         bound = _bounder(spec, pos)
 
         def add(c):
-            h = holder(c)
-            old = h[name]
-            h[name] = bound(old + sign * amount(c), old)
+            p = owner(c)
+            h = c.s["counters"] if p is None else c.s["players"][p]
+            h[name] = bound(h[name] + sign * amount(c), c, p)
         return add, False
 
     def s_GainStmt(self, s, scope):
@@ -447,7 +504,7 @@ class _Compiler:
             h = c.s["players"][p]
             old = h[name]
             if verb == "gain":
-                h[name] = bound(old + n, old)
+                h[name] = bound(old + n, c, p)
             elif verb == "pay":
                 if old - n < floor:
                     raise RuleError(f"player {p} cannot pay {n} {name}: has {old}", pos)
@@ -537,6 +594,15 @@ class _Compiler:
                 if b - a > 10_000:
                     raise RuleError(f"a choice from {a} to {b} has too many options", pos)
                 return list(range(a, b + 1))
+        elif getattr(p, "subsets", False):
+            src = self.ex(p.source, scope)
+
+            def values(c):
+                pool = items_of(c, src(c))
+                if len(pool) > 12:
+                    raise RuleError(f"a choice among the subsets of {len(pool)} items has too many "
+                                    "options (at most 12 items)", pos)
+                return all_subsets(pool)
         else:
             src = self.ex(p.source, scope)
 
@@ -563,17 +629,55 @@ class _Compiler:
 
     def s_ChooseStmt(self, s, scope):
         options = self.options_fn(s, scope)
+        chooser = self.ex(s.chooser, scope) if s.chooser is not None else None
         name, why = s.name, str(s.pos)
         scope.add(name)
         pos = s.pos
 
         def choose(c):
-            opts = options(c)
+            who = c.you if chooser is None else chooser(c)
+            cc = c if who == c.you else Ctx(c.s, who, c.v, c.eng)
+            opts = options(cc)
             if not opts:
                 raise RuleError(f"nothing to choose for `{name}`: no option is legal", pos)
-            c.v[name] = yield from c.eng.ask(c.you, f"choose {name}", opts, why,
-                                             lambda: options(c))
+            c.v[name] = yield from c.eng.ask(who, f"choose {name}", opts, why,
+                                             lambda: options(cc))
         return choose, True
+
+    def s_AuctionStmt(self, s, scope):
+        bidders, currency, why, pos = self.ex(s.bidders, scope), s.currency, str(s.pos), s.pos
+        winner_var, price_var = s.winner, s.price
+        scope.update((winner_var, price_var))
+
+        def auction(c):
+            order = items_of(c, bidders(c))
+            if any(type(p) is not int or not 0 <= p < c.eng.n for p in order):
+                raise RuleError(f"the bidders must be seats, got {order!r}", pos)
+            high, leader = 0, None
+            while order and not (len(order) == 1 and order[0] == leader):
+                p = order.pop(0)
+                if p == leader:
+                    order.append(p)
+                    continue
+                money = c.s["players"][p][currency]
+                options = ["out"] + list(range(high + 1, money + 1))
+                bid = yield from c.eng.ask(p, "bid", options, why, None)
+                if bid != "out":
+                    high, leader = bid, p
+                    order.append(p)
+            c.v[winner_var], c.v[price_var] = leader, high
+            if c.eng.record:
+                c.eng.events.append({"event": "auction", "winner": leader, "price": high,
+                                     "at": f"{pos.path}:{pos.line}"})
+        return auction, True
+
+    def s_PlaceStmt(self, s, scope):
+        item, zone = self.ex(s.item, scope), self._dest(s.zone, scope, s.pos)
+        row, col, pos = self.ex(s.row, scope), self.ex(s.column, scope), s.pos
+
+        def place(c):
+            c.eng.place_item(item(c), zone(c), row(c), col(c), pos)
+        return place, False
 
     def s_SecretChooseStmt(self, s, scope):
         options = self.options_fn(s, scope)
@@ -593,8 +697,9 @@ class _Compiler:
             c.v[name] = picks
             c.eng.secret_mark = None
             if c.eng.record:
-                c.eng.events.append({"event": "reveal", "name": name, "values": [str(x) for x in picks],
-                         "at": f"{pos.path}:{pos.line}"})
+                c.eng.events.append({"event": "reveal", "name": name,
+                                     "values": [label(x) for x in picks],
+                                     "at": f"{pos.path}:{pos.line}"})
         return secret, True
 
     def s_DoStmt(self, s, scope):
@@ -618,6 +723,10 @@ class _Compiler:
         at = f"{s.pos.path}:{s.pos.line}"
 
         def control(c):
+            if exc is PassTurn:
+                passed = c.s["turn"]["passed"]
+                if c.you not in passed:
+                    passed.append(c.you)
             if exc is EndGame:
                 if c.eng.record:
                     c.eng.events.append({"event": "end game", "at": at})
@@ -729,6 +838,12 @@ class _Compiler:
 
     # ================================================================ actions
     def action(self, a):
+        limit = self.ex(a.limit, set()) if a.limit is not None else None
+        ca = self._action(a)
+        ca.limit = limit
+        return ca
+
+    def _action(self, a):
         scope = set()
         param = None
         if a.param is not None:
@@ -748,13 +863,21 @@ class _Compiler:
 
     def step(self, s, scope):
         if isinstance(s, DoStep):
-            return self.block_gen(s.block, scope)
+            block = self.block_gen(s.block, scope)
+
+            def do_step(c):
+                yield from block(c)
+                if c.eng.pending:
+                    yield from c.eng.flush(c)
+            return do_step
         if isinstance(s, PhaseStep):
             body, name = self.steps(s.steps, scope), s.name
 
             def phase(c):
                 outer = c.s["phase"]
                 c.s["phase"] = name
+                if name in c.eng.prog.limits_per:
+                    c.eng.reset_uses(name)
                 if c.eng.record:
                     c.eng.events.append({"event": "phase", "phase": name})
                 yield from c.eng.fire("phase_start", name, c)
@@ -802,6 +925,7 @@ class _Compiler:
         until_cond = self.ex(s.until_cond, scope) if s.until_cond is not None else None
         step = -1 if s.order == "counterclockwise" else 1
         actions, free, until, var, pos = s.actions, s.free_actions, s.until, s.var, s.pos
+        automa_actions = s.automa_actions
         why = str(pos)
 
         def turns(c):
@@ -828,7 +952,8 @@ class _Compiler:
                             tc.v[var] = seat
                         c.s["turn"]["player"] = seat
                         limit = per_turn(c) if per_turn is not None else None
-                        yield from eng.take_turn(tc, actions, free, limit, passed, why)
+                        yield from eng.take_turn(tc, actions, free, limit, passed, why,
+                                                 automa_actions)
                         if until_cond is not None and until_cond(c):
                             break
                     taken += 1
@@ -841,19 +966,28 @@ class _Compiler:
 _MISSING = object()
 
 
+def all_subsets(pool: list) -> list:
+    """Every subset of a list (as lists, in the list's order), smallest first."""
+    from itertools import combinations
+
+    return [list(combo) for k in range(len(pool) + 1) for combo in combinations(pool, k)]
+
+
 def _bounder(spec, pos):
-    """Apply a counter's bounds: clamp, or stop with an error naming the rule."""
+    """Apply a counter's bounds: clamp (noting any excess above the maximum for `overflow of`
+    triggers), or stop with an error naming the rule."""
     lo, hi, clamp, name = spec.min, spec.max, spec.overflow == "clamp", spec.name
     if lo is None and hi is None:
-        return lambda new, old: new
+        return lambda new, c, p: new
 
-    def bound(new, old):
+    def bound(new, c, p):
         if lo is not None and new < lo:
             if clamp:
                 return lo
             raise RuleError(f"{name} would become {new}, below its minimum {lo}", pos)
         if hi is not None and new > hi:
             if clamp:
+                c.eng.overflowed(name, p, new - hi)
                 return hi
             raise RuleError(f"{name} would become {new}, above its maximum {hi}", pos)
         return new

@@ -22,6 +22,7 @@ from .compile import Ctx, EndGame, EndTurn, PassTurn, compiled
 from .decisions import ActionOption, Decision, label
 
 DEFAULT_STEP_BUDGET = 2_000_000
+_NO_USES = [0] * 64
 DEFAULT_TRIGGER_DEPTH = 32
 
 
@@ -52,9 +53,12 @@ class Engine:
                  step_budget: int = DEFAULT_STEP_BUDGET, trigger_depth: int = DEFAULT_TRIGGER_DEPTH,
                  record: bool = True):
         if not isinstance(players, int) or not game.min_players <= players <= game.max_players:
-            raise UsageError(f"{game.name} is for {game.min_players}-{game.max_players} players, "
-                             f"not {players}")
-        self.game, self.n, self.seed = game, players, seed
+            raise UsageError(f"{game.name}{':' + game.variant if game.variant else ''} is for "
+                             f"{game.min_players}-{game.max_players} players, not {players}")
+        # seats: the human (agent-played) seats first, then any automa seats played by the rules
+        self.humans = players
+        self.n = players + (game.automa[1] if game.automa else 0)
+        self.game, self.seed = game, seed
         self.opts = resolve_options(game, options)
         self.options_given = dict(options or {})
         self.rng = random.Random(seed)
@@ -69,8 +73,10 @@ class Engine:
         self.result: dict | None = None
         self._trig_cache: dict = {}
         self.secret_mark: int | None = None  # choices index where a secret choice round began
-        self.state = {"counters": {}, "players": [{} for _ in range(players)], "zones": {},
-                      "loc": {}, "items": {}, "turn": {"player": 0, "passed": []}, "phase": None}
+        self.pending: list = []  # (counter, seat, excess) overflows waiting for their triggers
+        self.state = {"counters": {}, "players": [{} for _ in range(self.n)], "zones": {},
+                      "loc": {}, "items": {}, "cells": {}, "uses": {},
+                      "turn": {"player": 0, "passed": []}, "phase": None}
         self._gen = None
 
     # ------------------------------------------------------------ driving
@@ -119,7 +125,17 @@ class Engine:
 
     def _advance(self, value) -> Decision | None:
         try:
-            self.decision = self._gen.send(value)
+            d = self._gen.send(value)
+            while d.player >= self.humans:  # an automa seat: its rules must leave one option
+                if len(d.options) != 1:
+                    raise RuleError(
+                        f"the automa (seat {d.player}) has {len(d.options)} options here "
+                        f"({', '.join(d.labels[:6])}): its rules must leave exactly one", None)
+                if self.record:
+                    self.events.append({"event": "automa", "player": d.player, "kind": d.kind,
+                                        "option": d.labels[0], "at": d.why})
+                d = self._gen.send(d.options[0])
+            self.decision = d
         except StopIteration:
             self.decision = None
         return self.decision
@@ -155,23 +171,25 @@ class Engine:
             for owner in (range(n) if spec.per_player else [None]):
                 s["zones"][st.zone_key(name, owner)] = []
         for kind, spec in game.items.items():
+            rows = game.tables[spec.source_table] if spec.source_table else None
             for owner in (range(n) if spec.per_player else [None]):
                 kc = Ctx(s, owner if owner is not None else 0, {}, self)
-                count = prog.item_count[kind](kc)
+                count = len(rows) if rows is not None else prog.item_count[kind](kc)
                 if type(count) is not int or count < 0:
                     raise RuleError(f"items {kind}: count must be a whole number >= 0, got {count!r}",
                                     spec.pos)
-                ref = prog.zone_ref(spec.zone, owner)
                 for i in range(1, count + 1):
                     item = f"{kind}#{i}" if owner is None else f"{kind}#{owner}.{i}"
                     kc.v["n"] = i
                     data = {"kind": kind, "owner": owner}
+                    if rows is not None:
+                        data.update(rows[i - 1])
                     for field, fn in prog.item_fields[kind]:
                         data[field] = fn(kc)
+                    zone = spec.zone if spec.zone_field is None else str(data.get(spec.zone_field))
+                    ref = prog.zone_ref(zone, owner)
                     s["items"][item] = data
-                    s["zones"][ref.key].append(item)
-                    s["loc"][item] = ref.key
-                    self._check_capacity(ref, spec.pos, 0)
+                    self._enter(item, ref, False, spec.pos)
         if self.record:
             self.events.append({"event": "start", "players": n, "seed": self.seed})
         try:
@@ -214,15 +232,81 @@ class Engine:
         if key is None:
             what = "nothing (an empty zone?)" if item is None else repr(item)
             raise RuleError(f"cannot move {what}: not an item", pos)
-        if key != ref.key:
-            self._check_capacity(ref, pos, 1)
+        if key == ref.key:
+            s["zones"][key].remove(item)
+            s["zones"][key].insert(0, item) if at_top else s["zones"][key].append(item)
+            return
+        self._leave(item, key)
+        self._enter(item, ref, at_top, pos)
+
+    def _leave(self, item, key) -> None:
+        s = self.state
         s["zones"][key].remove(item)
-        dest = s["zones"][ref.key]
-        if at_top:
-            dest.insert(0, item)
+        del s["loc"][item]
+        cell = s["cells"].pop(item, None)
+        if cell is not None:
+            self._gravity(key, cell)
+
+    def _enter(self, item, ref, at_top: bool, pos, cell=None) -> None:
+        s = self.state
+        zone = self.game.zones[ref.name]
+        if zone.grid is not None:
+            rows, cols = zone.grid
+            taken = {tuple(s["cells"][x]) for x in s["zones"][ref.key]}
+            if cell is None:
+                free = [(r, c) for r in range(1, rows + 1) for c in range(1, cols + 1)
+                        if (r, c) not in taken]
+                if not free:
+                    raise RuleError(f"grid {ref.key} has no free cell", pos)
+                cell = free[0]
+            elif not (1 <= cell[0] <= rows and 1 <= cell[1] <= cols):
+                raise RuleError(f"cell {cell[0]}, {cell[1]} is outside grid {ref.key} "
+                                f"({rows} rows, {cols} columns)", pos)
+            elif tuple(cell) in taken:
+                raise RuleError(f"cell {cell[0]}, {cell[1]} of {ref.key} is taken", pos)
+            s["cells"][item] = [cell[0], cell[1]]
+            s["zones"][ref.key].append(item)
+            self._sort_grid(ref.key)
         else:
-            dest.append(item)
+            self._check_capacity(ref, pos, 1)
+            s["zones"][ref.key].insert(0, item) if at_top else s["zones"][ref.key].append(item)
         s["loc"][item] = ref.key
+
+    def place_item(self, item, ref, row, column, pos) -> None:
+        """`place X on GRID at row, column`."""
+        s = self.state
+        if self.game.zones[ref.name].grid is None:
+            raise RuleError(f"zone {ref.key} is not a grid", pos)
+        key = s["loc"].get(item) if isinstance(item, str) else None
+        if key is None:
+            raise RuleError(f"cannot place {item!r}: not an item", pos)
+        self._leave(item, key)
+        self._enter(item, ref, False, pos, (row, column))
+
+    def _sort_grid(self, key) -> None:
+        cells = self.state["cells"]
+        self.state["zones"][key].sort(key=lambda x: cells[x])
+
+    def _gravity(self, key, emptied) -> None:
+        """After an item leaves a grid cell: `rows` gravity drops every row above an emptied row
+        by one; `columns` gravity lets the items above the cell fall into it."""
+        name = key.partition("@")[0]
+        mode = self.game.zones[name].gravity
+        cells, items = self.state["cells"], self.state["zones"][key]
+        row, col = emptied
+        if mode == "rows":
+            if any(cells[x][0] == row for x in items):
+                return
+            for x in items:
+                if cells[x][0] < row:
+                    cells[x][0] += 1
+        elif mode == "columns":
+            for x in items:
+                if cells[x][1] == col and cells[x][0] < row:
+                    cells[x][0] += 1
+        else:
+            return
+        self._sort_grid(key)
 
     def triggers_for(self, event: str, target: str | None) -> list:
         key = (event, target)
@@ -236,9 +320,24 @@ class Engine:
     def fire(self, event: str, target: str | None, c: Ctx):
         return self._fire(self.triggers_for(event, target), event, target, c)
 
+    def overflowed(self, counter: str, seat: int | None, excess: int) -> None:
+        """A clamped counter went past its maximum: its `overflow of` triggers run at the next
+        safe point (the end of the running action, step or trigger)."""
+        if self.triggers_for("overflow", counter):
+            self.pending.append((counter, seat, excess))
+
+    def flush(self, c: Ctx):
+        while self.pending:
+            counter, seat, excess = self.pending.pop(0)
+            tc = Ctx(self.state, c.you if seat is None else seat, {"excess": excess}, self)
+            yield from self._fire(self.triggers_for("overflow", counter), "overflow", counter, tc)
+
     def _fire(self, triggers, event: str, target: str | None, c: Ctx):
         for trig, cond, effect in triggers:
-            tc = Ctx(c.s, c.you, {"action": target} if event.endswith("_action") else {}, self)
+            if event == "overflow":
+                tc = Ctx(c.s, c.you, dict(c.v), self)
+            else:
+                tc = Ctx(c.s, c.you, {"action": target} if event.endswith("_action") else {}, self)
             if cond is not None and not cond(tc):
                 continue
             self.depth += 1
@@ -247,8 +346,11 @@ class Engine:
                                 "do triggers set each other off?", trig.pos)
             try:
                 if self.record:
-                    self.events.append({"event": "trigger", "trigger": trig.name, "at": str(trig.pos)})
+                    self.events.append({"event": "trigger", "trigger": trig.name,
+                                        "player": tc.you, "at": str(trig.pos)})
                 yield from effect(tc)
+                if self.pending:
+                    yield from self.flush(tc)
             finally:
                 self.depth -= 1
 
@@ -273,8 +375,11 @@ class Engine:
     def action_options(self, c: Ctx, names, free: bool) -> list:
         out = []
         actions = self.prog.actions
+        uses = self.state["uses"]
         for name in names:
             ca = actions[name]
+            if ca.limit is not None and uses.get(name, _NO_USES)[c.you] >= ca.limit(c):
+                continue
             if ca.param is None:
                 if ca.requires is None or ca.requires(c):
                     out.append(ca.plain_free if free else ca.plain)
@@ -290,17 +395,34 @@ class Engine:
     def run_action(self, option: ActionOption, player: int):
         ca = self.prog.actions[option.action]
         ac = Ctx(self.state, player, {} if ca.pname is None else {ca.pname: option.value}, self)
+        if ca.limit is not None:
+            counts = self.state["uses"].setdefault(ca.name, [0] * self.n)
+            counts[player] += 1
         if ca.before:
             yield from self._fire(ca.before, "before_action", ca.name, ac)
-        if not ca.after:
-            yield from ca.effect(ac)
-            return
         try:
             yield from ca.effect(ac)
         except EndTurn:
-            yield from self._fire(ca.after, "after_action", ca.name, ac)
+            if self.pending:
+                yield from self.flush(ac)
+            if ca.after:
+                yield from self._fire(ca.after, "after_action", ca.name, ac)
             raise
-        yield from self._fire(ca.after, "after_action", ca.name, ac)
+        if self.pending:
+            yield from self.flush(ac)
+        if ca.after:
+            yield from self._fire(ca.after, "after_action", ca.name, ac)
+
+    def reset_uses(self, period: str, player: int | None = None) -> None:
+        """Use counts of actions limited `per: <period>` start again (for one player or all)."""
+        for name in self.prog.limits_per.get(period, ()):
+            counts = self.state["uses"].get(name)
+            if counts is None:
+                continue
+            if player is None:
+                counts[:] = [0] * self.n
+            else:
+                counts[player] = 0
 
     def do_action(self, name: str, player: int, pos):
         """`do ACTION`: run an action from another rule (meta-action); skipped if not legal."""
@@ -318,8 +440,12 @@ class Engine:
                                          lambda: self.action_options(c, [name], False))
         yield from self.run_action(choice, player)
 
-    def take_turn(self, tc: Ctx, actions, free, limit, passed: list, why: str):
+    def take_turn(self, tc: Ctx, actions, free, limit, passed: list, why: str, automa_actions=()):
         player = tc.you
+        if player >= self.humans and automa_actions:
+            actions, free = automa_actions, ()
+        if "turn" in self.prog.limits_per:
+            self.reset_uses("turn", player)
         if self.triggers_for("before_turn", None):
             yield from self.fire("before_turn", None, tc)
         done = 0
@@ -340,7 +466,8 @@ class Engine:
                 try:
                     yield from self.run_action(choice, player)
                 except PassTurn:
-                    passed.append(player)
+                    if player not in passed:
+                        passed.append(player)
                     break
                 except EndTurn:
                     break

@@ -141,6 +141,50 @@ def f_players_from(c, p):
     return [(p + i) % n for i in range(n)]
 
 
+def _cell(c, item):
+    cell = c.s["cells"].get(item)
+    if cell is None:
+        raise ValueError(f"{item!r} is not on a grid")
+    return cell
+
+
+def f_row(c, item):
+    return _cell(c, item)[0]
+
+
+def f_column(c, item):
+    return _cell(c, item)[1]
+
+
+def f_at(c, zone, row, column):
+    for item in c.s["zones"][zone.key]:
+        if c.s["cells"].get(item) == [row, column]:
+            return item
+    return None
+
+
+def f_uses(c, action):
+    counts = c.s["uses"].get(action)
+    if counts is None:
+        if action not in c.eng.prog.actions:
+            raise ValueError(f"no action named {action!r}")
+        return 0
+    return counts[c.you]
+
+
+def f_is_automa(c, p):
+    return p >= c.eng.humans
+
+
+def f_subsets(c, x):
+    from .compile import all_subsets
+
+    pool = items_of(c, x)
+    if len(pool) > 12:
+        raise ValueError(f"too many subsets of {len(pool)} items")
+    return all_subsets(pool)
+
+
 FUNCTIONS = {name[2:]: fn for name, fn in globals().items() if name.startswith("f_")}
 
 

@@ -1,0 +1,418 @@
+"""`meeplang simulate`: play many games with agents and report what the rules do.
+
+    meeplang simulate pig --players 2 -n 1000 --seed 1 --jobs 2
+    meeplang simulate pig -n 500 --compare short --json
+    meeplang simulate goofspiel -n 200 --agents greedy,random --report out/
+
+Game i of a run has seed `game_seed(seed, i)`, whatever the number of jobs or the executor, so a
+run is reproducible anywhere and `meeplang play GAME --seed <that seed>` replays any one game.
+`--compare VARIANT` plays the same seeds with the variant, which makes the two runs comparable.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dsl.errors import UsageError
+
+from . import stats
+from .agents import make_agents
+from .engine import Engine
+from .parallel import default_jobs, open_runner
+from .simulation import SimSpec, load_cached
+
+PLOTS_HINT = "pip install meeplang[plots]"
+TIMING_KEYS = ("elapsed_seconds", "games_per_second", "run")  # differ between identical runs
+ALPHA = 0.05
+
+
+# ------------------------------------------------------------ the command line
+def register(subparsers) -> None:
+    """Add `simulate` to the meeplang command (found through cli.COMMAND_MODULES)."""
+    s = subparsers.add_parser(
+        "simulate", help="play many games with agents: win rates, scores, game length",
+        description="Play N games with agents and summarize win rates (95% Wilson intervals), "
+                    "scores and game length. Game i uses a seed derived from --seed and i, so "
+                    "results do not depend on --jobs or --executor.")
+    s.add_argument("game", metavar="GAME[:VARIANT]")
+    s.add_argument("--variant")
+    s.add_argument("--players", "-p", type=int, help="default: the game's minimum")
+    s.add_argument("-n", "--games", type=int, default=100, dest="n", help="games to play "
+                   "(default 100)")
+    s.add_argument("--seed", "-s", type=int, default=0, help="master seed (default 0)")
+    s.add_argument("--agents", default="random", help="comma-separated, one per seat (the last "
+                   "repeats): random, first, greedy")
+    s.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
+                   help="set a game option, e.g. -o target=50")
+    s.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (0: one per CPU)")
+    s.add_argument("--executor", choices=("local", "dask"), help="local process pool (default) "
+                   "or dask.distributed (" + "pip install meeplang[dask]" + ")")
+    s.add_argument("--scheduler", metavar="ADDR", help="a running dask scheduler, e.g. "
+                   "tcp://host:8786 (default: start a LocalCluster of --jobs workers)")
+    s.add_argument("--compare", metavar="VARIANT", help="also play the same seeds with VARIANT "
+                   "and test the differences")
+    s.add_argument("--json", action="store_true", help="print one JSON object, no progress bar")
+    s.add_argument("--report", metavar="DIR", help="write per-game CSV, plots (PNG, SVG) and "
+                   "summary.json to DIR")
+    s.set_defaults(func=cmd_simulate)
+
+
+@dataclass
+class Run:
+    """One simulated game (the base or the compared variant) and, once played, its records."""
+
+    label: str
+    game: object
+    spec: SimSpec
+    agents: list
+    options: dict
+    records: list = field(default_factory=list)
+    elapsed: float = 0.0
+
+
+@dataclass
+class Plan:
+    """Everything the command will do, checked before the first game is played."""
+
+    runs: list
+    n: int
+    jobs: int
+    executor: str
+    scheduler: str | None
+
+
+def cmd_simulate(args) -> int:
+    """Check the request, play the games, then print a table or JSON and write the report."""
+    plan = make_plan(args)
+    if args.report:
+        require_matplotlib()
+    play_runs(plan, show_progress=not args.json and sys.stdout.isatty())
+    out = result_object(plan)
+    if args.report:
+        write_report(Path(args.report), plan, out)
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        print_result(plan, out, args.report)
+    return 0
+
+
+# ------------------------------------------------------------ checking the request
+def make_plan(args) -> Plan:
+    """Turn arguments into runs, refusing bad usage (exit 2) before any work starts."""
+    from meeplang.cli import _parse_options, _split_target
+
+    if args.n < 1:
+        raise UsageError(f"-n must be at least 1, not {args.n}")
+    if args.jobs < 0:
+        raise UsageError(f"--jobs must be 0 (one per CPU) or more, not {args.jobs}")
+    executor = args.executor or ("dask" if args.scheduler else "local")
+    if args.scheduler and executor != "dask":
+        raise UsageError("--scheduler is for --executor dask")
+    jobs = args.jobs or default_jobs()
+    if executor == "local":
+        jobs = min(jobs, args.n)
+    name, variant = _split_target(args.game, args.variant)
+    options = _parse_options(args.option)
+    target = worker_target(name)
+    base = load_cached(target, variant)  # cached: the serial runner and forked workers reuse it
+    players = args.players if args.players is not None else base.min_players
+    runs = [make_run(target, variant, base, players, args, options)]
+    if args.compare:
+        if args.compare == variant:
+            raise UsageError(f"--compare {args.compare}: that is the game being simulated")
+        folder = compare_target(name, base)
+        other = load_cached(folder, args.compare)
+        runs.append(make_run(folder, args.compare, other, players, args, options))
+    return Plan(runs, args.n, jobs, executor, args.scheduler)
+
+
+def make_run(target: str, variant, game, players: int, args, options: dict) -> Run:
+    """A run of `game`, with its players, options and agents checked here rather than in a
+    worker (where a mistake would surface late and once per chunk)."""
+    resolved = Engine(game, players, args.seed, options).opts
+    agents = [a.name for a in make_agents(args.agents, players, args.seed)]
+    if "human" in agents:
+        raise UsageError("the human agent cannot be simulated: use `meeplang play`")
+    spec = SimSpec(target, variant, players, args.seed, args.agents, dict(options),
+                   game.rules_hash)
+    label = game.name + (f":{game.variant}" if game.variant else "")
+    return Run(label, game, spec, agents, resolved)
+
+
+def worker_target(name: str) -> str:
+    """Workers may run in another folder (dask): give them absolute paths, names as names."""
+    path = Path(name)
+    return str(path.resolve()) if path.exists() else name
+
+
+def compare_target(name: str, base) -> str:
+    """Where to find the compared variant: the base game's folder (a variant file names one)."""
+    if Path(name).suffix in (".yaml", ".yml"):
+        return str(Path(base.folder).resolve())
+    return worker_target(name)
+
+
+def require_matplotlib() -> None:
+    """--report draws plots: check for matplotlib before spending minutes on games."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise UsageError(f"--report needs matplotlib: {PLOTS_HINT}") from None
+
+
+# ------------------------------------------------------------ playing
+def play_runs(plan: Plan, show_progress: bool) -> None:
+    """Play every run with one runner (a pool or cluster is started once), with a progress bar
+    on a terminal."""
+    runner = open_runner(plan.executor, plan.jobs, plan.scheduler)
+    plan.jobs = runner.jobs
+    failed = True
+    try:
+        with progress_bar(show_progress) as bar:
+            tasks = [bar.add_task(run.label, total=plan.n) for run in plan.runs]
+            for run, task in zip(plan.runs, tasks):
+                start = time.perf_counter()
+                run.records = runner.run(run.spec, plan.n,
+                                         lambda k, task=task: bar.advance(task, k))
+                run.elapsed = time.perf_counter() - start
+        failed = False
+    finally:
+        runner.close(failed)
+
+
+class _NoProgress:
+    """Stands in for rich's Progress when output is not a terminal or is JSON."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def add_task(self, *args, **kwargs) -> int:
+        return 0
+
+    def advance(self, task, k) -> None:
+        pass
+
+
+def progress_bar(show: bool):
+    """rich's progress bar, or a silent stand-in."""
+    if not show:
+        return _NoProgress()
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), TimeRemainingColumn(), transient=True)
+
+
+# ------------------------------------------------------------ results
+def run_summary(run: Run, plan: Plan) -> dict:
+    """One run's statistics plus what was run (and how fast, which varies between runs)."""
+    s = stats.summarize(run.records, run.spec.players)
+    return {"game": run.game.name, "variant": run.game.variant, "players": run.spec.players,
+            "agents": run.agents, "options": run.options, "seed": run.spec.seed,
+            "rules": run.game.rules_hash, **s,
+            "elapsed_seconds": run.elapsed,
+            "games_per_second": len(run.records) / run.elapsed if run.elapsed > 0 else None,
+            "run": {"executor": plan.executor, "jobs": plan.jobs, "scheduler": plan.scheduler}}
+
+
+def result_object(plan: Plan) -> dict:
+    """The --json object: the base run's summary, and under --compare the variant's and the
+    tests of the differences."""
+    summaries = [run_summary(run, plan) for run in plan.runs]
+    out = summaries[0]
+    if len(summaries) > 1:
+        other = summaries[1]
+        out["compare"] = {"variant": other["variant"], "alpha": ALPHA,
+                          **stats.compare(out, other, out["players"]), "summary": other}
+    return out
+
+
+def without_timing(obj):
+    """A result with the fields that differ between identical runs (time, jobs) removed."""
+    if isinstance(obj, dict):
+        return {k: without_timing(v) for k, v in obj.items() if k not in TIMING_KEYS}
+    if isinstance(obj, list):
+        return [without_timing(v) for v in obj]
+    return obj
+
+
+# ------------------------------------------------------------ the terminal
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def p_text(p) -> str:
+    """A p-value as people read it, starred when significant at ALPHA."""
+    if p is None:
+        return "n/a"
+    text = "<0.001" if p < 0.001 else f"{p:.3f}"
+    return text + (" *" if p < ALPHA else "")
+
+
+def print_result(plan: Plan, out: dict, report: str | None) -> None:
+    """The summary table, then the comparison table under --compare."""
+    from rich.console import Console
+
+    console = Console()
+    console.print(summary_table(plan.runs[0], out))
+    if "compare" in out:
+        console.print(summary_table(plan.runs[1], out["compare"]["summary"]))
+        console.print(compare_table(plan.runs, out))
+    if report:
+        console.print(f"report written to {report}")
+
+
+def summary_table(run: Run, s: dict):
+    """Per seat: win rate with its 95% interval, score mean and sd; the caption has the rest."""
+    from rich.table import Table
+
+    opts = ", ".join(f"{k}={v}" for k, v in run.options.items())
+    table = Table(title=f"{run.label}: {s['games']} games, {s['players']} players, seed "
+                        f"{s['seed']}" + (f" ({opts})" if opts else ""))
+    for name in ("seat", "agent", "win rate", "95% interval", "mean score", "sd"):
+        table.add_column(name, justify="left" if name == "agent" else "right")
+    for p in range(s["players"]):
+        lo, hi = s["win_rate_ci"][p]
+        table.add_row(str(p), run.agents[p], pct(s["win_rates"][p]), f"{pct(lo)} – {pct(hi)}",
+                      f"{s['mean_scores'][p]:.2f}", f"{s['score_sd'][p]:.2f}")
+    rate = s["games_per_second"]
+    table.caption = (f"no winner {pct(s['no_winner'])} · {s['decisions_mean']:.1f} decisions per "
+                     f"game (sd {s['decisions_sd']:.1f}) · "
+                     + (f"{rate:.1f} games/s" if rate else "") +
+                     f" ({s['run']['executor']}, {s['run']['jobs']} "
+                     f"job{'s' if s['run']['jobs'] > 1 else ''})")
+    return table
+
+
+def compare_table(runs: list, out: dict):
+    """Per seat: base → variant win rate and mean score, differences and p-values."""
+    from rich.table import Table
+
+    cmp = out["compare"]
+    table = Table(title=f"{runs[1].label} vs {runs[0].label} (same seeds; * p < {ALPHA})")
+    for name in ("seat", "win rate", "Δ", "p (z)", "mean score", "Δ ", "p (Welch)"):
+        table.add_column(name, justify="right")
+    for row in cmp["seats"]:
+        b, o = row["win_rate"]
+        mb, mo = row["mean_score"]
+        table.add_row(str(row["seat"]), f"{pct(b)} → {pct(o)}", f"{100 * row['win_rate_diff']:+.1f}",
+                      p_text(row["win_rate_p"]), f"{mb:.2f} → {mo:.2f}",
+                      f"{row['mean_score_diff']:+.2f}", p_text(row["score_p"]))
+    d = cmp["decisions"]
+    table.caption = (f"decisions per game {d['mean'][0]:.1f} → {d['mean'][1]:.1f} "
+                     f"({d['diff']:+.1f}, p {p_text(d['p'])})")
+    return table
+
+
+# ------------------------------------------------------------ --report DIR
+def write_report(folder: Path, plan: Plan, out: dict) -> list[Path]:
+    """Per-game CSV for each run, plots as PNG and SVG, and summary.json (the --json object)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot create report folder {str(folder)!r}: {exc.strerror}") from None
+    files = []
+    for i, run in enumerate(plan.runs):
+        name = "games.csv" if i == 0 else f"games-{run.spec.variant}.csv"
+        files.append(write_csv(folder / name, run))
+    summaries = [out] + ([out["compare"]["summary"]] if "compare" in out else [])
+    files += save_figure(score_figure(plan.runs), folder / "scores")
+    files += save_figure(win_rate_figure(plan.runs, summaries), folder / "win_rates")
+    path = folder / "summary.json"
+    path.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+    return files + [path]
+
+
+def write_csv(path: Path, run: Run) -> Path:
+    """One row per game: index, seed, a score column per seat, winners (space-separated seats,
+    empty when nobody won) and decisions."""
+    players = run.spec.players
+    with path.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["index", "seed", *(f"score_{p}" for p in range(players)), "winners",
+                    "decisions"])
+        for r in run.records:
+            w.writerow([r["index"], r["seed"], *r["scores"], " ".join(map(str, r["winners"])),
+                        r["decisions"]])
+    return path
+
+
+def _figure(width: float, height: float):
+    """A matplotlib figure on the Agg canvas: no display and no pyplot global state."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def save_figure(fig, stem: Path) -> list[Path]:
+    """The same figure as PNG (to look at) and SVG (to put in documents)."""
+    paths = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
+    for path in paths:
+        fig.savefig(path, dpi=120)
+    return paths
+
+
+def score_figure(runs: list):
+    """One histogram of scores per seat, the runs overlaid on shared bins."""
+    import numpy as np
+
+    players = runs[0].spec.players
+    cols = min(players, 4)
+    rows = -(-players // cols)
+    fig = _figure(3.2 * cols, 2.6 * rows)
+    axes = fig.subplots(rows, cols, squeeze=False).ravel()
+    for p, ax in enumerate(axes):
+        if p >= players:
+            ax.set_visible(False)
+            continue
+        data = [stats.seat_scores(run.records, players)[p] for run in runs]
+        pooled = np.concatenate([np.asarray(d, float) for d in data])
+        edges = np.histogram_bin_edges(pooled, bins="auto")
+        if len(edges) > 51:  # "auto" can ask for thousands of bins on long-tailed scores
+            edges = np.histogram_bin_edges(pooled, bins=50)
+        for run, values in zip(runs, data):
+            ax.hist(values, bins=edges, alpha=0.55, label=run.label)
+        ax.set_title(f"seat {p} ({runs[0].agents[p]})")
+        ax.set_xlabel("score")
+        ax.set_ylabel("games")
+    if len(runs) > 1:
+        axes[0].legend(fontsize="small")
+    fig.suptitle(f"Score distributions, {len(runs[0].records)} games")
+    return fig
+
+
+def win_rate_figure(runs: list, summaries: list):
+    """Win rate by seat with 95% Wilson intervals, runs side by side; plus the no-winner share."""
+    players = runs[0].spec.players
+    fig = _figure(max(4.0, 1.2 * players + 2), 3.4)
+    ax = fig.subplots()
+    width = 0.8 / len(runs)
+    for k, (run, s) in enumerate(zip(runs, summaries)):
+        xs = [p - 0.4 + width * (k + 0.5) for p in range(players)]
+        rates = s["win_rates"]
+        err = [[r - lo for r, (lo, _) in zip(rates, s["win_rate_ci"])],
+               [hi - r for r, (_, hi) in zip(rates, s["win_rate_ci"])]]
+        ax.bar(xs, rates, width, yerr=err, capsize=4, label=run.label)
+        if s["no_winner"] > 0:
+            ax.bar([players - 0.4 + width * (k + 0.5)], [s["no_winner"]], width, color="grey")
+    labels = [f"seat {p}\n{runs[0].agents[p]}" for p in range(players)]
+    if any(s["no_winner"] > 0 for s in summaries):
+        labels.append("no winner")
+    ax.set_xticks(range(len(labels)), labels)
+    ax.set_ylabel("win rate (ties shared)")
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize="small")
+    ax.set_title(f"Win rate by seat, 95% intervals, {len(runs[0].records)} games")
+    return fig

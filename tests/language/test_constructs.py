@@ -1,0 +1,359 @@
+"""General constructs the euro games need: grids with gravity, selectors, subset choices,
+open auctions, use limits, overflow triggers, item fields, table-made items, automa seats."""
+import pytest
+
+from dsl.errors import ResolveError, RuleError
+
+from .helpers import cells, make_game, play_labels, start
+
+GRID = """
+game: grid
+players: [1, 2]
+tables:
+  cards: [{name: a}, {name: b}, {name: c}, {name: d}, {name: e}, {name: f}, {name: g}]
+zones:
+  deck: {}
+  board: {grid: {rows: 3, columns: 3}, gravity: GRAVITY}
+  taken: {}
+items:
+  card: {from: cards, zone: deck}
+setup: |
+  place top(deck) on board at 1, 1
+  place top(deck) on board at 1, 2
+  place top(deck) on board at 2, 1
+  place top(deck) on board at 2, 3
+  place top(deck) on board at 3, 2
+flow:
+  - turns: {first: 0, actions: [take, stop], until: never}
+actions:
+  take:
+    choose: card in board
+    effect: move card to taken
+  stop:
+    effect: end game
+scoring: {score: count(taken)}
+"""
+
+
+def test_rows_gravity_drops_every_row_above_an_emptied_row(tmp_path):
+    e = start(make_game(tmp_path, GRID.replace("GRAVITY", "rows")), players=1)
+    assert cells(e, "board") == {"a": (1, 1), "b": (1, 2), "c": (2, 1), "d": (2, 3), "e": (3, 2)}
+    play_labels(e, ["take card#5"])  # e was alone in row 3: rows 1 and 2 move down, same columns
+    assert cells(e, "board") == {"a": (2, 1), "b": (2, 2), "c": (3, 1), "d": (3, 3)}
+    play_labels(e, ["take card#1"])  # row 2 still holds b: nothing moves
+    assert cells(e, "board") == {"b": (2, 2), "c": (3, 1), "d": (3, 3)}
+
+
+def test_columns_gravity_lets_items_fall_into_the_emptied_cell(tmp_path):
+    e = start(make_game(tmp_path, GRID.replace("GRAVITY", "columns")), players=1)
+    play_labels(e, ["take card#3"])  # c at (2,1) leaves: a above it falls to (2,1)
+    assert cells(e, "board") == {"a": (2, 1), "b": (1, 2), "d": (2, 3), "e": (3, 2)}
+
+
+def test_grid_order_is_row_major_and_at_finds_a_cell(tmp_path):
+    game = make_game(tmp_path, GRID.replace("GRAVITY", "none") + """
+invariants:
+  reading_order: "[row(x) * 10 + column(x) for x in board] == sorted(each x in board by row(x) * 10 + column(x)) and true"
+""".replace("sorted(each x in board by row(x) * 10 + column(x))",
+            "[row(x) * 10 + column(x) for x in sorted(each x in board by [row(x), column(x)])]"))
+    e = start(game, players=1)
+    assert [e.state["items"][x]["name"] for x in e.state["zones"]["board"]] == list("abcde")
+    from interpreter.invariants import declared
+    assert declared(e) == []
+
+
+def test_place_on_a_taken_cell_is_an_error(tmp_path):
+    text = GRID.replace("GRAVITY", "none").replace(
+        "place top(deck) on board at 3, 2", "place top(deck) on board at 1, 1")
+    with pytest.raises(RuleError, match=r"cell 1, 1 of board is taken"):
+        start(make_game(tmp_path, text), players=1)
+
+
+def test_place_needs_a_grid_zone(tmp_path):
+    text = GRID.replace("GRAVITY", "none").replace(
+        "place top(deck) on board at 3, 2", "place top(deck) on taken at 1, 1")
+    with pytest.raises(ResolveError, match="zone 'taken' has no grid"):
+        make_game(tmp_path, text)
+
+
+SELECT = """
+game: select
+players: 1
+tables:
+  cards: [{name: a, v: 3}, {name: b, v: 1}, {name: c, v: 2}, {name: d, v: 1}]
+counters:
+  low: {}
+  high: {}
+  order: {}
+zones:
+  deck: {}
+items:
+  card: {from: cards, zone: deck}
+setup: |
+  set low to position(lowest(each c in deck by c.v))
+  set high to position(highest(each c in deck by c.v))
+  set order to sum(position(c) * 10 ** 0 for c in deck)
+flow: []
+scoring:
+  score: 0
+"""
+
+
+def test_lowest_and_highest_pick_by_key_and_keep_the_first_on_ties(tmp_path):
+    game = make_game(tmp_path, SELECT.replace(
+        "  set order to sum(position(c) * 10 ** 0 for c in deck)\n", ""))
+    e = start(game, players=1)
+    assert e.state["counters"]["low"] == 2  # b and d tie on 1: the first in the zone wins
+    assert e.state["counters"]["high"] == 1
+
+
+def test_sorted_orders_by_a_list_key(tmp_path):
+    game = make_game(tmp_path, SELECT.replace(
+        "  set order to sum(position(c) * 10 ** 0 for c in deck)\n",
+        "  set order to sum(position(c) for c in [first(sorted(each c in deck by [c.v, -position(c)]))])\n"))
+    e = start(game, players=1)
+    assert e.state["counters"]["order"] == 4  # v=1 ties broken by the later position: d (4th)
+
+
+SUBSETS = """
+game: subsets
+players: [2, 2]
+tables:
+  price: [0, 1, 3, 6]
+counters:
+  coins: {per: player, initial: 8, min: 0}
+zones:
+  deck: {}
+  hand: {per: player}
+  bought: {per: player}
+items:
+  card: {per: player, count: 3, zone: hand, fields: {value: n}}
+flow:
+  - do: |
+      secretly each player chooses buy from subsets of hand where price[count(buy)] <= coins
+      for each p in players:
+        p pays price[count(buy[p])] coins
+        for each x in buy[p]:
+          move x to p.bought
+scoring:
+  score: count(bought)
+"""
+
+
+def test_secret_subset_choice_offers_every_affordable_subset(tmp_path):
+    e = start(make_game(tmp_path, SUBSETS))
+    d = e.decision
+    assert d.secret and d.player == 0
+    assert len(d.options) == 8  # all subsets of 3 cards; 6 coins for 3 is affordable
+    assert d.labels[0] == "[]" and d.labels[-1] == "[card#0.1, card#0.2, card#0.3]"
+    play_labels(e, ["[card#0.1, card#0.3]", "[card#1.1, card#1.2, card#1.3]"])
+    assert [p["coins"] for p in e.state["players"]] == [5, 2]  # 8 - 3 and 8 - 6
+    assert e.result["scores"] == [2, 3]
+
+
+AUCTION = """
+game: auction
+players: [3, 3]
+counters:
+  coins: {per: player, initial: 5, min: 0}
+  won_by: {initial: -1}
+  paid: {initial: 0}
+flow:
+  - do: |
+      auction among players_from(1) paying coins as winner, price
+      if winner != none:
+        winner pays price coins
+        set won_by to winner
+        set paid to price
+scoring:
+  score: coins
+"""
+
+
+def test_open_auction_strictly_higher_bids_and_dropping_out_for_good(tmp_path):
+    e = start(make_game(tmp_path, AUCTION), players=3)
+    assert e.decision.player == 1 and e.decision.labels == ["out", "1", "2", "3", "4", "5"]
+    play_labels(e, ["2"])          # player 1 opens at 2
+    assert e.decision.player == 2 and e.decision.labels[:2] == ["out", "3"]
+    play_labels(e, ["out"])        # player 2 drops out for good
+    assert e.decision.player == 0
+    play_labels(e, ["3", "4"])     # player 0 raises to 3, player 1 to 4; player 2 is not asked
+    assert e.decision.player == 0 and e.decision.labels == ["out", "5"]
+    play_labels(e, ["out"])
+    assert e.decision is None
+    assert e.state["counters"]["won_by"] == 1 and e.state["counters"]["paid"] == 4
+    assert [p["coins"] for p in e.state["players"]] == [5, 1, 5]
+
+
+def test_an_opening_of_zero_is_out_and_nobody_may_win(tmp_path):
+    e = start(make_game(tmp_path, AUCTION), players=3)
+    play_labels(e, ["out", "out", "out"])
+    assert e.decision is None and e.state["counters"]["won_by"] == -1
+
+
+LIMIT = """
+game: limit
+players: 1
+tables:
+  damage_by_use: [1, 3, 6]
+counters:
+  coins: {per: player, initial: 0}
+  damage: {per: player, initial: 0, min: 0, max: 15, overflow: clamp}
+  destroyed: {per: player, initial: 0}
+flow:
+  - repeat: 2
+    steps:
+      - phase: work
+        steps:
+          - turns: {first: 0, actions: [plant, stop], until: all_passed}
+actions:
+  plant:
+    limit: {times: 3, per: work}
+    effect: |
+      gain 5 coins
+      add damage_by_use[uses("plant") - 1] to damage
+  stop:
+    effect: pass
+triggers:
+  too_much_damage:
+    when: overflow of damage
+    effect: |
+      add excess to destroyed
+scoring:
+  score: coins
+"""
+
+
+def test_use_limit_per_phase_with_a_cost_indexed_by_the_use_count(tmp_path):
+    e = start(make_game(tmp_path, LIMIT), players=1)
+    play_labels(e, ["plant", "plant", "plant"])
+    me = e.state["players"][0]
+    assert (me["coins"], me["damage"]) == (15, 10)  # +1, +3, +6
+    assert e.decision.labels == ["stop"]  # a 4th use is not offered
+    play_labels(e, ["stop", "plant", "plant"])  # the next `work` phase resets the count
+    assert (me["coins"], me["damage"], me["destroyed"]) == (25, 10 + 1 + 3, 0)
+
+
+def test_overflow_trigger_gets_the_excess_once_per_event(tmp_path):
+    e = start(make_game(tmp_path, LIMIT), players=1)
+    play_labels(e, ["plant", "plant", "plant", "stop", "plant"])
+    me = e.state["players"][0]
+    assert me["damage"] == 11 and me["destroyed"] == 0
+    play_labels(e, ["plant"])  # 11 + 3 = 14
+    play_labels(e, ["plant"])  # 14 + 6 = 20 -> clamped at 15, excess 5
+    assert me["damage"] == 15 and me["destroyed"] == 5
+
+
+FIELDS = """
+game: fields
+players: 1
+zones:
+  deck: {}
+items:
+  card: {count: 2, zone: deck, fields: {face_up: false, charge: 0}}
+setup: |
+  set top(deck).face_up to true
+  add 3 to top(deck).charge
+  subtract 1 to_remove
+flow: []
+scoring: {score: sum(c.charge for c in deck)}
+"""
+
+
+def test_item_fields_can_be_set_and_added_to(tmp_path):
+    game = make_game(tmp_path, FIELDS.replace("  subtract 1 to_remove\n", ""))
+    e = start(game, players=1)
+    assert e.state["items"]["card#1"] == {"kind": "card", "owner": None, "face_up": True,
+                                          "charge": 3}
+    assert e.state["items"]["card#2"]["face_up"] is False
+
+
+AUTOMA = """
+game: automa
+players: [1, 1]
+automa: {name: robot, seats: 1}
+counters:
+  points: {per: player, initial: 0}
+flow:
+  - turns: {first: 1, actions: [score_one, score_two, stop], automa_actions: [robot_turn, stop],
+            until: all_passed}
+actions:
+  score_one: {effect: "gain 1 points"}
+  score_two: {effect: "gain 2 points"}
+  robot_turn:
+    requires: points < 3
+    effect: gain 1 points
+  stop:
+    requires: not is_automa(you) or points >= 3
+    effect: pass
+scoring: {score: points}
+"""
+
+
+def test_automa_seats_are_played_by_their_rules_without_asking_anyone(tmp_path):
+    e = start(make_game(tmp_path, AUTOMA), players=1)
+    assert e.n == 2 and e.decision.player == 0  # the robot (seat 1) already took its turn
+    play_labels(e, ["score_two", "score_two", "stop"])
+    assert e.decision is None
+    assert e.result["scores"] == [4, 3]
+    automa_events = [ev for ev in e.events if ev["event"] == "automa"]
+    assert [ev["option"] for ev in automa_events] == ["robot_turn"] * 3 + ["stop"]
+
+
+def test_an_automa_with_two_options_is_an_error(tmp_path):
+    game = make_game(tmp_path, AUTOMA.replace("automa_actions: [robot_turn, stop]",
+                                              "automa_actions: [score_one, score_two]"))
+    with pytest.raises(RuleError, match="the automa .seat 1. has 2 options"):
+        start(game, players=1)
+
+
+PASSERS = """
+game: passers
+players: [3, 3]
+tables:
+  pass_points: [3, 2, 0]
+counters:
+  points: {per: player, initial: 0}
+  leader: {initial: 0}
+flow:
+  - turns: {first: 0, actions: [wait, pass_], until: all_passed}
+actions:
+  wait: {effect: "end turn"}
+  pass_:
+    effect: |
+      if count(passers) == 0:
+        set leader to you
+      pass
+triggers:
+  passing_points:
+    when: after pass_
+    effect: gain pass_points[count(passers) - 1] points
+scoring: {score: points}
+"""
+
+
+def test_passers_lists_the_passing_order(tmp_path):
+    e = start(make_game(tmp_path, PASSERS), players=3)
+    play_labels(e, ["wait", "pass_", "wait", "pass_", "pass_"])
+    assert e.state["counters"]["leader"] == 1
+    assert e.result["scores"] == [2, 3, 0]  # player 1 passed first, then 0, then 2
+
+
+CHOOSER = """
+game: chooser
+players: [2, 2]
+counters:
+  picked: {per: player, initial: 0}
+flow:
+  - do: |
+      choose n from 1 to 3 by left(you)
+      set picked to n
+scoring: {score: picked}
+"""
+
+
+def test_choose_by_another_player_asks_that_player(tmp_path):
+    e = start(make_game(tmp_path, CHOOSER))
+    assert e.decision.player == 1 and e.decision.labels == ["1", "2", "3"]
+    play_labels(e, ["3"])
+    assert e.result["scores"] == [3, 0]
