@@ -48,12 +48,14 @@ def cmd_games(args) -> int:
     if args.json:
         print(json.dumps({"games": rows}, indent=2, ensure_ascii=False))
         return 0
+    width = max([len(r["title"]) for r in rows] + [len(v["title"]) for r in rows
+                                                    for v in r["variants"]] + [10])
     for r in rows:
         lo, hi = r["players"]
-        print(f"{r['name']:<14} {r['title']:<24} {lo}-{hi} players")
+        print(f"{r['name']:<16} {r['title']:<{width}}  {lo}-{hi} players")
         for v in r["variants"]:
             vlo, vhi = v["players"]
-            print(f"  :{v['name']:<12} {v['title']:<24} {vlo}-{vhi} players")
+            print(f"  :{v['name']:<14} {v['title']:<{width}}  {vlo}-{vhi} players")
     return 0
 
 
