@@ -70,13 +70,18 @@ class Compiled:
             scope = {"action"} if t.event.endswith("_action") else (
                 {"excess"} if t.event == "overflow" else set())
             cond = cp.ex(t.cond, scope) if t.cond is not None else None
+            fn, is_gen = cp.block(t.effect, scope)
             self.triggers.setdefault((t.event, t.target), []).append(
-                (t, cond, cp.block_gen(t.effect, scope)))
+                (t, cond, cp.block_gen(t.effect, scope), None if is_gen else fn))
         for name, ca in self.actions.items():
             ca.before = tuple(self.triggers.get(("before_action", name), []) +
                               self.triggers.get(("before_action", None), []))
             ca.after = tuple(self.triggers.get(("after_action", name), []) +
                              self.triggers.get(("after_action", None), []))
+            # an action that can never ask anything runs as plain calls (no generators)
+            ca.plain_path = (ca.effect_plain is not None and not any(
+                k[0] == "overflow" for k in self.triggers) and
+                all(tr[3] is not None for tr in ca.before + ca.after))
         self.flow = cp.steps(game.flow, set())
         self.score = cp.ex(game.scoring.score, set())
         self.tie_breaks = [cp.ex(e, set()) for e in game.scoring.tie_break]
@@ -93,7 +98,7 @@ class Compiled:
 
 class CompiledAction:
     __slots__ = ("action", "name", "param", "pname", "requires", "effect", "why", "before",
-                 "after", "plain", "plain_free", "limit")
+                 "after", "plain", "plain_free", "limit", "effect_plain", "plain_path")
 
     def __init__(self, action, param, requires, effect):
         self.action, self.param, self.requires, self.effect = action, param, requires, effect
@@ -101,6 +106,8 @@ class CompiledAction:
         self.pname = action.param.name if action.param is not None else None
         self.why = str(action.pos)
         self.limit = None  # compiled use limit, if the action has one
+        self.effect_plain = None  # the effect as a plain function when it never asks anything
+        self.plain_path = False
         self.before = self.after = ()  # the triggers around this action, filled in by Compiled
         # the option objects of an action without a choice are immutable: make them once
         self.plain = ActionOption(action.name, None, False)
@@ -850,7 +857,10 @@ class _Compiler:
             param = self.options_fn(a.param, scope)
             scope = {a.param.name}
         requires = self.ex(a.requires, scope) if a.requires is not None else None
-        return CompiledAction(a, param, requires, self.block_gen(a.effect, scope))
+        fn, is_gen = self.block(a.effect, scope)
+        ca = CompiledAction(a, param, requires, self.block_gen(a.effect, scope))
+        ca.effect_plain = None if is_gen else fn
+        return ca
 
     # ================================================================ flow
     def steps(self, steps, scope: set):

@@ -333,7 +333,7 @@ class Engine:
             yield from self._fire(self.triggers_for("overflow", counter), "overflow", counter, tc)
 
     def _fire(self, triggers, event: str, target: str | None, c: Ctx):
-        for trig, cond, effect in triggers:
+        for trig, cond, effect, _ in triggers:
             if event == "overflow":
                 tc = Ctx(c.s, c.you, dict(c.v), self)
             else:
@@ -413,6 +413,40 @@ class Engine:
         if ca.after:
             yield from self._fire(ca.after, "after_action", ca.name, ac)
 
+    def _run_plain(self, ca, option: ActionOption, player: int) -> None:
+        """run_action for an action whose effect and triggers never ask anything: plain calls."""
+        ac = Ctx(self.state, player, {} if ca.pname is None else {ca.pname: option.value}, self)
+        if ca.limit is not None:
+            counts = self.state["uses"].setdefault(ca.name, [0] * self.n)
+            counts[player] += 1
+        if ca.before:
+            self._fire_plain(ca.before, ca.name, ac)
+        try:
+            ca.effect_plain(ac)
+        except EndTurn:
+            if ca.after:
+                self._fire_plain(ca.after, ca.name, ac)
+            raise
+        if ca.after:
+            self._fire_plain(ca.after, ca.name, ac)
+
+    def _fire_plain(self, triggers, target: str, c: Ctx) -> None:
+        for trig, cond, _, plain in triggers:
+            tc = Ctx(c.s, c.you, {"action": target}, self)
+            if cond is not None and not cond(tc):
+                continue
+            self.depth += 1
+            if self.depth > self.max_depth:
+                raise RuleError(f"trigger {trig.name!r} nested more than {self.max_depth} deep: "
+                                "do triggers set each other off?", trig.pos)
+            try:
+                if self.record:
+                    self.events.append({"event": "trigger", "trigger": trig.name,
+                                        "player": tc.you, "at": str(trig.pos)})
+                plain(tc)
+            finally:
+                self.depth -= 1
+
     def reset_uses(self, period: str, player: int | None = None) -> None:
         """Use counts of actions limited `per: <period>` start again (for one player or all)."""
         for name in self.prog.limits_per.get(period, ()):
@@ -464,7 +498,11 @@ class Engine:
                 if self.steps > self.budget:
                     self.tick(self.prog.actions[choice.action].action.pos)
                 try:
-                    yield from self.run_action(choice, player)
+                    ca = self.prog.actions[choice.action]
+                    if ca.plain_path:
+                        self._run_plain(ca, choice, player)
+                    else:
+                        yield from self.run_action(choice, player)
                 except PassTurn:
                     if player not in passed:
                         passed.append(player)
