@@ -239,10 +239,15 @@ class _Builder:
                     where = spec.pos_of("zone" if zone is not None else "zone_field")
                     raise ResolveError(_unknown("zone", z, zones), where)
             per = spec.get("per") == "player"
+            where = spec.pos_of("zone" if zone is not None else "zone_field")
             for z in targets:
                 if per and not zones[z].per_player:
                     raise ResolveError(f"items of {key!r} belong to each player, so their zone "
-                                       f"{z!r} must be `per: player`", spec.pos_of("zone"))
+                                       f"{z!r} must be `per: player`", where)
+                if not per and zones[z].per_player:
+                    raise ResolveError(f"items of {key!r} are shared, so they cannot start in "
+                                       f"{z!r}, a zone of each player (add `per: player` to the "
+                                       "items)", where)
             fields = spec.get("fields") or {}
             count = self.expr(spec.get("count", 0), key, spec.pos_of("count"))
             out[key] = ItemKind(key, per, count,

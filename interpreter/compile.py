@@ -457,7 +457,7 @@ class _Compiler:
             data = c.s["items"].get(x) if isinstance(x, str) else None
             if data is None:
                 raise RuleError(f"{x!r} is not an item, so its {name!r} cannot be set", pos)
-            v = value(c)
+            v = plain_value(value(c), f"field {name}", pos)
             if sign:
                 old = data.get(name, 0)
                 if type(old) is not int or type(v) is not int:
@@ -976,6 +976,24 @@ class _Compiler:
 _MISSING = object()
 
 
+def _describe(value) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, ZoneRef):
+        return f"the zone {value.key}"
+    return repr(value)
+
+
+def plain_value(value, what: str, pos):
+    """State holds plain data only: numbers, strings, true/false, none, and lists of them."""
+    if value is None or type(value) in (int, bool, str):
+        return value
+    if isinstance(value, list):
+        return [plain_value(v, what, pos) for v in value]
+    raise RuleError(f"{what} can hold numbers, text, true/false or lists, not "
+                    f"{_describe(value)}", pos)
+
+
 def all_subsets(pool: list) -> list:
     """Every subset of a list (as lists, in the list's order), smallest first."""
     from itertools import combinations
@@ -987,10 +1005,10 @@ def _bounder(spec, pos):
     """Apply a counter's bounds: clamp (noting any excess above the maximum for `overflow of`
     triggers), or stop with an error naming the rule."""
     lo, hi, clamp, name = spec.min, spec.max, spec.overflow == "clamp", spec.name
-    if lo is None and hi is None:
-        return lambda new, c, p: new
 
     def bound(new, c, p):
+        if type(new) is not int:
+            raise RuleError(f"counter {name} holds whole numbers, not {_describe(new)}", pos)
         if lo is not None and new < lo:
             if clamp:
                 return lo

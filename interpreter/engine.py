@@ -18,7 +18,7 @@ from dsl.errors import RuleError, UsageError
 from dsl.model import Game
 
 from . import state as st
-from .compile import Ctx, EndGame, EndTurn, PassTurn, compiled
+from .compile import Ctx, EndGame, EndTurn, PassTurn, compiled, plain_value
 from .decisions import ActionOption, Decision, label
 
 DEFAULT_STEP_BUDGET = 2_000_000
@@ -162,11 +162,14 @@ class Engine:
         s, n, prog, game = self.state, self.n, self.prog, self.game
         c = Ctx(s, 0, {}, self)
         for name, spec in game.counters.items():
-            if spec.per_player:
-                for p in range(n):
-                    s["players"][p][name] = prog.counter_init[name](Ctx(s, p, {}, self))
-            else:
-                s["counters"][name] = prog.counter_init[name](c)
+            holders = [(s["players"][p], p) for p in range(n)] if spec.per_player else [
+                (s["counters"], 0)]
+            for holder, p in holders:
+                value = prog.counter_init[name](Ctx(s, p, {}, self))
+                if type(value) is not int:
+                    raise RuleError(f"counter {name} starts at a whole number, not {value!r}",
+                                    spec.pos)
+                holder[name] = value
         for name, spec in game.zones.items():
             for owner in (range(n) if spec.per_player else [None]):
                 s["zones"][st.zone_key(name, owner)] = []
@@ -185,7 +188,7 @@ class Engine:
                     if rows is not None:
                         data.update(rows[i - 1])
                     for field, fn in prog.item_fields[kind]:
-                        data[field] = fn(kc)
+                        data[field] = plain_value(fn(kc), f"field {field} of {kind}", spec.pos)
                     zone = spec.zone if spec.zone_field is None else str(data.get(spec.zone_field))
                     ref = prog.zone_ref(zone, owner)
                     s["items"][item] = data

@@ -7,9 +7,11 @@ start) and may run several simulations, e.g. the base game and a variant under `
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import signal
+import threading
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from dsl.errors import UsageError
@@ -61,6 +63,20 @@ class SerialRunner:
         """Nothing to release."""
 
 
+@contextlib.contextmanager
+def sigint_ignored():
+    """Start worker processes with Ctrl-C ignored: they inherit that, leave the interrupt to this
+    process (which shuts them down) and print no KeyboardInterrupt tracebacks of their own."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _ignore_sigint() -> None:
     """Pool workers leave Ctrl-C to the main process, which cancels the run cleanly."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -101,9 +117,10 @@ class DaskRunner:
         if scheduler is None:
             import logging
 
-            self.cluster = distributed.LocalCluster(
-                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None,
-                silence_logs=logging.CRITICAL)
+            with sigint_ignored():
+                self.cluster = distributed.LocalCluster(
+                    n_workers=jobs, threads_per_worker=1, processes=True,
+                    dashboard_address=None, silence_logs=logging.CRITICAL)
             self.client = distributed.Client(self.cluster)
         else:
             try:
