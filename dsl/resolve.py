@@ -28,7 +28,10 @@ def load_game(target: str, variant: str | None = None) -> Game:
 
 
 def build_game(source: Source) -> Game:
-    return _Builder(source).build()
+    try:
+        return _Builder(source).build()
+    except RecursionError:
+        raise ResolveError("the rules nest too deeply to check", source.doc.pos) from None
 
 
 _WHEN = re.compile(r"^(before|after) turn$|^(before|after) (any action|[a-z_][a-z0-9_]*)$|"

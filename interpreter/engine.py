@@ -138,6 +138,9 @@ class Engine:
             self.decision = d
         except StopIteration:
             self.decision = None
+        except RecursionError:
+            raise RuleError("the rules nest too deeply here (expressions or actions calling "
+                            "themselves?)", None) from None
         return self.decision
 
     @property
@@ -463,6 +466,16 @@ class Engine:
 
     def do_action(self, name: str, player: int, pos):
         """`do ACTION`: run an action from another rule (meta-action); skipped if not legal."""
+        if self.depth >= self.max_depth:
+            raise RuleError(f"`do {name}` nested more than {self.max_depth} deep: does an action "
+                            "do itself, directly or through others?", pos)
+        self.depth += 1
+        try:
+            yield from self._do_action(name, player, pos)
+        finally:
+            self.depth -= 1
+
+    def _do_action(self, name: str, player: int, pos):
         c = Ctx(self.state, player, {}, self)
         options = self.action_options(c, [name], False)
         if not options:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 
 from dsl.errors import MeeplangError, UsageError, source_line
@@ -242,6 +243,13 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # noqa: BLE001 - the last resort: a bug of ours, never a traceback
+        if os.environ.get("MEEPLANG_DEBUG"):
+            raise
+        print(f"meeplang: internal error: {type(exc).__name__}: {exc}\n"
+              "This is a bug in meeplang, not in your rules; please report it "
+              "(MEEPLANG_DEBUG=1 shows the traceback).", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":  # pragma: no cover
