@@ -259,9 +259,12 @@ class Select:
 
 @node
 class DoStmt:
+    """`do ACTION [for P] [N times]`; with `may`, each time the player may skip instead."""
+
     action: str
     player: object
     times: object
+    optional: bool = False
     pos: Pos = _pos
 
 
@@ -443,8 +446,8 @@ def _stmt(s, ind: str) -> str:
             line = f"auction among {x(b)} paying {cur} as {w}, {pr}"
         case PlaceStmt(item=i, zone=z, row=r, column=col):
             line = f"place {x(i)} on {x(z)} at {x(r)}, {x(col)}"
-        case DoStmt(action=a, player=p, times=t):
-            line = f"do {a}" + (f" for {x(p)}" if p is not None else "") + (
+        case DoStmt(action=a, player=p, times=t, optional=opt):
+            line = ("may " if opt else "") + f"do {a}" + (f" for {x(p)}" if p is not None else "") + (
                 f" {x(t)} times" if t is not None else "")
         case ControlStmt(what=w):
             line = w

@@ -28,6 +28,7 @@ FUNCTIONS = {
     "any": (1, 1, "bool", ("list",)),
     "all": (1, 1, "bool", ("list",)),
     "abs": (1, 1, "int", ("int",)),
+    "clamp": (3, 3, "int", ("int",)),  # clamp(x, lo, hi)
     "range": (2, 2, "list", ("int",)),
     "left": (1, 1, "player", ("player",)),
     "right": (1, 1, "player", ("player",)),

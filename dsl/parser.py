@@ -175,6 +175,9 @@ class _ToAst(Transformer):
     def do_stmt(self, meta, c):
         return A.DoStmt(str(c[0]), c[1], c[2], pos=self._p(meta))
 
+    def may_do_stmt(self, meta, c):
+        return A.DoStmt(str(c[0]), c[1], c[2], optional=True, pos=self._p(meta))
+
     def end_turn_stmt(self, meta, c):
         return A.ControlStmt("end turn", pos=self._p(meta))
 

@@ -584,8 +584,8 @@ class _Compiler:
             value = c.eng.rng.randint(1, sides)
             c.v[name] = value
             if c.eng.record:
-                c.eng.events.append({"event": "roll", "die": sides, "value": value, "player": c.you,
-                         "at": at})
+                c.eng.events.append({"event": "roll", "die": sides, "value": value,
+                                     "player": c.you, "at": at})
         return roll, False
 
     def options_fn(self, p, scope):
@@ -712,7 +712,7 @@ class _Compiler:
     def s_DoStmt(self, s, scope):
         who = self.ex(s.player, scope) if s.player is not None else None
         times = self.ex(s.times, scope) if s.times is not None else None
-        action, pos = s.action, s.pos
+        action, pos, optional = s.action, s.pos, s.optional
 
         def do(c):
             n = 1 if times is None else times(c)
@@ -721,7 +721,9 @@ class _Compiler:
             p = c.you if who is None else who(c)
             for _ in range(n):
                 c.eng.tick(pos)
-                yield from c.eng.do_action(action, p, pos)
+                done = yield from c.eng.do_action(action, p, pos, optional)
+                if optional and not done:
+                    break  # skipping one optional use skips the rest
         return do, True
 
     def s_ControlStmt(self, s, scope):

@@ -23,6 +23,7 @@ from .decisions import ActionOption, Decision, label
 
 DEFAULT_STEP_BUDGET = 2_000_000
 _NO_USES = [0] * 64
+SKIP = ActionOption("skip")  # the option to decline a `may do`
 DEFAULT_TRIGGER_DEPTH = 32
 
 
@@ -221,7 +222,7 @@ class Engine:
         self.result = {"scores": scores, "winners": winners, "tie_breaks": tbs}
         if self.record:
             self.events.append({"event": "end", "scores": scores, "winners": winners,
-                    "state": st.state_hash(s)})
+                                "state": st.state_hash(s)})
 
     # ------------------------------------------------------------ services for compiled rules
     def _check_capacity(self, ref, pos, extra: int):
@@ -464,31 +465,38 @@ class Engine:
             else:
                 counts[player] = 0
 
-    def do_action(self, name: str, player: int, pos):
-        """`do ACTION`: run an action from another rule (meta-action); skipped if not legal."""
+    def do_action(self, name: str, player: int, pos, optional: bool = False):
+        """`do ACTION`: run an action from another rule (meta-action); skipped if not legal.
+        With `may do`, the player is also offered to skip. Returns whether it was done."""
         if self.depth >= self.max_depth:
             raise RuleError(f"`do {name}` nested more than {self.max_depth} deep: does an action "
                             "do itself, directly or through others?", pos)
         self.depth += 1
         try:
-            yield from self._do_action(name, player, pos)
+            return (yield from self._do_action(name, player, pos, optional))
         finally:
             self.depth -= 1
 
-    def _do_action(self, name: str, player: int, pos):
+    def _do_action(self, name: str, player: int, pos, optional: bool):
         c = Ctx(self.state, player, {}, self)
         options = self.action_options(c, [name], False)
         if not options:
             if self.record:
                 self.events.append({"event": "cannot", "action": name, "player": player,
-                        "at": f"{pos.path}:{pos.line}"})
-            return
-        if len(options) == 1 and self.prog.actions[name].param is None:
+                                    "at": f"{pos.path}:{pos.line}"})
+            return False
+        if optional:
+            choice = yield from self.ask(player, f"may {name}", options + [SKIP], str(pos),
+                                         lambda: self.action_options(c, [name], False) + [SKIP])
+            if choice is SKIP:
+                return False
+        elif len(options) == 1 and self.prog.actions[name].param is None:
             choice = options[0]
         else:
             choice = yield from self.ask(player, f"do {name}", options, str(pos),
                                          lambda: self.action_options(c, [name], False))
         yield from self.run_action(choice, player)
+        return True
 
     def take_turn(self, tc: Ctx, actions, free, limit, passed: list, why: str, automa_actions=()):
         player = tc.you

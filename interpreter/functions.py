@@ -98,6 +98,12 @@ def f_abs(c, x):
     return abs(x)
 
 
+def f_clamp(c, x, lo, hi):
+    if lo > hi:
+        raise ValueError(f"the lower bound {lo} is above the upper bound {hi}")
+    return max(lo, min(hi, x))
+
+
 def f_range(c, lo, hi):
     if hi - lo > 100_000:
         raise ValueError(f"range({lo}, {hi}) is too large")

@@ -357,3 +357,35 @@ def test_choose_by_another_player_asks_that_player(tmp_path):
     assert e.decision.player == 1 and e.decision.labels == ["1", "2", "3"]
     play_labels(e, ["3"])
     assert e.result["scores"] == [3, 0]
+
+
+MAY_DO = """
+game: maydo
+players: 1
+counters:
+  moves: {per: player, initial: 0}
+  low: {initial: 0}
+flow:
+  - do: |
+      may do move 3 times
+      set low to clamp(moves - 10, 0, 15)
+actions:
+  move:
+    choose: n from 1 to 2
+    effect: add n to moves
+scoring: {score: moves}
+"""
+
+
+def test_may_do_offers_skip_and_skipping_ends_the_remaining_uses(tmp_path):
+    e = start(make_game(tmp_path, MAY_DO), players=1)
+    assert e.decision.labels == ["move 1", "move 2", "skip"]
+    play_labels(e, ["move 2", "skip"])
+    assert e.decision is None and e.result["scores"] == [2]
+    assert e.state["counters"]["low"] == 0  # clamp(2 - 10, 0, 15)
+
+
+def test_may_do_can_be_taken_every_time(tmp_path):
+    e = start(make_game(tmp_path, MAY_DO), players=1)
+    play_labels(e, ["move 2", "move 2", "move 1"])
+    assert e.decision is None and e.result["scores"] == [5]
