@@ -88,6 +88,7 @@ class Trigger:
     target: str | None  # action or phase name, None for any
     cond: object
     effect: object
+    once: bool = False  # at most once per game
     pos: Pos = _pos
 
 
@@ -144,6 +145,7 @@ class TurnsStep:
     until_cond: object
     var: str | None
     automa_actions: tuple = ()  # what automa seats are offered (their rules must leave one)
+    until_round: object = None  # condition checked after each complete round of turns
     pos: Pos = _pos
 
 

@@ -35,7 +35,8 @@ def build_game(source: Source) -> Game:
 
 
 _WHEN = re.compile(r"^(before|after) turn$|^(before|after) (any action|[a-z_][a-z0-9_]*)$|"
-                   r"^(start|end) of ([a-z_][a-z0-9_]*)$|^overflow of ([a-z_][a-z0-9_]*)$")
+                   r"^(start|end) of ([a-z_][a-z0-9_]*)$|^overflow of ([a-z_][a-z0-9_]*)$|"
+                   r"^as soon as (.+)$", re.S)
 
 
 class _Builder:
@@ -286,11 +287,21 @@ class _Builder:
             when = " ".join(str(spec["when"]).split())
             pos = spec.pos_of("when")
             m = _WHEN.match(when)
+            if m and m.group(7):
+                text = spec["when"]
+                if spec.get("if") is not None:
+                    raise SchemaError("an `as soon as` trigger takes its condition in `when:`; "
+                                      "drop `if:`", spec.pos_of("if"))
+                cond = parse_expression(_after_prefix(text, "as soon as"), self.path)
+                out.append(Trigger(key, "as_soon_as", None, cond,
+                                   parse_block(spec["effect"], self.path),
+                                   bool(spec.get("once", False)), pos=sec.key_pos[key]))
+                continue
             if not m:
                 raise ResolveError(
                     f"when: {when!r} is not an event; expected `before turn`, `after turn`, "
                     "`before ACTION`, `after ACTION`, `after any action`, `start of PHASE` or "
-                    "`end of PHASE` or `overflow of COUNTER`", pos)
+                    "`end of PHASE`, `overflow of COUNTER` or `as soon as CONDITION`", pos)
             if m.group(6):
                 event, target = "overflow", m.group(6)
                 counter = self.section("counters").get(target)
@@ -311,7 +322,8 @@ class _Builder:
                 if target not in phases:
                     raise ResolveError(_unknown("phase", target, phases), pos)
             out.append(Trigger(key, event, target, self.expr(spec.get("if"), key, pos),
-                               parse_block(spec["effect"], self.path), pos=sec.key_pos[key]))
+                               parse_block(spec["effect"], self.path),
+                               bool(spec.get("once", False)), pos=sec.key_pos[key]))
         return out
 
     def _scoring(self):
@@ -375,7 +387,9 @@ class _Builder:
                          tuple(t.get("free_actions") or ()),
                          self.expr(t.get("per_turn"), "per_turn", t.pos_of("per_turn")),
                          until, until_cond, str(t["as"]) if "as" in t else None,
-                         tuple(t.get("automa_actions") or ()), pos=pos)
+                         tuple(t.get("automa_actions") or ()),
+                         self.expr(t.get("until_round"), "until_round", t.pos_of("until_round")),
+                         pos=pos)
 
     def _warn_unused(self, used: set[str]):
         for section, kind in (("counters", "counter"), ("zones", "zone"), ("tables", "table"),
@@ -384,6 +398,22 @@ class _Builder:
             for key in sec:
                 if key not in used:
                     self.warnings.append(Warning_(f"{kind} {key!r} is never used", sec.key_pos[key]))
+
+
+def _after_prefix(text, prefix: str):
+    """The condition of `as soon as COND`, keeping its position in the file."""
+    from .yamlpos import YStr
+
+    raw = str(text)
+    start = raw.index(prefix) + len(prefix)
+    while start < len(raw) and raw[start] in " \t":
+        start += 1
+    rest = raw[start:]
+    if isinstance(text, YStr) and "\n" not in raw[:start]:
+        out = YStr(rest)
+        out.pos, out.style, out.indent = text.pos_at(1, start + 1), None, text.indent
+        return out
+    return rest
 
 
 def _trigger_scope(t: Trigger) -> dict:
@@ -741,6 +771,8 @@ class _Checker:
                                    "actions per turn")
                     if s.until_cond is not None:
                         self.expr(s.until_cond, scope)
+                    if s.until_round is not None:
+                        self.expr(s.until_round, scope)
 
 
 def _is_players(e) -> bool:

@@ -66,7 +66,11 @@ class Compiled:
             if a.limit is not None:
                 self.limits_per.setdefault(a.limit_per, []).append(name)
         self.triggers: dict[tuple, list] = {}
+        self.watch = []  # `as soon as` triggers: (trigger, condition, effect)
         for t in game.triggers:
+            if t.event == "as_soon_as":
+                self.watch.append((t, cp.ex(t.cond, set()), cp.block_gen(t.effect, set())))
+                continue
             scope = {"action"} if t.event.endswith("_action") else (
                 {"excess"} if t.event == "overflow" else set())
             cond = cp.ex(t.cond, scope) if t.cond is not None else None
@@ -79,7 +83,7 @@ class Compiled:
             ca.after = tuple(self.triggers.get(("after_action", name), []) +
                              self.triggers.get(("after_action", None), []))
             # an action that can never ask anything runs as plain calls (no generators)
-            ca.plain_path = (ca.effect_plain is not None and not any(
+            ca.plain_path = (ca.effect_plain is not None and not self.watch and not any(
                 k[0] == "overflow" for k in self.triggers) and
                 all(tr[3] is not None for tr in ca.before + ca.after))
         self.flow = cp.steps(game.flow, set())
@@ -879,7 +883,7 @@ class _Compiler:
 
             def do_step(c):
                 yield from block(c)
-                if c.eng.pending:
+                if c.eng.pending or c.eng.watching:
                     yield from c.eng.flush(c)
             return do_step
         if isinstance(s, PhaseStep):
@@ -938,6 +942,7 @@ class _Compiler:
         step = -1 if s.order == "counterclockwise" else 1
         actions, free, until, var, pos = s.actions, s.free_actions, s.until, s.var, s.pos
         automa_actions = s.automa_actions
+        until_round = self.ex(s.until_round, scope) if s.until_round is not None else None
         why = str(pos)
 
         def turns(c):
@@ -970,6 +975,8 @@ class _Compiler:
                             break
                     taken += 1
                     seat = (seat + step) % n
+                    if until_round is not None and seat == start and until_round(c):
+                        break
             finally:
                 c.s["turn"] = outer_turn
         return turns

@@ -75,8 +75,9 @@ class Engine:
         self._trig_cache: dict = {}
         self.secret_mark: int | None = None  # choices index where a secret choice round began
         self.pending: list = []  # (counter, seat, excess) overflows waiting for their triggers
+        self.watching = bool(self.prog.watch)  # are there `as soon as` triggers to check?
         self.state = {"counters": {}, "players": [{} for _ in range(self.n)], "zones": {},
-                      "loc": {}, "items": {}, "cells": {}, "uses": {},
+                      "loc": {}, "items": {}, "cells": {}, "uses": {}, "fired": [], "soon": {},
                       "turn": {"player": 0, "passed": []}, "phase": None}
         self._gen = None
 
@@ -334,13 +335,32 @@ class Engine:
             self.pending.append((counter, seat, excess))
 
     def flush(self, c: Ctx):
+        """At a safe point: run waiting overflow triggers, then `as soon as` triggers whose
+        condition has become true since the last check."""
         while self.pending:
             counter, seat, excess = self.pending.pop(0)
             tc = Ctx(self.state, c.you if seat is None else seat, {"excess": excess}, self)
             yield from self._fire(self.triggers_for("overflow", counter), "overflow", counter, tc)
+        if not self.watching:
+            return
+        last = self.state["soon"]
+        for _ in range(self.max_depth):
+            fired = False
+            for trig, cond, effect in self.prog.watch:
+                now = bool(cond(Ctx(self.state, c.you, {}, self)))
+                was = last.get(trig.name, False)
+                last[trig.name] = now
+                if now and not was:
+                    fired = True
+                    yield from self._fire([(trig, None, effect, None)], "as_soon_as", None, c)
+            if not fired:
+                return
+        raise RuleError("`as soon as` triggers keep setting each other off", self.prog.watch[0][0].pos)
 
     def _fire(self, triggers, event: str, target: str | None, c: Ctx):
         for trig, cond, effect, _ in triggers:
+            if trig.once and trig.name in self.state["fired"]:
+                continue
             if event == "overflow":
                 tc = Ctx(c.s, c.you, dict(c.v), self)
             else:
@@ -351,6 +371,8 @@ class Engine:
             if self.depth > self.max_depth:
                 raise RuleError(f"trigger {trig.name!r} nested more than {self.max_depth} deep: "
                                 "do triggers set each other off?", trig.pos)
+            if trig.once:
+                self.state["fired"].append(trig.name)
             try:
                 if self.record:
                     self.events.append({"event": "trigger", "trigger": trig.name,
@@ -410,12 +432,12 @@ class Engine:
         try:
             yield from ca.effect(ac)
         except EndTurn:
-            if self.pending:
+            if self.pending or self.watching:
                 yield from self.flush(ac)
             if ca.after:
                 yield from self._fire(ca.after, "after_action", ca.name, ac)
             raise
-        if self.pending:
+        if self.pending or self.watching:
             yield from self.flush(ac)
         if ca.after:
             yield from self._fire(ca.after, "after_action", ca.name, ac)
@@ -439,9 +461,13 @@ class Engine:
 
     def _fire_plain(self, triggers, target: str, c: Ctx) -> None:
         for trig, cond, _, plain in triggers:
+            if trig.once and trig.name in self.state["fired"]:
+                continue
             tc = Ctx(c.s, c.you, {"action": target}, self)
             if cond is not None and not cond(tc):
                 continue
+            if trig.once:
+                self.state["fired"].append(trig.name)
             self.depth += 1
             if self.depth > self.max_depth:
                 raise RuleError(f"trigger {trig.name!r} nested more than {self.max_depth} deep: "

@@ -389,3 +389,40 @@ def test_may_do_can_be_taken_every_time(tmp_path):
     e = start(make_game(tmp_path, MAY_DO), players=1)
     play_labels(e, ["move 2", "move 2", "move 1"])
     assert e.decision is None and e.result["scores"] == [5]
+
+
+SOON = """
+game: soon
+players: [2, 2]
+counters:
+  fame: {per: player, initial: 0}
+  ending: {initial: 0}
+  bonus: {per: player, initial: 0}
+flow:
+  - turns: {first: 0, actions: [climb, rest], per_turn: 1, until: never, until_round: ending == 1}
+actions:
+  climb: {effect: gain 3 fame}
+  rest: {effect: gain 0 fame}
+triggers:
+  someone_reached_six:
+    when: as soon as any(p.fame >= 6 for p in players)
+    effect: set ending to 1
+  first_climber:
+    when: after climb
+    once: true
+    effect: gain 10 bonus
+scoring: {score: fame, tie_break: [bonus]}
+"""
+
+
+def test_as_soon_as_fires_once_when_true_and_the_round_is_finished(tmp_path):
+    e = start(make_game(tmp_path, SOON))
+    play_labels(e, ["climb", "rest", "climb"])  # player 0 reaches 6 in the middle of round 2
+    assert e.state["counters"]["ending"] == 1
+    assert e.decision is not None and e.decision.player == 1  # the round is finished first
+    play_labels(e, ["climb"])
+    assert e.decision is None  # then the game stops
+    assert e.result["scores"] == [6, 3]
+    assert [p["bonus"] for p in e.state["players"]] == [10, 0]  # `once`: only the first climb
+    fired = [ev["trigger"] for ev in e.events if ev["event"] == "trigger"]
+    assert fired.count("someone_reached_six") == 1 and fired.count("first_climber") == 1
