@@ -103,7 +103,14 @@ def load_yaml_text(text: str, path: str):
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
         raise LoadError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", Pos(path, 1, 1))
     remember_source(path, text)
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)
+    except yaml.reader.ReaderError as exc:
+        before = text[: exc.position]
+        line = before.count("\n") + 1
+        col = exc.position - (before.rfind("\n") + 1) + 1
+        raise LoadError(f"YAML cannot contain the character {exc.character!r} ({exc.reason})",
+                        Pos(path, line, col)) from None
     loader.path = path
     try:
         node = loader.get_single_node()
