@@ -181,7 +181,14 @@ class Game:
     invariants: tuple = ()  # ((name, expression), ...)
     automa: tuple = ()  # (name, seats) when some seats are played by the rules
     item_fields: frozenset = frozenset()  # every field name an item can have
+    summary: dict = attrs.field(factory=dict)  # language -> one-paragraph description
     warnings: tuple = ()
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a loaded game as its phase flowchart."""
+        from visualizer import svg
+
+        return svg(self)
 
     def term(self, key: str, lang: str = "en") -> str:
         entry = self.terms.get(key)

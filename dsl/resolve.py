@@ -10,7 +10,7 @@ import difflib
 import re
 
 from . import ast as A
-from .builtins import FUNCTIONS, VALUES
+from .builtins import ANY, FUNCTIONS, VALUES
 from .errors import Pos, ResolveError, SchemaError, Warning_
 from .loader import Source, bundled_games, load_source, variant_names
 from .model import (Action, Counter, DoStep, Game, IfStep, ItemKind, LoopStep, Option, Param,
@@ -126,8 +126,11 @@ class _Builder:
             if self.src.variant is None else ()
         automa = doc.get("automa")
         automa = (str(automa["name"]), int(automa.get("seats", 1))) if automa else ()
+        summary = doc.get("summary", "")
+        summary = {"en": str(summary)} if isinstance(summary, str) else {
+            str(k): str(v) for k, v in summary.items()}
         return Game(
-            automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
+            summary=summary, automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
             min_players=lo, max_players=hi, options=options, terms=terms, tables=tables,
             counters=counters, zones=zones, items=items, setup=setup, flow=flow, actions=actions,
             triggers=tuple(triggers), scoring=scoring, rules_hash=self.src.rules_hash,
@@ -537,7 +540,8 @@ class _Checker:
                     self.fail(_unknown("function", f, FUNCTIONS), e)
                 lo, hi, ret, argtypes = spec
                 if not lo <= len(args) <= hi:
-                    want = str(lo) if lo == hi else f"{lo} to {hi}"
+                    want = str(lo) if lo == hi else (f"at least {lo}" if hi >= ANY else
+                                                     f"{lo} to {hi}")
                     self.fail(f"{f}() takes {want} argument{'s' if hi != 1 else ''}, "
                               f"got {len(args)}", e)
                 for i, a in enumerate(args):

@@ -1,0 +1,115 @@
+"""What the rules can do, read from the Game model: which actions a block runs (`do ACTION`),
+which blocks say `end game`, which steps never finish, and which triggers fire where."""
+from __future__ import annotations
+
+from dsl import ast as A
+from dsl.model import IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
+
+
+def _nodes(block):
+    if block is None:
+        return []
+    try:
+        return list(A.walk(block))
+    except Exception:  # pragma: no cover - a node type the walker does not know
+        return []
+
+
+def ends_game(block) -> bool:
+    """The block itself says `end game` somewhere."""
+    return any(isinstance(n, A.ControlStmt) and n.what == "end game" for n in _nodes(block))
+
+
+def calls(block) -> list[str]:
+    """Actions the block runs with `do ACTION`, in source order, without repeats."""
+    out = []
+    for n in _nodes(block):
+        if isinstance(n, A.DoStmt) and n.action not in out:
+            out.append(n.action)
+    return out
+
+
+def reach(game, blocks) -> list[str]:
+    """Every action the blocks run, directly or through actions they run (transitively)."""
+    out: list[str] = []
+    todo = [a for b in blocks for a in calls(b)]
+    while todo:
+        a = todo.pop(0)
+        if a in out or a not in game.actions:
+            continue
+        out.append(a)
+        todo.extend(calls(game.actions[a].effect))
+    return out
+
+
+def trigger_key(t):
+    """The event key a trigger listens to (matched against the keys an anchor fires)."""
+    if t.event in ("before_turn", "after_turn"):
+        return ("turn",)
+    if t.event in ("before_action", "after_action"):
+        return ("action", t.target) if t.target else ("any_action",)
+    if t.event in ("phase_start", "phase_end"):
+        return ("phase", t.target)
+    return (t.event, t.target)
+
+
+def end_sources(game, runs, keys, with_triggers: bool) -> list[str | None]:
+    """Names of the rules that can end the game from a place that runs `runs` (pairs of
+    (name or None for the place itself, block)) and fires the event `keys`: actions run from
+    there, and (with_triggers) the triggers fired there, followed transitively. None means the
+    place's own text says `end game`."""
+    keys = set(keys)
+    found: list[str | None] = []
+    seen_actions: set[str] = set()
+    seen_triggers: set[str] = set()
+    queue = list(runs)
+    for name, _ in runs:
+        if name is not None and name in game.actions:
+            seen_actions.add(name)
+    while True:
+        while queue:
+            name, block = queue.pop(0)
+            if ends_game(block) and name not in found:
+                found.append(name)
+            for a in calls(block):
+                if a in game.actions and a not in seen_actions:
+                    seen_actions.add(a)
+                    keys.add(("action", a))
+                    queue.append((a, game.actions[a].effect))
+        if not with_triggers:
+            break
+        for t in game.triggers:
+            if t.name not in seen_triggers and trigger_key(t) in keys:
+                seen_triggers.add(t.name)
+                queue.append((t.name, t.effect))
+        if not queue:
+            break
+    return found
+
+
+def never_ends(step) -> bool:
+    """A step after which the flow cannot continue (only `end game` leaves it)."""
+    if isinstance(step, TurnsStep):
+        return step.until == "never"
+    if isinstance(step, LoopStep):
+        c = step.cond
+        if isinstance(c, A.Const) and c.value is (not step.until):
+            return True
+        return seq_never_ends(step.steps)
+    if isinstance(step, (PhaseStep, RepeatStep)):
+        return seq_never_ends(step.steps)
+    if isinstance(step, IfStep):
+        return seq_never_ends(step.steps) and seq_never_ends(step.other)
+    return False
+
+
+def seq_never_ends(steps) -> bool:
+    return any(never_ends(s) for s in steps)
+
+
+def all_steps(steps):
+    """Every flow step, parents before children."""
+    for s in steps:
+        yield s
+        for attr in ("steps", "other"):
+            yield from all_steps(getattr(s, attr, ()) or ())

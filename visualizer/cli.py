@@ -1,0 +1,88 @@
+"""`meeplang diagram` and `meeplang report` (registered by meeplang.cli through COMMAND_MODULES)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from dsl.errors import UsageError
+
+from .dot import DETAILS
+from .labels import LANGS
+from .render import FORMATS
+
+
+def _target(text: str):
+    name, _, variant = text.partition(":")
+    if not name:
+        raise UsageError(f"expected GAME or GAME:VARIANT, not {text!r}")
+    return name, (variant or None)
+
+
+def _load(text: str):
+    from dsl.resolve import load_game
+
+    name, variant = _target(text)
+    return load_game(name, variant)
+
+
+def _stem(game) -> str:
+    return game.name + (f"-{game.variant}" if game.variant else "")
+
+
+def cmd_diagram(args) -> int:
+    from .render import write
+
+    game = _load(args.game)
+    fmt = args.format
+    if fmt is None:
+        suffix = Path(args.output).suffix.lstrip(".").lower() if args.output else ""
+        fmt = suffix if suffix in FORMATS else "svg"
+    out = Path(args.output) if args.output else Path(f"{_stem(game)}.{fmt}")
+    write(game, out, fmt, args.detail, args.lang)
+    print(out)
+    return 0
+
+
+def cmd_report(args) -> int:
+    from .report import write_report
+
+    game = _load(args.game)
+    out = Path(args.output) if args.output else Path(f"{_stem(game)}-report")
+    index = write_report(game, out, detail=args.detail, lang=args.lang)
+    print(index)
+    return 0
+
+
+def register(subparsers) -> None:
+    s = subparsers.add_parser(
+        "diagram", help="draw a game's flowchart (rounds, phases, turns, actions) with Graphviz",
+        description="Draw a game's rules diagram from its model. SVG, PNG and PDF need "
+                    "Graphviz's `dot` (apt-get install graphviz); --format dot does not.")
+    s.add_argument("game", metavar="GAME[:VARIANT]", help="a bundled game, GAME:VARIANT or a folder")
+    s.add_argument("-o", "--output", metavar="FILE",
+                   help="output file (default: GAME.svg or GAME-VARIANT.svg in the current folder)")
+    s.add_argument("--format", "-f", choices=FORMATS,
+                   help="svg, png, pdf or dot (default: from -o's extension, else svg)")
+    s.add_argument("--detail", "-d", choices=DETAILS, default="phases",
+                   help="phases (flow only), actions (+ actions in each turns step), "
+                        "full (+ effects and triggers); default phases")
+    s.add_argument("--lang", "-l", choices=LANGS, default="en", help="label language (default en)")
+    s.set_defaults(func=cmd_diagram)
+
+    s = subparsers.add_parser(
+        "report", help="write a static HTML page: flowchart, components, actions",
+        description="Write DIR/index.html: the game's title and summary, its flowchart (inline "
+                    "SVG; needs Graphviz's `dot`) and tables of its components and actions.")
+    s.add_argument("game", metavar="GAME[:VARIANT]")
+    s.add_argument("-o", "--output", metavar="DIR",
+                   help="output folder (default: GAME-report or GAME-VARIANT-report)")
+    s.add_argument("--detail", "-d", choices=DETAILS, default="actions",
+                   help="diagram detail (default actions)")
+    s.add_argument("--lang", "-l", choices=LANGS, default="en")
+    s.set_defaults(func=cmd_report)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from meeplang.cli import main
+
+    sys.exit(main(["diagram", *sys.argv[1:]]))

@@ -1,0 +1,242 @@
+"""`meeplang report`: one static HTML page per game (no scripts, no outside resources): title,
+summary, the flowchart as inline SVG, and tables of options, counters, zones, items, actions,
+triggers and scoring — all read from the Game model."""
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from dsl.model import PhaseStep, TurnsStep
+
+from .dot import DETAILS, when_text
+from .labels import Words, block_lines, expr
+from .render import inline_svg, svg
+
+CSS = """
+:root { color-scheme: light; }
+body { font-family: Helvetica, Arial, "Liberation Sans", sans-serif; margin: 0; color: #222;
+       background: #fff; line-height: 1.4; }
+header, main { max-width: 1100px; margin: 0 auto; padding: 0 1.2rem; }
+header { padding-top: 1.2rem; border-bottom: 1px solid #ddd; }
+h1 { margin: 0 0 .2rem; font-size: 1.8rem; }
+h2 { margin: 1.8rem 0 .6rem; font-size: 1.3rem; border-bottom: 1px solid #eee; }
+h3 { margin: 1.2rem 0 .4rem; font-size: 1.05rem; }
+.summary { font-size: 1.1rem; margin: .3rem 0 .6rem; }
+.meta { color: #555; margin: 0 0 1rem; }
+figure { margin: 0; overflow-x: auto; border: 1px solid #eee; border-radius: 6px; padding: .5rem; }
+figure svg { max-width: 100%; height: auto; display: block; margin: 0 auto; }
+table { border-collapse: collapse; margin: .3rem 0 1rem; width: 100%; font-size: .92rem; }
+th, td { border: 1px solid #ddd; padding: .3rem .5rem; text-align: left; vertical-align: top; }
+th { background: #f5f5f5; }
+code, pre { font-family: "Courier New", Courier, "Liberation Mono", monospace; font-size: .88rem; }
+pre { margin: 0; white-space: pre-wrap; }
+.key { color: #777; font-size: .85rem; }
+footer { max-width: 1100px; margin: 2rem auto 1rem; padding: 0 1.2rem; color: #777;
+         font-size: .85rem; }
+"""
+
+
+def _e(text) -> str:
+    return html.escape("" if text is None else str(text), quote=True)
+
+
+def _code(text) -> str:
+    return f"<code>{_e(text)}</code>" if text not in (None, "") else ""
+
+
+def summary_text(game, lang: str) -> str:
+    """The game's summary in lang (English when that language is missing)."""
+    return game.summary.get(lang) or game.summary.get("en") or ""
+
+
+def _table(headers, rows) -> str:
+    if not rows:
+        return ""
+    head = ("<thead><tr>" + "".join(f"<th>{_e(h[:1].upper() + h[1:])}</th>" for h in headers)
+            + "</tr></thead>"
+            if headers else "")
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table>{head}<tbody>{body}</tbody></table>"
+
+
+def _name(w: Words, key: str) -> str:
+    label = w.term(key)
+    extra = f' <span class="key">{_e(key)}</span>' if label != key else ""
+    return f"{_e(label)}{extra}"
+
+
+def _offered_in(game, w: Words) -> dict:
+    """action -> the phases whose turns steps offer it."""
+    out: dict[str, list[str]] = {}
+
+    def visit(steps, phase):
+        for s in steps:
+            here = s.name if isinstance(s, PhaseStep) else phase
+            if isinstance(s, TurnsStep):
+                for a in (*s.actions, *s.free_actions, *(getattr(s, "automa_actions", ()) or ())):
+                    label = w.term(here) if here else w.ui("turns")
+                    if label not in out.setdefault(a, []):
+                        out[a].append(label)
+            for attr in ("steps", "other"):
+                visit(getattr(s, attr, ()) or (), here)
+
+    visit(game.flow, None)
+    return out
+
+
+def _range(lo, hi) -> str:
+    if lo is None and hi is None:
+        return ""
+    return f"{'' if lo is None else lo} … {'' if hi is None else hi}"
+
+
+def build_html(game, svg_text: str, lang: str = "en") -> str:
+    w = Words(game, lang)
+    ui = w.ui
+    title = w.title() + (f" ({ui('variant_of')} {game.variant})" if game.variant else "")
+    summary = summary_text(game, lang)
+    players = (f"{game.min_players}" if game.min_players == game.max_players
+               else f"{game.min_players}–{game.max_players}")
+    parts = []
+
+    # options
+    rows = [[_e(o.name), _code(o.default), _e(_range(o.min, o.max)), _e(o.doc)]
+            for o in game.options.values()]
+    opts = _table([ui("name"), ui("default"), ui("range"), ui("doc")], rows)
+    if opts:
+        parts.append(f"<h3>{_e(ui('options'))}</h3>{opts}")
+
+    # counters
+    rows = [[_name(w, c.name), _e(ui("per_player") if c.per_player else ui("shared")),
+             _code(expr(c.initial)), _e("" if c.min is None else c.min),
+             _e("" if c.max is None else c.max), _e(c.overflow)]
+            for c in game.counters.values()]
+    t = _table([ui("name"), ui("per"), ui("initial"), ui("min"), ui("max"), ui("overflow_col")],
+               rows)
+    if t:
+        parts.append(f"<h3>{_e(ui('counters'))}</h3>{t}")
+
+    # zones
+    rows = [[_name(w, z.name), _e(ui("per_player") if z.per_player else ui("shared")),
+             _e(z.visibility), _code(expr(z.capacity))] for z in game.zones.values()]
+    t = _table([ui("name"), ui("per"), ui("visibility"), ui("capacity")], rows)
+    if t:
+        parts.append(f"<h3>{_e(ui('zones'))}</h3>{t}")
+
+    # items
+    rows = []
+    for k in game.items.values():
+        table = getattr(k, "source_table", None)
+        if table:
+            data = game.tables.get(table)
+            count = f"{len(data)} ({table})" if isinstance(data, (list, tuple, dict)) else table
+            count_html = _e(count)
+        else:
+            count_html = _code(_count_text(game, k.count))
+        zone = k.zone or (f"<{getattr(k, 'zone_field', '') or '?'}>")
+        fields = ", ".join(f"{f} = {expr(v)}" for f, v in k.fields)
+        rows.append([_name(w, k.name), count_html, _e(w.term(zone) if k.zone else zone),
+                     _e(ui("per_player") if k.per_player else ui("shared")), _code(fields)])
+    t = _table([ui("name"), ui("count"), ui("zone"), ui("per"), ui("fields")], rows)
+    if t:
+        parts.append(f"<h3>{_e(ui('items'))}</h3>{t}")
+    components = "".join(parts)
+
+    # actions
+    offered = _offered_in(game, w)
+    rows = []
+    for a in game.actions.values():
+        choose = ""
+        if a.param is not None:
+            p = a.param
+            choose = (f"{p.name} from {expr(p.source[0])} to {expr(p.source[1])}" if p.is_range
+                      else f"{p.name} in {expr(p.source)}")
+            if p.cond is not None:
+                choose += f" where {expr(p.cond)}"
+        rows.append([_name(w, a.name), _code(choose), _code(expr(a.requires)),
+                     _e(", ".join(offered.get(a.name, []))),
+                     f"<pre>{_e(chr(10).join(block_lines(a.effect)))}</pre>"])
+    actions = _table([ui("name"), ui("choose"), ui("requires"), ui("offered_in"), ui("effect")],
+                     rows)
+
+    # triggers
+    rows = [[_name(w, t.name), _e(when_text(w, t)), _code(expr(t.cond)),
+             f"<pre>{_e(chr(10).join(block_lines(t.effect)))}</pre>"] for t in game.triggers]
+    triggers = _table([ui("name"), ui("when"), ui("condition"), ui("effect")], rows)
+
+    # scoring
+    sc = game.scoring
+    rows = []
+    if sc is not None:
+        rows.append([_e(ui("score")), _code(expr(sc.score))])
+        if sc.tie_break:
+            rows.append([_e(ui("tie_break")), _code(", ".join(expr(t) for t in sc.tie_break))])
+        if sc.winners is not None:
+            rows.append([_e(ui("winners")), _code(expr(sc.winners))])
+    scoring = _table(None, rows)
+
+    variants = ""
+    if game.variants:
+        items = "".join(f"<li><code>{_e(game.name)}:{_e(v)}</code> — {_e(t)}</li>"
+                        for v, t, _ in game.variants)
+        variants = f"<h3>{_e(ui('variants'))}</h3><ul>{items}</ul>"
+
+    sections = [
+        f'<section id="flowchart"><h2>{_e(ui("flowchart"))}</h2>'
+        f"<figure>{inline_svg(svg_text)}</figure></section>",
+        f'<section id="components"><h2>{_e(ui("components"))}</h2>{components}{variants}'
+        "</section>",
+    ]
+    if actions:
+        sections.append(f'<section id="actions"><h2>{_e(ui("actions"))}</h2>{actions}</section>')
+    if triggers:
+        sections.append(f'<section id="triggers"><h2>{_e(ui("triggers"))}</h2>{triggers}'
+                        "</section>")
+    if scoring:
+        sections.append(f'<section id="scoring"><h2>{_e(ui("scoring"))}</h2>{scoring}</section>')
+
+    return f"""<!DOCTYPE html>
+<html lang="{_e(lang)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{_e(title)}</title>
+<link rel="icon" href="data:,">
+<style>{CSS}</style>
+</head>
+<body>
+<header>
+<h1>{_e(title)}</h1>
+{f'<p class="summary">{_e(summary)}</p>' if summary else ''}
+<p class="meta">{_e(w.field('players', players))} · <code>{_e(game.name)}</code> · {_e(ui('rules'))} {_e(game.rules_hash[:12])}</p>
+</header>
+<main>
+{chr(10).join(sections)}
+</main>
+<footer>{_e(ui('generated'))}</footer>
+</body>
+</html>
+"""
+
+
+def _count_text(game, e) -> str:
+    from dsl import ast as A
+
+    text = expr(e)
+    if isinstance(e, A.Name) and e.name in game.options:
+        return f"{text} ({game.options[e.name].default})"
+    return text
+
+
+def write_report(game, folder, detail: str = "actions", lang: str = "en") -> Path:
+    """Write folder/index.html; returns its path."""
+    if detail not in DETAILS:
+        from dsl.errors import UsageError
+
+        raise UsageError(f"unknown detail {detail!r}; expected one of {', '.join(DETAILS)}")
+    svg_text = svg(game, detail, lang)
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    index = folder / "index.html"
+    index.write_text(build_html(game, svg_text, lang), encoding="utf-8")
+    return index
