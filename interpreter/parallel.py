@@ -54,7 +54,7 @@ class SerialRunner:
     def run(self, spec: SimSpec, n: int, progress=_noop) -> list[dict]:
         """Play n games chunk by chunk, reporting the games done after each chunk."""
         parts = []
-        for part in chunks(n, 4):
+        for part in chunks(n, 4):  # split as for 4 jobs: about 32 progress steps
             parts.append(play_chunk(spec, list(part)))
             progress(len(part))
         return in_order(parts)
@@ -90,6 +90,9 @@ class PoolRunner:
     def __init__(self, jobs: int):
         self.jobs = jobs
         self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+        # Start the workers now, before a progress bar's thread runs: forking while another
+        # thread holds a lock (stdout's) can leave a worker stuck on it.
+        self.pool.submit(int).result()
 
     def run(self, spec: SimSpec, n: int, progress=_noop) -> list[dict]:
         """Submit every chunk, collect them as they finish, and return the records in order."""

@@ -304,8 +304,9 @@ def compare_table(runs: list, out: dict):
     for row in cmp["seats"]:
         b, o = row["win_rate"]
         mb, mo = row["mean_score"]
-        table.add_row(str(row["seat"]), f"{pct(b)} → {pct(o)}", f"{100 * row['win_rate_diff']:+.1f}",
-                      p_text(row["win_rate_p"]), f"{mb:.2f} → {mo:.2f}",
+        table.add_row(str(row["seat"]), f"{pct(b)} → {pct(o)}",
+                      f"{100 * row['win_rate_diff']:+.1f}", p_text(row["win_rate_p"]),
+                      f"{mb:.2f} → {mo:.2f}",
                       f"{row['mean_score_diff']:+.2f}", p_text(row["score_p"]))
     d = cmp["decisions"]
     table.caption = (f"decisions per game {d['mean'][0]:.1f} → {d['mean'][1]:.1f} "

@@ -1,0 +1,158 @@
+"""`meeplang simulate` end to end: JSON fields, shared wins, job-independence, --compare,
+--report and bad usage."""
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+import subprocess
+import sys
+
+import pytest
+
+from interpreter.simulation import game_seed
+from interpreter.simulation_cli import without_timing
+
+HAS_DASK = importlib.util.find_spec("distributed") is not None
+
+
+def test_json_has_the_documented_fields(simulate_json):
+    out = simulate_json("pig", "--players", 2, "-n", 30, "--seed", 4)
+    for key in ("games", "players", "mean_scores", "win_rates", "games_per_second", "score_sd",
+                "win_rate_ci", "decisions_mean", "no_winner", "seed"):
+        assert key in out, key
+    assert out["games"] == 30 and out["players"] == 2 and out["seed"] == 4
+    assert out["games_per_second"] > 0
+    assert len(out["win_rate_ci"]) == 2
+    for rate, (lo, hi) in zip(out["win_rates"], out["win_rate_ci"]):
+        assert 0 <= lo <= rate <= hi <= 1
+    assert out["decisions_mean"] > 0 and "compare" not in out
+
+
+@pytest.mark.parametrize("game,players", [("pig", 3), ("goofspiel", 2)])
+def test_win_rates_and_no_winner_sum_to_one(simulate_json, game, players):
+    out = simulate_json(game, "--players", players, "-n", 40, "--seed", 1,
+                        *(["-o", "num_cards=4"] if game == "goofspiel" else []))
+    assert sum(out["win_rates"]) + out["no_winner"] == pytest.approx(1.0)
+
+
+def test_goofspiel_ties_are_shared(simulate_json):
+    # With 2 cards over half the games are drawn (both players win); counted whole, the rates
+    # would sum to about 1.6.
+    out = simulate_json("goofspiel", "-n", 60, "-o", "num_cards=2")
+    assert out["no_winner"] == 0
+    assert sum(out["win_rates"]) == pytest.approx(1.0)
+
+
+def test_games_without_winner(simulate_json):
+    # Pig stopped by its horizon after 3 moves: nobody reaches the target.
+    out = simulate_json("pig", "-n", 10, "-o", "horizon=3")
+    assert out["no_winner"] == 1.0 and out["win_rates"] == [0.0, 0.0]
+    assert out["no_winner_games"] == 10
+
+
+def test_jobs_do_not_change_results(simulate_json):
+    one = simulate_json("pig", "-n", 60, "--seed", 9, "--jobs", 1)
+    two = simulate_json("pig", "-n", 60, "--seed", 9, "--jobs", 2)
+    assert one["run"]["jobs"] == 1 and two["run"]["jobs"] == 2
+    assert without_timing(one) == without_timing(two)
+
+
+@pytest.mark.skipif(not HAS_DASK, reason="dask.distributed is not installed")
+def test_dask_local_cluster_does_not_change_results(simulate_json):
+    local = simulate_json("pig", "-n", 20, "--seed", 3)
+    dask = simulate_json("pig", "-n", 20, "--seed", 3, "--executor", "dask", "--jobs", 2)
+    assert dask["run"]["executor"] == "dask"
+    assert without_timing(local) == without_timing(dask)
+
+
+def test_compare_finds_shorter_games(simulate_json, pig_copy):
+    out = simulate_json(pig_copy, "-n", 40, "--seed", 2, "--compare", "short", "--jobs", 2)
+    cmp = out["compare"]
+    assert cmp["variant"] == "short"
+    assert cmp["summary"]["options"]["target"] == 30 and out["options"]["target"] == 100
+    assert cmp["summary"]["seed"] == out["seed"]
+    length = cmp["decisions"]
+    assert length["diff"] < 0 and length["p"] < 0.001
+    for seat in cmp["seats"]:
+        assert seat["mean_score_diff"] < 0 and seat["score_p"] < 0.001
+        assert 0 <= seat["win_rate_p"] <= 1
+
+
+def test_compare_uses_the_same_seeds(pig_copy, tmp_path, run_cli):
+    pytest.importorskip("matplotlib")
+    rc, _, err = run_cli("simulate", pig_copy, "-n", 5, "--seed", 7, "--compare", "short",
+                         "--report", tmp_path / "rep", "--json")
+    assert rc == 0, err
+    seeds = [[row["seed"] for row in csv.DictReader((tmp_path / "rep" / name).open())]
+             for name in ("games.csv", "games-short.csv")]
+    assert seeds[0] == seeds[1] == [str(game_seed(7, i)) for i in range(5)]
+
+
+def test_report_writes_csv_plots_and_summary(run_cli, tmp_path):
+    pytest.importorskip("matplotlib")
+    folder = tmp_path / "report"
+    rc, out, err = run_cli("simulate", "pig", "-n", 12, "--seed", 1, "--report", folder)
+    assert rc == 0, err
+    assert "report written" in out
+    for name in ("games.csv", "scores.png", "scores.svg", "win_rates.png", "win_rates.svg",
+                 "summary.json"):
+        assert (folder / name).stat().st_size > 0, name
+    assert (folder / "scores.png").read_bytes()[:4] == b"\x89PNG"
+    assert b"<svg" in (folder / "win_rates.svg").read_bytes()[:2000]
+    rows = list(csv.DictReader((folder / "games.csv").open()))
+    assert [r["index"] for r in rows] == [str(i) for i in range(12)]
+    assert set(rows[0]) == {"index", "seed", "score_0", "score_1", "winners", "decisions"}
+    summary = json.loads((folder / "summary.json").read_text())
+    assert summary["games"] == 12
+    wins = sum(len(r["winners"].split()) for r in rows)
+    assert wins >= 12 - summary["no_winner_games"]
+
+
+def test_table_output(run_cli):
+    rc, out, err = run_cli("simulate", "pig", "-n", 10, "--agents", "random,first")
+    assert rc == 0, err
+    assert "win rate" in out and "95% interval" in out and "games/s" in out
+    assert "first" in out and "random" in out
+
+
+@pytest.mark.parametrize("args,message", [
+    (["-n", "0"], "-n must be at least 1"),
+    (["--agents", "random,nobody"], "unknown agent 'nobody'"),
+    (["--agents", "human"], "human agent cannot be simulated"),
+    (["--jobs", "-2"], "--jobs"),
+    (["--compare", "nope"], "no variant 'nope'"),
+    (["-o", "target=x"], "whole number"),
+    (["--players", "1"], "2-10 players"),
+    (["--executor", "local", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler"),
+])
+def test_bad_usage_exits_2(run_cli, args, message):
+    rc, out, err = run_cli("simulate", "pig", *args)
+    assert rc == 2
+    assert message in err and "Traceback" not in err
+
+
+def test_bad_usage_from_the_shell_has_no_traceback():
+    for args in (["-n", "0"], ["--agents", "bogus"], ["-n", "many"]):
+        proc = subprocess.run([sys.executable, "-m", "meeplang.cli", "simulate", "pig", *args],
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 2, proc.stderr
+        assert "error" in proc.stderr and "Traceback" not in proc.stderr
+        assert proc.stdout == ""
+
+
+def test_missing_extras_are_usage_errors(run_cli, monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    rc, _, err = run_cli("simulate", "pig", "-n", 2, "--report", tmp_path / "r")
+    assert rc == 2 and "pip install meeplang[plots]" in err
+    assert not (tmp_path / "r").exists()
+    rc, _, err = run_cli("simulate", "pig", "-n", 2, "--executor", "dask")
+    assert rc == 2 and "pip install meeplang[dask]" in err
+
+
+def test_report_with_constant_scores(run_cli, tmp_path):
+    pytest.importorskip("matplotlib")
+    rc, _, err = run_cli("simulate", "pig", "-n", 5, "-o", "horizon=1", "--report", tmp_path)
+    assert rc == 0, err
+    assert (tmp_path / "scores.svg").exists()
