@@ -354,7 +354,7 @@ def expr_source(e, parent_prec: int = 0) -> str:
 def _expr(e):
     match e:
         case Num(value=v):
-            return 9, str(v)
+            return (7 if v < 0 else 9), str(v)
         case Str(value=v):
             return 9, '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
         case Const(value=v):

@@ -30,6 +30,7 @@ class Counter:
     min: int | None
     max: int | None
     overflow: str  # "clamp" or "error"
+    visibility: str = "public"  # public / owner / hidden (per-player counters)
     pos: Pos = _pos
 
 
@@ -89,6 +90,7 @@ class Trigger:
     cond: object
     effect: object
     once: bool = False  # at most once per game
+    immediate: bool = False  # run right after the statement that fired it
     pos: Pos = _pos
 
 

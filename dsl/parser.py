@@ -326,6 +326,34 @@ def _describe(names) -> str:
     return ", ".join(items)
 
 
+def _char_text(body: str, pos: int) -> str:
+    """The unexpected text: a known operator or word whole, else the one character."""
+    import re
+
+    m = re.match(r"//|==|!=|<=|>=|[A-Za-z_][A-Za-z0-9_]*|[0-9]+|.", body[pos:], re.S)
+    return repr(m.group(0)) if m and len(m.group(0)) > 1 else f"character {body[pos]!r}"
+
+
+def _check_dedents(body: str, origin) -> None:
+    """Lark's indenter reports a bad dedent without a line; find the line ourselves."""
+    stack = [0]
+    depth = 0
+    for number, line in enumerate(body.split("\n"), start=1):
+        stripped = line.strip()
+        depth += line.count("(") + line.count("[") - line.count(")") - line.count("]")
+        if not stripped or stripped.startswith("#") or depth > 0:
+            continue
+        indent = len(line) - len(line.lstrip(" \t"))
+        if indent > stack[-1]:
+            stack.append(indent)
+            continue
+        while indent < stack[-1]:
+            stack.pop()
+        if indent != stack[-1]:
+            raise RuleSyntaxError("this line's indentation does not match any outer block",
+                                  origin(number, 1))
+
+
 def _token_text(token) -> str:
     if token.type == "$END":
         return "end of text"
@@ -347,7 +375,8 @@ def _parse(source, start: str, path: str):
     if dedented != text and first:
         shift = len(first) - len(first.lstrip())
     origin = _Origin(source, path, shift)
-    body = dedented.strip("\n") + "\n"
+    body = dedented.rstrip("\n") + "\n"
+    _check_dedents(body, origin)
     try:
         tree = parser().parse(body, start=start)
     except UnexpectedEOF as e:
@@ -360,13 +389,15 @@ def _parse(source, start: str, path: str):
         if tok.type == "$END":
             lines = body.rstrip("\n").split("\n")
             line, col = len(lines), len(lines[-1]) + 1
+        expected = getattr(e, "accepts", None) or e.expected  # the parser's view, not the lexer's
         raise RuleSyntaxError(
-            f"unexpected {_token_text(tok)}; expected {_describe(e.expected)}",
+            f"unexpected {_token_text(tok)}; expected {_describe(expected)}",
             origin(line, col)) from None
     except UnexpectedCharacters as e:
+        expected = e.allowed
         raise RuleSyntaxError(
-            f"unexpected character {body[e.pos_in_stream]!r}"
-            + (f"; expected {_describe(e.allowed)}" if e.allowed else ""),
+            f"unexpected {_char_text(body, e.pos_in_stream)}"
+            + (f"; expected {_describe(expected)}" if expected else ""),
             origin(e.line, e.column)) from None
     except DedentError as e:
         raise RuleSyntaxError(f"indentation does not match any outer block ({e})",
@@ -377,9 +408,25 @@ def _parse(source, start: str, path: str):
     except RecursionError:
         raise RuleSyntaxError("rule nested too deeply", origin(1, 1)) from None
     try:
-        return _ToAst(origin).transform(tree)
+        result = _ToAst(origin).transform(tree)
     except RecursionError:
         raise RuleSyntaxError("rule nested too deeply", origin(1, 1)) from None
+    _check_depth(result)
+    return result
+
+
+MAX_DEPTH = 150
+
+
+def _check_depth(root) -> None:
+    """Refuse trees deeper than MAX_DEPTH: the compiler and evaluator recurse over them."""
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise RuleSyntaxError(f"rule nested too deeply (more than {MAX_DEPTH} levels); split "
+                                  "it with `let`", node.pos)
+        stack.extend((child, depth + 1) for child in A.children(node))
 
 
 def parse_block(source: str | YStr, path: str = "<rule>") -> A.Block:

@@ -196,7 +196,8 @@ class _Builder:
                 raise SchemaError(f"counter {key}: min {lo} is larger than max {hi}", pos)
             out[key] = Counter(key, spec.get("per") == "player",
                                self.expr(spec.get("initial", 0), key, pos) or A.Num(0, pos=pos),
-                               lo, hi, spec.get("overflow", "error"), pos=pos)
+                               lo, hi, spec.get("overflow", "error"),
+                               spec.get("visibility", "public"), pos=pos)
         return out
 
     def _zones(self):
@@ -298,7 +299,8 @@ class _Builder:
                 cond = parse_expression(_after_prefix(text, "as soon as"), self.path)
                 out.append(Trigger(key, "as_soon_as", None, cond,
                                    parse_block(spec["effect"], self.path),
-                                   bool(spec.get("once", False)), pos=sec.key_pos[key]))
+                                   bool(spec.get("once", False)),
+                                   spec.get("timing") == "immediately", pos=sec.key_pos[key]))
                 continue
             if not m:
                 raise ResolveError(
@@ -324,9 +326,13 @@ class _Builder:
                 event, target = f"phase_{m.group(4)}", m.group(5)
                 if target not in phases:
                     raise ResolveError(_unknown("phase", target, phases), pos)
+            if "timing" in spec and event != "overflow":
+                raise SchemaError("`timing:` applies to `overflow of` and `as soon as` triggers",
+                                  spec.pos_of("timing"))
             out.append(Trigger(key, event, target, self.expr(spec.get("if"), key, pos),
                                parse_block(spec["effect"], self.path),
-                               bool(spec.get("once", False)), pos=sec.key_pos[key]))
+                               bool(spec.get("once", False)),
+                               spec.get("timing") == "immediately", pos=sec.key_pos[key]))
         return out
 
     def _scoring(self):

@@ -67,9 +67,11 @@ class Compiled:
                 self.limits_per.setdefault(a.limit_per, []).append(name)
         self.triggers: dict[tuple, list] = {}
         self.watch = []  # `as soon as` triggers: (trigger, condition, effect)
+        self.watch_now = []  # the same, with `timing: immediately`
         for t in game.triggers:
             if t.event == "as_soon_as":
-                self.watch.append((t, cp.ex(t.cond, set()), cp.block_gen(t.effect, set())))
+                (self.watch_now if t.immediate else self.watch).append(
+                    (t, cp.ex(t.cond, set()), cp.block_gen(t.effect, set())))
                 continue
             scope = {"action"} if t.event.endswith("_action") else (
                 {"excess"} if t.event == "overflow" else set())
@@ -83,7 +85,8 @@ class Compiled:
             ca.after = tuple(self.triggers.get(("after_action", name), []) +
                              self.triggers.get(("after_action", None), []))
             # an action that can never ask anything runs as plain calls (no generators)
-            ca.plain_path = (ca.effect_plain is not None and not self.watch and not any(
+            ca.plain_path = (ca.effect_plain is not None and not self.watch and not self.watch_now
+                             and not any(
                 k[0] == "overflow" for k in self.triggers) and
                 all(tr[3] is not None for tr in ca.before + ca.after))
         self.flow = cp.steps(game.flow, set())
@@ -131,6 +134,7 @@ def compiled(game) -> Compiled:
 class _Compiler:
     def __init__(self, prog: Compiled, game):
         self.prog, self.g = prog, game
+        self.immediate = any(t.immediate for t in game.triggers)
         self.kinds = {}
         for n in game.options:
             self.kinds[n] = "option"
@@ -401,6 +405,18 @@ class _Compiler:
         """-> (fn, is_generator)"""
         scope = set(scope)
         parts = [self.stmt(s, scope) for s in block.stmts]
+        if self.immediate:
+            # triggers with `timing: immediately` run right after the statement that fired them
+            def run_flushing(c):
+                eng = c.eng
+                for f, g in parts:
+                    if g:
+                        yield from f(c)
+                    else:
+                        f(c)
+                    if eng.pending_now or eng.watching_now:
+                        yield from eng.flush_now(c)
+            return run_flushing, True
         if not any(g for _, g in parts):
             fns = [f for f, _ in parts]
             if len(fns) == 1:
@@ -732,7 +748,7 @@ class _Compiler:
 
     def s_ControlStmt(self, s, scope):
         exc = {"end turn": EndTurn, "pass": PassTurn, "end game": EndGame}[s.what]
-        what = s.what
+        what, pos = s.what, s.pos
         at = f"{s.pos.path}:{s.pos.line}"
 
         def control(c):
@@ -743,7 +759,7 @@ class _Compiler:
             if exc is EndGame:
                 if c.eng.record:
                     c.eng.events.append({"event": "end game", "at": at})
-            raise exc(what)
+            raise exc(what, pos)
         return control, False
 
     def s_LogStmt(self, s, scope):

@@ -76,6 +76,8 @@ class Engine:
         self.secret_mark: int | None = None  # choices index where a secret choice round began
         self.pending: list = []  # (counter, seat, excess) overflows waiting for their triggers
         self.watching = bool(self.prog.watch)  # are there `as soon as` triggers to check?
+        self.pending_now: list = []  # overflows whose triggers run right after the statement
+        self.watching_now = bool(self.prog.watch_now)
         self.state = {"counters": {}, "players": [{} for _ in range(self.n)], "zones": {},
                       "loc": {}, "items": {}, "cells": {}, "uses": {}, "fired": [], "soon": {},
                       "turn": {"player": 0, "passed": []}, "phase": None}
@@ -205,8 +207,9 @@ class Engine:
             yield from prog.flow(c)
         except EndGame:
             pass
-        except (EndTurn, PassTurn) as exc:
-            raise RuleError(f"`{exc}` outside of a turn", game.scoring.pos) from None
+        except EndTurn as exc:
+            what, pos = (exc.args + (None, None))[:2]
+            raise RuleError(f"`{what}` outside of a turn", pos) from None
         self._finish()
 
     def _finish(self):
@@ -331,22 +334,34 @@ class Engine:
     def overflowed(self, counter: str, seat: int | None, excess: int) -> None:
         """A clamped counter went past its maximum: its `overflow of` triggers run at the next
         safe point (the end of the running action, step or trigger)."""
-        if self.triggers_for("overflow", counter):
+        triggers = self.triggers_for("overflow", counter)
+        if any(t[0].immediate for t in triggers):
+            self.pending_now.append((counter, seat, excess))
+        if any(not t[0].immediate for t in triggers):
             self.pending.append((counter, seat, excess))
 
     def flush(self, c: Ctx):
-        """At a safe point: run waiting overflow triggers, then `as soon as` triggers whose
-        condition has become true since the last check."""
-        while self.pending:
-            counter, seat, excess = self.pending.pop(0)
+        """At a safe point (end of an action, step or trigger): run waiting overflow triggers,
+        then `as soon as` triggers whose condition has become true since the last check."""
+        yield from self._flush(c, self.pending, False, self.prog.watch)
+
+    def flush_now(self, c: Ctx):
+        """Right after a statement: the same for triggers with `timing: immediately`."""
+        yield from self._flush(c, self.pending_now, True, self.prog.watch_now)
+
+    def _flush(self, c: Ctx, pending: list, immediate: bool, watch: list):
+        while pending:
+            counter, seat, excess = pending.pop(0)
             tc = Ctx(self.state, c.you if seat is None else seat, {"excess": excess}, self)
-            yield from self._fire(self.triggers_for("overflow", counter), "overflow", counter, tc)
-        if not self.watching:
+            triggers = [t for t in self.triggers_for("overflow", counter)
+                        if t[0].immediate == immediate]
+            yield from self._fire(triggers, "overflow", counter, tc)
+        if not watch:
             return
         last = self.state["soon"]
         for _ in range(self.max_depth):
             fired = False
-            for trig, cond, effect in self.prog.watch:
+            for trig, cond, effect in watch:
                 now = bool(cond(Ctx(self.state, c.you, {}, self)))
                 was = last.get(trig.name, False)
                 last[trig.name] = now
@@ -373,6 +388,9 @@ class Engine:
                                 "do triggers set each other off?", trig.pos)
             if trig.once:
                 self.state["fired"].append(trig.name)
+            forced = event in ("overflow", "as_soon_as")
+            if forced:  # what such a trigger asks is forced: no free actions beside it
+                self.windows.append((None, ()))
             try:
                 if self.record:
                     self.events.append({"event": "trigger", "trigger": trig.name,
@@ -382,6 +400,8 @@ class Engine:
                     yield from self.flush(tc)
             finally:
                 self.depth -= 1
+                if forced:
+                    self.windows.pop()
 
     def ask(self, player: int, kind: str, options: list, why: str, remake, secret: bool = False):
         """Ask `player` to choose among `options`; free actions of the turn player are offered too."""
@@ -572,8 +592,8 @@ class Engine:
     def fork(self, choices: list | None = None) -> "Engine":
         """An independent copy of this game at the current decision (by replaying the choices),
         or at an earlier one when given a prefix of the choices."""
-        e = Engine(self.game, self.n, self.seed, self.options_given, self.budget, self.max_depth,
-                   record=False)
+        e = Engine(self.game, self.humans, self.seed, self.options_given, self.budget,
+                   self.max_depth, record=False)
         e.start()
         for i in (self.choices if choices is None else choices):
             e.choose(i)

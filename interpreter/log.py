@@ -90,22 +90,24 @@ def replay_records(records: list[dict], path: str = "<log>") -> Engine:
     """Re-execute a log (header + events) and compare each produced event with the logged one."""
     engine = engine_from_header(records[0], Pos(path, 1, 1))
     choices = [r.get("choice") for r in records[1:] if r.get("event") == "decision"]
+    logged = [dumps_line(r) for r in records[1:]]
     d = engine.start()
-    for i in choices:
-        if d is None:
-            raise LoadError("the log has more decisions than the game asks for", Pos(path, 1, 1))
-        if type(i) is not int or not 0 <= i < len(d.options):
-            raise LoadError(f"the log chooses option {i!r}, which is not legal here "
-                            f"({len(d.options)} options)", Pos(path, 1, 1))
-        d = engine.choose(i)
+    try:
+        for i in choices:
+            if d is None:
+                break
+            if type(i) is not int or not 0 <= i < len(d.options):
+                break
+            d = engine.choose(i)
+    finally:
+        # report the first event that differs, wherever the replay stopped
+        produced = [dumps_line(e) for e in engine.events]
+        for n, (a, b) in enumerate(zip(produced, logged), start=2):
+            if a != b:
+                raise LoadError(f"replay differs from the log here: log says {b}, replay "
+                                f"gives {a}", Pos(path, n, 1))
     if d is not None:
         raise LoadError("the log ends before the game does", Pos(path, len(records), 1))
-    produced = [dumps_line(e) for e in engine.events]
-    logged = [dumps_line(r) for r in records[1:]]
-    for n, (a, b) in enumerate(zip(produced, logged), start=2):
-        if a != b:
-            raise LoadError(f"replay differs from the log here: log says {b}, replay gives {a}",
-                            Pos(path, n, 1))
     if len(produced) != len(logged):
         raise LoadError(f"replay gives {len(produced)} events, the log has {len(logged)}",
                         Pos(path, 1, 1))

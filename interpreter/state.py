@@ -64,4 +64,10 @@ def view(state: dict, game, player: int | None) -> dict:
     for item in hidden:
         out["loc"].pop(item, None)
         out["items"].pop(item, None)
+        out["cells"].pop(item, None)
+    for name, spec in game.counters.items():
+        if spec.per_player and spec.visibility != "public":
+            for seat, values in enumerate(out["players"]):
+                if spec.visibility == "hidden" or seat != player:
+                    values[name] = "?"
     return out

@@ -426,3 +426,41 @@ def test_as_soon_as_fires_once_when_true_and_the_round_is_finished(tmp_path):
     assert [p["bonus"] for p in e.state["players"]] == [10, 0]  # `once`: only the first climb
     fired = [ev["trigger"] for ev in e.events if ev["event"] == "trigger"]
     assert fired.count("someone_reached_six") == 1 and fired.count("first_climber") == 1
+
+
+TIMING = """
+game: timing
+players: 1
+counters:
+  heat: {per: player, initial: 9, max: 10, overflow: clamp}
+  order: {per: player, initial: 0, visibility: owner}
+actions:
+  burn:
+    effect: |
+      add 5 to heat
+      set order to order * 10 + 2
+triggers:
+  boom:
+    when: overflow of heat
+    TIMING
+    effect: set order to order * 10 + 1
+flow:
+  - turns: {first: 0, actions: [burn], per_turn: 1, until: one_round}
+scoring: {score: order}
+"""
+
+
+@pytest.mark.parametrize("timing, order", [("timing: immediately", 12), ("", 21)])
+def test_overflow_trigger_timing(tmp_path, timing, order):
+    e = start(make_game(tmp_path, TIMING.replace("TIMING", timing)), players=1)
+    play_labels(e, ["burn"])
+    assert e.result["scores"] == [order]
+
+
+def test_owner_visible_counters_are_masked_for_other_players(tmp_path):
+    game = make_game(tmp_path, SUBSETS.replace("coins: {per: player, initial: 8, min: 0}",
+                                               "coins: {per: player, initial: 8, min: 0, "
+                                               "visibility: owner}"))
+    e = start(game)
+    assert e.view(0)["players"][0]["coins"] == 8 and e.view(0)["players"][1]["coins"] == "?"
+    assert e.view(None)["players"][1]["coins"] == 8
