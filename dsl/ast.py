@@ -172,7 +172,8 @@ class LetStmt:
 class MoveStmt:
     item: object
     dest: object
-    place: str | None  # "top", "bottom" or None (= top)
+    place: str | None  # "top", "bottom" or None (= bottom)
+    gravity: bool = True  # `without gravity`: the cell left does not make the grid settle
     pos: Pos = _pos
 
 
@@ -265,6 +266,16 @@ class DoStmt:
     player: object
     times: object
     optional: bool = False
+    args: tuple = ()  # ((name, expression), ...) from `with name = value, ...`
+    pos: Pos = _pos
+
+
+@node
+class CanExpr:
+    """`can(ACTION [with name = value, ...])`: would `do ACTION` do something now?"""
+
+    action: str
+    args: tuple = ()
     pos: Pos = _pos
 
 
@@ -374,6 +385,8 @@ def _expr(e):
             return 9, f"{f}({inner})" if f else f"[{inner}]"
         case ListExpr(items=items):
             return 9, "[" + ", ".join(expr_source(x) for x in items) + "]"
+        case CanExpr(action=a, args=args):
+            return 9, f"can({a}{_with(args)})"
         case Select(func=f, var=v, source=src, key=k):
             return 9, f"{f}(each {v} in {expr_source(src, 1)} by {expr_source(k)})"
         case BinOp(op=op, left=l, right=r):
@@ -406,6 +419,10 @@ def _where(cond) -> str:
     return f" where {expr_source(cond)}" if cond is not None else ""
 
 
+def _with(args) -> str:
+    return (" with " + ", ".join(f"{n} = {expr_source(e)}" for n, e in args)) if args else ""
+
+
 def _options(s) -> str:
     if s.is_range:
         return f"from {expr_source(s.source[0])} to {expr_source(s.source[1])}"
@@ -429,8 +446,9 @@ def _stmt(s, ind: str) -> str:
             line = f"{x(p, 8)} {verb}s {x(a)} {c}"
         case LetStmt(name=n, value=v):
             line = f"let {n} = {x(v)}"
-        case MoveStmt(item=i, dest=d, place=p):
-            line = f"move {x(i)} to {x(d)}" + (f" at {p}" if p else "")
+        case MoveStmt(item=i, dest=d, place=p, gravity=grav):
+            line = f"move {x(i)} to {x(d)}" + (f" at {p}" if p else "") + (
+                "" if grav else " without gravity")
         case DealStmt(count=c, source=s_, dest=d, place=p):
             line = f"deal {x(c)} from {x(s_)} to {x(d)}" + (f" at {p}" if p else "")
         case ShuffleStmt(zone=z):
@@ -446,9 +464,9 @@ def _stmt(s, ind: str) -> str:
             line = f"auction among {x(b)} paying {cur} as {w}, {pr}"
         case PlaceStmt(item=i, zone=z, row=r, column=col):
             line = f"place {x(i)} on {x(z)} at {x(r)}, {x(col)}"
-        case DoStmt(action=a, player=p, times=t, optional=opt):
+        case DoStmt(action=a, player=p, times=t, optional=opt, args=args):
             line = ("may " if opt else "") + f"do {a}" + (f" for {x(p)}" if p is not None else "") + (
-                f" {x(t)} times" if t is not None else "")
+                _with(args)) + (f" {x(t)} times" if t is not None else "")
         case ControlStmt(what=w):
             line = w
         case LogStmt(text=t):

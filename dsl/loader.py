@@ -111,7 +111,7 @@ def locate(target: str) -> tuple[Path, str | None, Path | None]:
 
 
 def _resolve_extends(doc: YMap, here: Path) -> Path:
-    base = str(doc["extends"])
+    base = str(doc["extends"]).partition(":")[0]
     pos = doc.pos_of("extends")
     candidate = (here / base)
     if candidate.is_dir() and (candidate / GAME_FILE).is_file():
@@ -138,15 +138,90 @@ def load_source(target: str, variant: str | None = None) -> Source:
             known = ", ".join(variant_names(folder)) or "none"
             raise UsageError(f"game {folder.name!r} has no variant {variant!r} (variants: {known})")
     if variant_file is not None:
-        files.append(variant_file)
-        overlay = _with_includes(read_yaml_file(variant_file), folder)
-        validate(overlay, variant=True)
-        doc = overlay_merge(doc, overlay)
-        for key in ("extends", "variant"):
-            doc.pop(key, None)
-    validate(doc, variant=False)
+        for path, overlay in _variant_chain(folder, variant_file):
+            files.append(path)
+            doc = apply_overlay(doc, overlay)
+    validate(doc, variant=False)  # the merged game: an overlay may give only what it changes
     digest = hashlib.sha256(json.dumps(plain(doc), sort_keys=True).encode()).hexdigest()[:16]
     return Source(doc, folder, variant, tuple(str(f) for f in files), digest)
+
+
+def _variant_chain(folder: Path, variant_file: Path) -> list:
+    """The overlays to apply, parent variants first (`extends: game:parent`)."""
+    chain, seen = [], set()
+    path = variant_file
+    while path is not None:
+        if path.resolve() in seen:
+            raise LoadError("variants extend each other in a cycle", Pos(str(path), 1, 1))
+        seen.add(path.resolve())
+        overlay = _with_includes(read_yaml_file(path), folder)
+        chain.append((path, overlay))
+        parent = str(overlay.get("extends", "")).partition(":")[2]
+        if parent:
+            candidate = folder / "variants" / f"{parent}.yaml"
+            if not candidate.is_file():
+                raise LoadError(f"extends: {folder.name} has no variant {parent!r}",
+                                overlay.pos_of("extends"))
+            path = candidate
+        else:
+            path = None
+    return list(reversed(chain))
+
+
+def apply_overlay(doc: YMap, overlay: YMap) -> YMap:
+    patches = overlay.get("flow_patches")
+    overlay = overlay_merge(YMap_at(overlay.pos), overlay)  # a copy we may edit
+    overlay.pop("flow_patches", None)
+    merged = overlay_merge(doc, overlay)
+    for key in ("extends", "variant"):
+        merged.pop(key, None)
+    if patches:
+        merged["flow"] = _patch_flow(merged.get("flow") or YList(), patches)
+    return merged
+
+
+def _named_steps(steps, out):
+    for i, step in enumerate(steps):
+        if isinstance(step, YMap):
+            if "name" in step:
+                out.setdefault(str(step["name"]), []).append((steps, i))
+            for key in ("steps", "else"):
+                if isinstance(step.get(key), YList):
+                    _named_steps(step[key], out)
+    return out
+
+
+def _patch_flow(flow: YList, patches: YMap) -> YList:
+    """`flow_patches: {STEP_NAME: {before: [...], after: [...], replace: [...], KEY: VALUE}}`."""
+    named = _named_steps(flow, {})
+    for name, patch in patches.items():
+        pos = patches.key_pos.get(name, patches.pos)
+        where = named.get(str(name))
+        if not where:
+            known = ", ".join(sorted(named)) or "none"
+            raise LoadError(f"flow_patches: no flow step named {name!r} (named steps: {known})",
+                            pos)
+        if len(where) > 1:
+            raise LoadError(f"flow_patches: several flow steps are named {name!r}", pos)
+        steps, i = where[0]
+        if not isinstance(patch, YMap):
+            raise LoadError("a flow patch is a mapping (keys to merge, or before/after/replace)",
+                            pos)
+        step = steps[i]
+        rest = YMap_at(patch.pos)
+        for key, value in patch.items():
+            if key not in ("before", "after", "replace"):
+                rest[key] = value
+                rest.key_pos[key], rest.value_pos[key] = patch.key_pos[key], patch.pos_of(key)
+        replacement = patch.get("replace")
+        new = list(replacement) if isinstance(replacement, YList) else [overlay_merge(step, rest)]
+        before, after = patch.get("before") or YList(), patch.get("after") or YList()
+        positions = (list(getattr(before, "item_pos", [])) + [steps.item_pos[i]] * len(new) +
+                     list(getattr(after, "item_pos", [])))
+        before, after = list(before), list(after)
+        steps[i:i + 1] = before + new + after
+        steps.item_pos[i:i + 1] = positions
+    return flow
 
 
 def _with_includes(doc: YMap, folder: Path) -> YMap:

@@ -42,6 +42,7 @@ class Zone:
     capacity: object  # expression or None
     grid: tuple | None = None  # (rows, columns) for a grid of cells
     gravity: str = "none"  # rows / columns / none
+    keys: tuple | None = None  # a family of zones: one member `name[key]` per key
     pos: Pos = _pos
 
 
@@ -79,6 +80,17 @@ class Action:
     effect: object  # ast.Block
     limit: object = None  # expression: at most this many uses per period
     limit_per: str = "game"  # turn / game / a phase name (reset when it starts)
+    takes: tuple = ()  # argument names: only rules can do it (`do NAME with arg = value`)
+    pos: Pos = _pos
+
+
+@attrs.frozen
+class Formula:
+    """A named pure expression with parameters: `stability(p): ...`."""
+
+    name: str
+    params: tuple
+    body: object
     pos: Pos = _pos
 
 
@@ -105,6 +117,8 @@ class DoStep:
 class PhaseStep:
     name: str
     steps: tuple
+    free_actions: tuple = ()  # offered at every decision of every human player in the phase
+    free_if: object = None  # condition (checked when the phase starts) for those free actions
     pos: Pos = _pos
 
 
@@ -184,6 +198,8 @@ class Game:
     automa: tuple = ()  # (name, seats) when some seats are played by the rules
     item_fields: frozenset = frozenset()  # every field name an item can have
     summary: dict = attrs.field(factory=dict)  # language -> one-paragraph description
+    formulas: dict = attrs.field(factory=dict)  # name -> Formula
+    automa_decide: dict = attrs.field(factory=dict)  # decision name -> expression
     warnings: tuple = ()
 
     def _repr_svg_(self) -> str:

@@ -130,7 +130,7 @@ class _ToAst(Transformer):
         return c[0]
 
     def move_stmt(self, meta, c):
-        return A.MoveStmt(c[0], c[1], c[2], pos=self._p(meta))
+        return A.MoveStmt(c[0], c[1], c[2], gravity=not c[3], pos=self._p(meta))
 
     def deal_stmt(self, meta, c):
         return A.DealStmt(c[0], c[1], c[2], c[3], pos=self._p(meta))
@@ -173,10 +173,23 @@ class _ToAst(Transformer):
         return A.Select(str(c[0]), str(c[1]), c[2], c[3], pos=self._p(meta))
 
     def do_stmt(self, meta, c):
-        return A.DoStmt(str(c[0]), c[1], c[2], pos=self._p(meta))
+        return A.DoStmt(str(c[0]), c[1], c[3], args=tuple(c[2] or ()), pos=self._p(meta))
 
     def may_do_stmt(self, meta, c):
-        return A.DoStmt(str(c[0]), c[1], c[2], optional=True, pos=self._p(meta))
+        return A.DoStmt(str(c[0]), c[1], c[3], optional=True, args=tuple(c[2] or ()),
+                        pos=self._p(meta))
+
+    def do_with(self, meta, c):
+        return tuple(c)
+
+    def arg_binding(self, meta, c):
+        return (str(c[0]), c[1])
+
+    def no_gravity(self, meta, c):
+        return True
+
+    def can_expr(self, meta, c):
+        return A.CanExpr(str(c[0]), tuple(c[1] or ()), pos=self._p(meta))
 
     def end_turn_stmt(self, meta, c):
         return A.ControlStmt("end turn", pos=self._p(meta))

@@ -13,8 +13,8 @@ from . import ast as A
 from .builtins import ANY, FUNCTIONS, VALUES
 from .errors import Pos, ResolveError, SchemaError, Warning_
 from .loader import Source, bundled_games, load_source, variant_names
-from .model import (Action, Counter, DoStep, Game, IfStep, ItemKind, LoopStep, Option, Param,
-                    PhaseStep, RepeatStep, Scoring, Trigger, TurnsStep, Zone)
+from .model import (Action, Counter, DoStep, Formula, Game, IfStep, ItemKind, LoopStep, Option,
+                    Param, PhaseStep, RepeatStep, Scoring, Trigger, TurnsStep, Zone)
 from .parser import parse_block, parse_expression, parse_param
 from .yamlpos import YList, YMap, plain
 
@@ -33,6 +33,9 @@ def build_game(source: Source) -> Game:
     except RecursionError:
         raise ResolveError("the rules nest too deeply to check", source.doc.pos) from None
 
+
+_FORMULA = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*\(\s*((?:[a-z_][a-z0-9_]*\s*,\s*)*"
+                      r"[a-z_][a-z0-9_]*)?\s*\)\s*$")
 
 _WHEN = re.compile(r"^(before|after) turn$|^(before|after) (any action|[a-z_][a-z0-9_]*)$|"
                    r"^(start|end) of ([a-z_][a-z0-9_]*)$|^overflow of ([a-z_][a-z0-9_]*)$|"
@@ -77,7 +80,8 @@ class _Builder:
         zones = self._zones()
         items = self._items(zones)
         actions = self._actions()
-        self.names = _Names(options, tables, counters, zones, actions, items)
+        formulas = self._formulas()
+        self.names = _Names(options, tables, counters, zones, actions, items, formulas)
         for a in actions.values():
             if a.limit is not None and a.limit_per not in ("turn", "game"):
                 phases_declared = {st.name for st in _all_steps(self._raw_flow_phases())}
@@ -93,11 +97,12 @@ class _Builder:
         invariants = tuple((str(k), self.expr(v, k, inv.pos_of(k))) for k, v in inv.items())
 
         checker = _Checker(self.names, self.path)
+        checker.formulas()
         for c in counters.values():
             checker.expr(c.initial, {})
         for z in zones.values():
             if z.capacity is not None:
-                checker.expr(z.capacity, {})
+                checker.expr(z.capacity, {"key": "any"} if z.keys is not None else {})
         for kind in items.values():
             checker.expr(kind.count, {})
             for _, f in kind.fields:
@@ -107,9 +112,9 @@ class _Builder:
             checker.action(action)
         checker.steps(flow, {})
         for t in triggers:
-            checker.block(t.effect, _trigger_scope(t))
+            checker.block(t.effect, _trigger_scope(t, actions))
             if t.cond is not None:
-                checker.expr(t.cond, _trigger_scope(t))
+                checker.expr(t.cond, _trigger_scope(t, actions))
         checker.expr(scoring.score, {})
         for tb in scoring.tie_break:
             checker.expr(tb, {})
@@ -117,6 +122,11 @@ class _Builder:
             checker.expr(scoring.winners, {})
         for _, e in invariants:
             checker.expr(e, {})
+        automa_spec = doc.get("automa") or {}
+        decide = {str(k): self.expr(v, k, automa_spec["decide"].pos_of(k))
+                  for k, v in (automa_spec.get("decide") or {}).items()}
+        for e in decide.values():  # a policy sees `options` and the asking rule's variables
+            checker.expr(e, dict({n: "any" for n in checker.locals_seen}, options="list"))
         self._warn_unused(checker.used | self.used_tables | {kind.zone for kind in items.values()}
                           | {z for z in zones if any(k.zone_field for k in items.values())})
 
@@ -130,7 +140,7 @@ class _Builder:
         summary = {"en": str(summary)} if isinstance(summary, str) else {
             str(k): str(v) for k, v in summary.items()}
         return Game(
-            summary=summary, automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
+            formulas=formulas, automa_decide=decide, summary=summary, automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
             min_players=lo, max_players=hi, options=options, terms=terms, tables=tables,
             counters=counters, zones=zones, items=items, setup=setup, flow=flow, actions=actions,
             triggers=tuple(triggers), scoring=scoring, rules_hash=self.src.rules_hash,
@@ -213,8 +223,21 @@ class _Builder:
             gravity = spec.get("gravity", "none")
             if gravity != "none" and grid is None:
                 raise SchemaError(f"zone {key}: gravity needs a `grid:`", spec.pos_of("gravity"))
+            keys = None
+            if "each" in spec:
+                each = spec["each"]
+                if isinstance(each, str):
+                    table = self.section("tables").get(each)
+                    if not isinstance(table, list):
+                        raise ResolveError(f"zone {key}: each: {each!r} must name a list table",
+                                           spec.pos_of("each"))
+                    self.used_tables.add(each)
+                    each = table
+                keys = tuple(plain(each))
+                if len(set(map(str, keys))) != len(keys) or not keys:
+                    raise SchemaError(f"zone {key}: each: needs distinct keys", spec.pos_of("each"))
             out[key] = Zone(key, spec.get("per") == "player", spec.get("visibility", "public"),
-                            self.expr(spec.get("capacity"), key, pos), grid, gravity, pos=pos)
+                            self.expr(spec.get("capacity"), key, pos), grid, gravity, keys, pos=pos)
         return out
 
     def _items(self, zones):
@@ -275,10 +298,14 @@ class _Builder:
                 c = parse_param(spec["choose"], self.path)
                 param = Param(c.name, c.source, c.cond, c.is_range, c.subsets, pos=c.pos)
             limit = spec.get("limit")
+            takes = spec.get("takes") or ()
+            takes = (str(takes),) if isinstance(takes, str) else tuple(str(t) for t in takes)
+            if "effect" not in spec:
+                raise SchemaError(f"actions.{key}: 'effect' is a required property", pos)
             out[key] = Action(key, param, self.expr(spec.get("requires"), key, pos),
                               parse_block(spec["effect"], self.path),
                               self.expr(limit["times"], key, limit.pos_of("times")) if limit else None,
-                              str(limit.get("per", "game")) if limit else "game", pos=pos)
+                              str(limit.get("per", "game")) if limit else "game", takes, pos=pos)
         return out
 
     def _triggers(self, actions, flow):
@@ -370,7 +397,11 @@ class _Builder:
         if kind == "do":
             return DoStep(parse_block(spec["do"], self.path), pos=pos)
         if kind == "phase":
-            return PhaseStep(str(spec["phase"]), sub, pos=pos)
+            free = spec.get("free_actions") or []
+            self._offerable(free, free)
+            return PhaseStep(str(spec["phase"]), sub, tuple(free),
+                             self.expr(spec.get("free_actions_if"), "free_actions_if",
+                                       spec.pos_of("free_actions_if")), pos=pos)
         if kind == "repeat":
             return RepeatStep(self.expr(spec["repeat"], "repeat", spec.pos_of("repeat")),
                               str(spec["as"]) if "as" in spec else None, sub, pos=pos)
@@ -387,10 +418,7 @@ class _Builder:
             until_cond = parse_expression(t["until"], self.path)
             until = "condition"
         for key in ("actions", "free_actions", "automa_actions"):
-            for i, a in enumerate(t.get(key) or []):
-                if a not in self.section("actions"):
-                    raise ResolveError(_unknown("action", a, self.section("actions")),
-                                       t[key].pos_of(i))
+            self._offerable(t.get(key) or [], t.get(key))
         return TurnsStep(self.expr(t.get("first", 0), "first", t.pos_of("first")),
                          str(t.get("order", "clockwise")), tuple(t["actions"]),
                          tuple(t.get("free_actions") or ()),
@@ -399,6 +427,34 @@ class _Builder:
                          tuple(t.get("automa_actions") or ()),
                          self.expr(t.get("until_round"), "until_round", t.pos_of("until_round")),
                          pos=pos)
+
+    def _offerable(self, names, node):
+        """Actions a step offers to players must exist and take no arguments."""
+        actions = self.section("actions")
+        for i, a in enumerate(names):
+            if a not in actions:
+                raise ResolveError(_unknown("action", a, actions), node.pos_of(i))
+            if (actions[a] or {}).get("takes"):
+                raise ResolveError(f"{a} takes arguments: only rules can do it (`do {a} with ...`)",
+                                   node.pos_of(i))
+
+    def _formulas(self) -> dict:
+        out = {}
+        sec = self.section("formulas")
+        for key, body in sec.items():
+            m = _FORMULA.match(str(key))
+            pos = sec.key_pos[key]
+            if not m:
+                raise SchemaError(f"a formula is declared as `name(a, b)`, not {key!r}", pos)
+            name = m.group(1)
+            params = tuple(p.strip() for p in (m.group(2) or "").split(",") if p.strip())
+            if len(set(params)) != len(params):
+                raise SchemaError(f"formula {name}: a parameter is named twice", pos)
+            if name in FUNCTIONS or name in VALUES or name in out:
+                raise ResolveError(f"formula {name!r} has the name of a built-in or another formula",
+                                   pos)
+            out[name] = Formula(name, params, self.expr(body, name, sec.pos_of(key)), pos=pos)
+        return out
 
     def _warn_unused(self, used: set[str]):
         for section, kind in (("counters", "counter"), ("zones", "zone"), ("tables", "table"),
@@ -425,10 +481,18 @@ def _after_prefix(text, prefix: str):
     return rest
 
 
-def _trigger_scope(t: Trigger) -> dict:
+def _trigger_scope(t: Trigger, actions=None) -> dict:
     if t.event == "overflow":
         return {"excess": "int"}
-    return {"action": "str"} if t.event.endswith("_action") else {}
+    if not t.event.endswith("_action"):
+        return {}
+    scope = {"action": "str"}
+    action = (actions or {}).get(t.target)
+    if action is not None:  # before/after ACTION see the action's arguments and choice
+        scope.update({n: "any" for n in action.takes})
+        if action.param is not None:
+            scope[action.param.name] = "any"
+    return scope
 
 
 def _all_steps(steps):
@@ -463,7 +527,8 @@ def _unknown(kind: str, name: str, known) -> str:
 class _Names:
     """What every declared name is (option, table, counter, zone, action)."""
 
-    def __init__(self, options, tables, counters, zones, actions, items):
+    def __init__(self, options, tables, counters, zones, actions, items, formulas):
+        self.formulas = formulas
         self.kinds: dict[str, str] = {}
         for n in options:
             self.kinds[n] = "option"
@@ -472,7 +537,10 @@ class _Names:
         for n, c in counters.items():
             self.kinds[n] = "pcounter" if c.per_player else "counter"
         for n, z in zones.items():
-            self.kinds[n] = "pzone" if z.per_player else "zone"
+            if z.keys is not None:
+                self.kinds[n] = "pfamily" if z.per_player else "family"
+            else:
+                self.kinds[n] = "pzone" if z.per_player else "zone"
         self.actions = actions
         self.counters, self.zones = counters, zones
         self.fields = {f for kind in items.values() for f, _ in kind.fields} | {"kind", "owner", "id"}
@@ -483,10 +551,11 @@ class _Names:
         self.zone_specs = zones
         self.player_attrs = {n for n, c in counters.items() if c.per_player} | {
             n for n, z in zones.items() if z.per_player}
+        self.zone_specs = zones
 
 
 _TYPE_OF_KIND = {"option": "any", "table": "table", "counter": "int", "pcounter": "int",
-                 "zone": "zone", "pzone": "zone"}
+                 "zone": "zone", "pzone": "zone", "family": "family", "pfamily": "family"}
 
 
 class _Checker:
@@ -494,6 +563,46 @@ class _Checker:
         self.n = names
         self.path = path
         self.used: set[str] = set()
+        self.locals_seen: set[str] = set()  # every local name bound anywhere (for automa policies)
+
+    def formulas(self):
+        """Check formula bodies and refuse cycles (so evaluating a formula always ends)."""
+        calls = {}
+        for f in self.n.formulas.values():
+            self.expr(f.body, {p: "any" for p in f.params})
+            calls[f.name] = [n.func for n in A.walk(f.body)
+                             if isinstance(n, A.Call) and n.func in self.n.formulas]
+        state: dict[str, int] = {}
+
+        def visit(name, path):
+            if state.get(name) == 2:
+                return
+            if state.get(name) == 1:
+                cycle = path[path.index(name):] + [name]
+                raise ResolveError("formula cycle: " + " -> ".join(cycle),
+                                   self.n.formulas[name].pos)
+            state[name] = 1
+            for callee in calls[name]:
+                visit(callee, path + [name])
+            state[name] = 2
+        for name in calls:
+            visit(name, [])
+
+    def args(self, action_name: str, args, node, scope):
+        """`with name = value` must give every argument the action takes, and nothing else."""
+        action = self.n.actions[action_name]
+        allowed = set(action.takes) | ({action.param.name} if action.param else set())
+        given = [n for n, _ in args]
+        for name, e in args:
+            if name not in allowed:
+                self.fail(f"{action_name} has no argument {name!r} (it takes: "
+                          f"{', '.join(sorted(allowed)) or 'nothing'})", node)
+            self.expr(e, scope)
+        if len(set(given)) != len(given):
+            self.fail("an argument is given twice", node)
+        missing = [t for t in action.takes if t not in given]
+        if missing:
+            self.fail(f"{action_name} needs {', '.join(missing)} (`with {missing[0]} = ...`)", node)
 
     def fail(self, msg, node):
         raise ResolveError(msg, node.pos)
@@ -539,11 +648,32 @@ class _Checker:
                 self.expr(key, scope)
                 if t in ("int", "bool", "none"):
                     self.fail(f"a {t} cannot be indexed", e)
+                if t == "family":
+                    family = self._family_of(obj)
+                    if family is not None and isinstance(key, (A.Num, A.Str)) and \
+                            key.value not in family.keys:
+                        self.fail(f"{family.name} has no key {key.value!r} (keys: "
+                                  f"{', '.join(map(str, family.keys))})", key)
+                    return "zone"
+                return "any"
+            case A.CanExpr(action=a, args=args):
+                if a not in self.n.actions:
+                    self.fail(_unknown("action", a, self.n.actions), e)
+                self.args(a, args, e, scope)
+                return "bool"
+            case A.Call(func=f, args=args) if f in self.n.formulas:
+                want = len(self.n.formulas[f].params)
+                if len(args) != want:
+                    self.fail(f"{f}() takes {want} argument{'s' if want != 1 else ''}, "
+                              f"got {len(args)}", e)
+                for a in args:
+                    self.expr(a, scope)
                 return "any"
             case A.Call(func=f, args=args):
                 spec = FUNCTIONS.get(f)
                 if spec is None:
-                    self.fail(_unknown("function", f, FUNCTIONS), e)
+                    known = list(FUNCTIONS) + list(self.n.formulas)
+                    self.fail(_unknown("function", f, known), e)
                 lo, hi, ret, argtypes = spec
                 if not lo <= len(args) <= hi:
                     want = str(lo) if lo == hi else (f"at least {lo}" if hi >= ANY else
@@ -609,10 +739,15 @@ class _Checker:
                 return a if a == b else "any"
         raise TypeError(e)  # pragma: no cover
 
+    def _family_of(self, obj):
+        name = obj.name if isinstance(obj, (A.Name, A.Attr)) else None
+        zone = self.n.zone_specs.get(name)
+        return zone if zone is not None and zone.keys is not None else None
+
     def _want(self, got: str, want: str, node, what: str):
         if got in ("any", "none") or want == "any" or got == want:
             return
-        if want == "list" and got in ("zone", "list", "table"):
+        if want == "list" and got in ("zone", "list", "table", "family"):
             return
         if want == "int" and got in ("int", "bool", "player"):
             return
@@ -649,6 +784,9 @@ class _Checker:
 
     def _zone(self, z, scope, what):
         t = self.expr(z, scope)
+        if t == "family":
+            self.fail(f"{what} must be one zone of the family: add its key, e.g. "
+                      f"{A.expr_source(z)}[...]", z)
         if t not in ("zone", "any"):
             self.fail(f"{what} must be a zone, but this is {_article(t)}", z)
 
@@ -667,6 +805,7 @@ class _Checker:
                 self._want(self.expr(a, scope), "int", a, "the amount")
             case A.LetStmt(name=n, value=v):
                 scope[n] = self.expr(v, scope)
+                self.locals_seen.add(n)
             case A.MoveStmt(item=i, dest=d):
                 self.expr(i, scope)
                 self._zone(d, scope, "the destination of move")
@@ -686,6 +825,7 @@ class _Checker:
                     self._want(self.expr(s.chooser, scope), "player", s.chooser, "who chooses")
                 scope[s.name] = "list" if isinstance(s, A.SecretChooseStmt) or s.subsets else (
                     "int" if s.is_range else "any")
+                self.locals_seen.add(s.name)
             case A.AuctionStmt(bidders=b, currency=cur, winner=w, price=pr):
                 self._want(self.expr(b, scope), "list", b, "the bidders")
                 if cur not in self.n.counters or not self.n.counters[cur].per_player:
@@ -693,6 +833,7 @@ class _Checker:
                               " (an auction is paid from a counter declared with `per: player`)", s)
                 self.used.add(cur)
                 scope[w], scope[pr] = "player", "int"
+                self.locals_seen.update((w, pr))
             case A.PlaceStmt(item=i, zone=z, row=r, column=col):
                 self.expr(i, scope)
                 self._zone(z, scope, "where an item is placed")
@@ -702,9 +843,10 @@ class _Checker:
                               " to place items on cells", z)
                 self._want(self.expr(r, scope), "int", r, "the row")
                 self._want(self.expr(col, scope), "int", col, "the column")
-            case A.DoStmt(action=a, player=p, times=t):
+            case A.DoStmt(action=a, player=p, times=t, args=args):
                 if a not in self.n.actions:
                     self.fail(_unknown("action", a, self.n.actions), s)
+                self.args(a, args, s, scope)
                 if p is not None:
                     self._want(self.expr(p, scope), "player", p, "who does the action")
                 if t is not None:
@@ -719,6 +861,7 @@ class _Checker:
                     self.block(other, scope)
             case A.ForEachStmt(var=v, source=src, body=b):
                 self._want(self.expr(src, scope), "list", src, "a `for each` source")
+                self.locals_seen.add(v)
                 inner = dict(scope)
                 inner[v] = "player" if _is_players(src) else "any"
                 self.block(b, inner)
@@ -748,11 +891,13 @@ class _Checker:
         return inner
 
     def action(self, action: Action):
-        scope = {}
+        scope = {t: "any" for t in action.takes}
         if action.limit is not None:
             self._want(self.expr(action.limit, {}), "int", action.limit, "a use limit")
         if action.param is not None:
             scope = self.param(action.param, scope)
+            self.locals_seen.add(action.param.name)
+        self.locals_seen.update(action.takes)
         if action.requires is not None:
             self.expr(action.requires, scope)
         self.block(action.effect, scope)
@@ -762,7 +907,9 @@ class _Checker:
             match s:
                 case DoStep(block=b):
                     self.block(b, scope)
-                case PhaseStep(steps=sub):
+                case PhaseStep(steps=sub, free_if=free_if):
+                    if free_if is not None:
+                        self.expr(free_if, scope)
                     self.steps(sub, scope)
                 case RepeatStep(count=c, var=v, steps=sub):
                     self._want(self.expr(c, scope), "int", c, "the number of repeats")

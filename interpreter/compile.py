@@ -10,12 +10,13 @@ from __future__ import annotations
 import operator
 
 from dsl import ast as A
+from dsl.builtins import VALUES
 from dsl.errors import RuleError
 from dsl.model import DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
 
 from .decisions import ActionOption, label
 from .functions import FUNCTIONS, call_error, items_of
-from .state import ZoneRef, zone_key
+from .state import FamilyRef, ZoneRef, zone_key
 
 
 class EndTurn(Exception):
@@ -54,8 +55,8 @@ class Compiled:
         self.zone_refs: dict[str, ZoneRef] = {}
         cp = _Compiler(self, game)
         self.counter_init = {n: cp.ex(c.initial, set()) for n, c in game.counters.items()}
-        self.capacity = {n: cp.ex(z.capacity, set()) for n, z in game.zones.items()
-                         if z.capacity is not None}
+        self.capacity = {n: cp.ex(z.capacity, {"key"} if z.keys is not None else set())
+                         for n, z in game.zones.items() if z.capacity is not None}
         self.item_count = {k: cp.ex(kind.count, set()) for k, kind in game.items.items()}
         self.item_fields = {k: [(f, cp.ex(e, {"n"})) for f, e in kind.fields]
                             for k, kind in game.items.items()}
@@ -75,6 +76,9 @@ class Compiled:
                 continue
             scope = {"action"} if t.event.endswith("_action") else (
                 {"excess"} if t.event == "overflow" else set())
+            action = game.actions.get(t.target) if t.event.endswith("_action") else None
+            if action is not None:
+                scope |= set(action.takes) | ({action.param.name} if action.param else set())
             cond = cp.ex(t.cond, scope) if t.cond is not None else None
             fn, is_gen = cp.block(t.effect, scope)
             self.triggers.setdefault((t.event, t.target), []).append(
@@ -90,17 +94,30 @@ class Compiled:
                 k[0] == "overflow" for k in self.triggers) and
                 all(tr[3] is not None for tr in ca.before + ca.after))
         self.flow = cp.steps(game.flow, set())
+        self.policies = {}  # automa decision name -> (compiled expression, expression)
+        for name, expr in game.automa_decide.items():
+            local = {n.name for n in A.walk(expr) if isinstance(n, A.Name)
+                     and n.name not in cp.kinds and n.name not in VALUES}
+            self.policies[name] = (cp.ex(expr, local | {"options"}), expr)
         self.score = cp.ex(game.scoring.score, set())
         self.tie_breaks = [cp.ex(e, set()) for e in game.scoring.tie_break]
         self.winners = cp.ex(game.scoring.winners, set()) if game.scoring.winners else None
         self.invariants = [(name, e, cp.ex(e, set())) for name, e in game.invariants]
 
-    def zone_ref(self, name: str, owner: int | None) -> ZoneRef:
-        key = zone_key(name, owner)
+    def zone_ref(self, name: str, owner: int | None, member=None) -> ZoneRef:
+        key = zone_key(name, owner, member)
         ref = self.zone_refs.get(key)
         if ref is None:
-            ref = self.zone_refs[key] = ZoneRef(key, name, owner)
+            ref = self.zone_refs[key] = ZoneRef(key, name, owner, member)
         return ref
+
+    def member(self, fam: FamilyRef, key, pos) -> ZoneRef:
+        """`station[k]`: the member zone of a family (keys compare as text: 2 and "2" agree)."""
+        for k in fam.keys:
+            if k == key or str(k) == str(key):
+                return self.zone_ref(fam.name, fam.owner, k)
+        raise RuleError(f"{fam.name} has no key {key!r} (keys: {', '.join(map(str, fam.keys))})",
+                        pos)
 
 
 class CompiledAction:
@@ -143,8 +160,12 @@ class _Compiler:
         for n, c in game.counters.items():
             self.kinds[n] = "pcounter" if c.per_player else "counter"
         for n, z in game.zones.items():
-            self.kinds[n] = "pzone" if z.per_player else "zone"
+            if z.keys is not None:
+                self.kinds[n] = "pfamily" if z.per_player else "family"
+            else:
+                self.kinds[n] = "pzone" if z.per_player else "zone"
         self.fields = game.item_fields
+        self.formula_fns: dict = {}
 
     # ================================================================ expressions
     def ex(self, e, scope: set):
@@ -181,6 +202,12 @@ class _Compiler:
         if kind == "pzone":
             zr = self.prog.zone_ref
             return lambda c: zr(name, c.you)
+        if kind == "family":
+            fam = FamilyRef(name, None, self.g.zones[name].keys)
+            return lambda c: fam
+        if kind == "pfamily":
+            keys = self.g.zones[name].keys
+            return lambda c: FamilyRef(name, c.you, keys)
         if name == "you":
             return lambda c: c.you
         if name == "players":
@@ -205,7 +232,7 @@ class _Compiler:
             if counter is not None and counter.per_player:
                 return c.s["players"][p][name]
             if zone is not None and zone.per_player:
-                return zr(name, p)
+                return zr(name, p) if zone.keys is None else FamilyRef(name, p, zone.keys)
             raise RuleError(f"a player has no {name!r}", pos)
 
         def from_item(c, x):
@@ -236,8 +263,12 @@ class _Compiler:
     def x_Index(self, e, scope):
         obj, key, pos = self.ex(e.obj, scope), self.ex(e.key, scope), e.pos
 
+        member = self.prog.member
+
         def index(c):
             o, k = obj(c), key(c)
+            if type(o) is FamilyRef:
+                return member(o, k, pos)
             if type(o) is ZoneRef:
                 o = c.s["zones"][o.key]
             try:
@@ -248,7 +279,26 @@ class _Compiler:
                 raise RuleError(f"no entry {k!r} ({type(exc).__name__})", pos) from None
         return index
 
+    def formula(self, name: str):
+        """A formula's body, compiled once (cycles were refused by the checker)."""
+        fn = self.formula_fns.get(name)
+        if fn is None:
+            f = self.g.formulas[name]
+            fn = self.formula_fns[name] = (f.params, self.ex(f.body, set(f.params)))
+        return fn
+
+    def x_CanExpr(self, e, scope):
+        args = [(n, self.ex(x, scope)) for n, x in e.args]
+        action = e.action
+        return lambda c: c.eng.can(action, c.you, {n: f(c) for n, f in args})
+
     def x_Call(self, e, scope):
+        if e.func in self.g.formulas:
+            params, body = self.formula(e.func)
+            args = [self.ex(a, scope) for a in e.args]
+            if not params:
+                return lambda c: body(Ctx(c.s, c.you, {}, c.eng))
+            return lambda c: body(Ctx(c.s, c.you, dict(zip(params, [a(c) for a in args])), c.eng))
         impl = FUNCTIONS[e.func]
         args = [self.ex(a, scope) for a in e.args]
         name, pos = e.func, e.pos
@@ -560,13 +610,13 @@ class _Compiler:
 
     def s_MoveStmt(self, s, scope):
         item, dest, pos = self.ex(s.item, scope), self._dest(s.dest, scope, s.pos), s.pos
-        at_top = s.place == "top"
+        at_top, gravity = s.place == "top", s.gravity
 
         def move(c):
             x = item(c)
             z = dest(c)
             for one in (x if isinstance(x, list) else [x]):
-                c.eng.move_item(one, z, at_top, pos)
+                c.eng.move_item(one, z, at_top, pos, gravity)
         return move, False
 
     def s_DealStmt(self, s, scope):
@@ -668,7 +718,7 @@ class _Compiler:
             if not opts:
                 raise RuleError(f"nothing to choose for `{name}`: no option is legal", pos)
             c.v[name] = yield from c.eng.ask(who, f"choose {name}", opts, why,
-                                             lambda: options(cc))
+                                             lambda: options(cc), ctx=cc)
         return choose, True
 
     def s_AuctionStmt(self, s, scope):
@@ -688,7 +738,7 @@ class _Compiler:
                     continue
                 money = c.s["players"][p][currency]
                 options = ["out"] + list(range(high + 1, money + 1))
-                bid = yield from c.eng.ask(p, "bid", options, why, None)
+                bid = yield from c.eng.ask(p, "bid", options, why, None, ctx=c)
                 if bid != "out":
                     high, leader = bid, p
                     order.append(p)
@@ -719,7 +769,8 @@ class _Compiler:
                 opts = options(pc)
                 if not opts:
                     raise RuleError(f"player {p} has nothing to choose for `{name}`", pos)
-                value = yield from c.eng.ask(p, f"secret {name}", opts, why, None, secret=True)
+                value = yield from c.eng.ask(p, f"secret {name}", opts, why,
+                                             lambda pc=pc: options(pc), secret=True, ctx=pc)
                 picks.append(value)
             c.v[name] = picks
             c.eng.secret_mark = None
@@ -733,15 +784,17 @@ class _Compiler:
         who = self.ex(s.player, scope) if s.player is not None else None
         times = self.ex(s.times, scope) if s.times is not None else None
         action, pos, optional = s.action, s.pos, s.optional
+        args = [(n, self.ex(x, scope)) for n, x in s.args]
 
         def do(c):
             n = 1 if times is None else times(c)
             if n < 0:
                 raise RuleError(f"cannot do an action a negative number of times ({n})", pos)
             p = c.you if who is None else who(c)
+            bound = {name: f(c) for name, f in args}  # evaluated once, before the first time
             for _ in range(n):
                 c.eng.tick(pos)
-                done = yield from c.eng.do_action(action, p, pos, optional)
+                done = yield from c.eng.do_action(action, p, pos, optional, bound)
                 if optional and not done:
                     break  # skipping one optional use skips the rest
         return do, True
@@ -873,11 +926,11 @@ class _Compiler:
         return ca
 
     def _action(self, a):
-        scope = set()
+        scope = set(a.takes)
         param = None
         if a.param is not None:
             param = self.options_fn(a.param, scope)
-            scope = {a.param.name}
+            scope = scope | {a.param.name}
         requires = self.ex(a.requires, scope) if a.requires is not None else None
         fn, is_gen = self.block(a.effect, scope)
         ca = CompiledAction(a, param, requires, self.block_gen(a.effect, scope))
@@ -904,9 +957,21 @@ class _Compiler:
             return do_step
         if isinstance(s, PhaseStep):
             body, name = self.steps(s.steps, scope), s.name
+            free = s.free_actions
+            free_if = self.ex(s.free_if, scope) if s.free_if is not None else None
 
             def phase(c):
                 outer = c.s["phase"]
+                window = bool(free) and (free_if is None or bool(free_if(c)))
+                if window:
+                    c.eng.windows.append(("all", free))
+                try:
+                    yield from phase_body(c, outer)
+                finally:
+                    if window:
+                        c.eng.windows.pop()
+
+            def phase_body(c, outer):
                 c.s["phase"] = name
                 if name in c.eng.prog.limits_per:
                     c.eng.reset_uses(name)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 
 class Decision:
-    __slots__ = ("player", "kind", "options", "why", "secret", "_labels")
+    __slots__ = ("player", "kind", "options", "why", "secret", "_labels", "ctx")
 
     def __init__(self, player: int, kind: str, options: list, why: str, secret: bool = False):
         self.player = player
@@ -16,6 +16,12 @@ class Decision:
         self.why = why  # file:line of the rule that asks
         self.secret = secret
         self._labels = None
+        self.ctx = None  # the asking rule's context (for automa policies), never serialised
+
+    @property
+    def name(self) -> str:
+        """The decision's name for automa policies: the chosen variable, `bid`, or the action."""
+        return self.kind.split()[-1]
 
     @property
     def labels(self) -> list[str]:
@@ -33,10 +39,10 @@ class Decision:
 class ActionOption:
     """One legal way to take an action: the action's name and its chosen value, if any."""
 
-    __slots__ = ("action", "value", "free")
+    __slots__ = ("action", "value", "free", "args")
 
-    def __init__(self, action: str, value=None, free: bool = False):
-        self.action, self.value, self.free = action, value, free
+    def __init__(self, action: str, value=None, free: bool = False, args: dict | None = None):
+        self.action, self.value, self.free, self.args = action, value, free, args
 
     def __repr__(self) -> str:
         return label(self)

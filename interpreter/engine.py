@@ -130,15 +130,12 @@ class Engine:
     def _advance(self, value) -> Decision | None:
         try:
             d = self._gen.send(value)
-            while d.player >= self.humans:  # an automa seat: its rules must leave one option
-                if len(d.options) != 1:
-                    raise RuleError(
-                        f"the automa (seat {d.player}) has {len(d.options)} options here "
-                        f"({', '.join(d.labels[:6])}): its rules must leave exactly one", None)
+            while d.player >= self.humans:  # an automa seat: its policy or its only option
+                index = self._automa_choice(d)
                 if self.record:
                     self.events.append({"event": "automa", "player": d.player, "kind": d.kind,
-                                        "option": d.labels[0], "at": d.why})
-                d = self._gen.send(d.options[0])
+                                        "option": d.labels[index], "at": d.why})
+                d = self._gen.send(d.options[index])
             self.decision = d
         except StopIteration:
             self.decision = None
@@ -146,6 +143,30 @@ class Engine:
             raise RuleError("the rules nest too deeply here (expressions or actions calling "
                             "themselves?)", None) from None
         return self.decision
+
+    def _automa_choice(self, d: Decision) -> int:
+        """An automa decides by its `decide:` policy for this decision, else by its only option."""
+        policy = self.prog.policies.get(d.name)
+        if policy is None:
+            if len(d.options) != 1:
+                raise RuleError(
+                    f"the automa (seat {d.player}) has {len(d.options)} options here "
+                    f"({', '.join(d.labels[:6])}): its rules must leave exactly one, or give it a "
+                    f"policy `automa: decide: {{{d.name}: ...}}`", None)
+            return 0
+        fn, expr = policy
+        values = [o.value if isinstance(o, ActionOption) and o is not SKIP else o
+                  for o in d.options]
+        local = dict(d.ctx.v) if d.ctx is not None else {}
+        local["options"] = [v for v in values if v is not SKIP]
+        answer = fn(Ctx(self.state, d.player, local, self))
+        if d.kind.startswith("may ") and isinstance(answer, bool):
+            return next(i for i, o in enumerate(d.options) if (o is SKIP) != answer)
+        for i, v in enumerate(values):
+            if v is not SKIP and v == answer:
+                return i
+        raise RuleError(f"the automa's policy for {d.name!r} chose {answer!r}, which is not one "
+                        f"of the options ({', '.join(d.labels[:8])})", expr.pos)
 
     @property
     def over(self) -> bool:
@@ -179,7 +200,8 @@ class Engine:
                 holder[name] = value
         for name, spec in game.zones.items():
             for owner in (range(n) if spec.per_player else [None]):
-                s["zones"][st.zone_key(name, owner)] = []
+                for member in (spec.keys if spec.keys is not None else [None]):
+                    s["zones"][st.zone_key(name, owner, member)] = []
         for kind, spec in game.items.items():
             rows = game.tables[spec.source_table] if spec.source_table else None
             for owner in (range(n) if spec.per_player else [None]):
@@ -233,11 +255,12 @@ class Engine:
         cap_fn = self.prog.capacity.get(ref.name)
         if cap_fn is None:
             return
-        cap = cap_fn(Ctx(self.state, ref.owner or 0, {}, self))
+        local = {"key": ref.member} if ref.member is not None else {}
+        cap = cap_fn(Ctx(self.state, ref.owner or 0, local, self))
         if len(self.state["zones"][ref.key]) + extra > cap:
             raise RuleError(f"zone {ref.key} is full (capacity {cap})", pos)
 
-    def move_item(self, item, ref, at_top: bool, pos) -> None:
+    def move_item(self, item, ref, at_top: bool, pos, gravity: bool = True) -> None:
         s = self.state
         key = s["loc"].get(item) if isinstance(item, str) else None
         if key is None:
@@ -247,15 +270,15 @@ class Engine:
             s["zones"][key].remove(item)
             s["zones"][key].insert(0, item) if at_top else s["zones"][key].append(item)
             return
-        self._leave(item, key)
+        self._leave(item, key, gravity)
         self._enter(item, ref, at_top, pos)
 
-    def _leave(self, item, key) -> None:
+    def _leave(self, item, key, gravity: bool = True) -> None:
         s = self.state
         s["zones"][key].remove(item)
         del s["loc"][item]
         cell = s["cells"].pop(item, None)
-        if cell is not None:
+        if cell is not None and gravity:
             self._gravity(key, cell)
 
     def _enter(self, item, ref, at_top: bool, pos, cell=None) -> None:
@@ -301,8 +324,7 @@ class Engine:
     def _gravity(self, key, emptied) -> None:
         """After an item leaves a grid cell: `rows` gravity drops every row above an emptied row
         by one; `columns` gravity lets the items above the cell fall into it."""
-        name = key.partition("@")[0]
-        mode = self.game.zones[name].gravity
+        mode = self.game.zones[st.zone_name(key)].gravity
         cells, items = self.state["cells"], self.state["zones"][key]
         row, col = emptied
         if mode == "rows":
@@ -330,6 +352,16 @@ class Engine:
 
     def fire(self, event: str, target: str | None, c: Ctx):
         return self._fire(self.triggers_for(event, target), event, target, c)
+
+    def _action_locals(self, name: str, c: Ctx) -> dict:
+        """What before/after ACTION triggers see: `action`, its arguments and its choice."""
+        out = {"action": name}
+        action = self.game.actions.get(name)
+        if action is not None:
+            for arg in action.takes + ((action.param.name,) if action.param else ()):
+                if arg in c.v:
+                    out[arg] = c.v[arg]
+        return out
 
     def overflowed(self, counter: str, seat: int | None, excess: int) -> None:
         """A clamped counter went past its maximum: its `overflow of` triggers run at the next
@@ -378,8 +410,10 @@ class Engine:
                 continue
             if event == "overflow":
                 tc = Ctx(c.s, c.you, dict(c.v), self)
+            elif event.endswith("_action"):
+                tc = Ctx(c.s, c.you, self._action_locals(target, c), self)
             else:
-                tc = Ctx(c.s, c.you, {"action": target} if event.endswith("_action") else {}, self)
+                tc = Ctx(c.s, c.you, {}, self)
             if cond is not None and not cond(tc):
                 continue
             self.depth += 1
@@ -403,15 +437,30 @@ class Engine:
                 if forced:
                     self.windows.pop()
 
-    def ask(self, player: int, kind: str, options: list, why: str, remake, secret: bool = False):
-        """Ask `player` to choose among `options`; free actions of the turn player are offered too."""
+    def free_window(self, player: int) -> tuple:
+        """The free actions open to `player` at a decision now: the innermost window that applies
+        (a turn's window is its player's; a phase's is every human's; a forced trigger closes all)."""
+        if player >= self.humans:
+            return ()
+        for who, free in reversed(self.windows):
+            if who is None:
+                return ()
+            if (who == player or who == "all") and free:
+                return free
+        return ()
+
+    def ask(self, player: int, kind: str, options: list, why: str, remake, secret: bool = False,
+            ctx: Ctx | None = None):
+        """Ask `player` to choose among `options`; the free actions open to them are offered too.
+        `ctx` is the asking rule's context (an automa's policy may read its variables)."""
         while True:
             extra = []
-            if not secret and self.windows:
-                who, free = self.windows[-1]
-                if who == player and free:
-                    extra = self.action_options(Ctx(self.state, player, {}, self), free, True)
-            value = yield Decision(player, kind, options + extra if extra else options, why, secret)
+            free = self.free_window(player) if self.windows else ()
+            if free:
+                extra = self.action_options(Ctx(self.state, player, {}, self), free, True)
+            d = Decision(player, kind, options + extra if extra else options, why, secret)
+            d.ctx = ctx
+            value = yield d
             if extra and isinstance(value, ActionOption) and value.free:
                 yield from self.run_action(value, player)
                 options = remake() if remake is not None else options
@@ -421,29 +470,45 @@ class Engine:
                 continue
             return value
 
-    def action_options(self, c: Ctx, names, free: bool) -> list:
+    def action_options(self, c: Ctx, names, free: bool, args: dict | None = None) -> list:
+        """The legal ways to take these actions now (with `args` bound for `do ... with`)."""
         out = []
         actions = self.prog.actions
         uses = self.state["uses"]
         for name in names:
             ca = actions[name]
-            if ca.limit is not None and uses.get(name, _NO_USES)[c.you] >= ca.limit(c):
+            if ca.limit is not None and uses.get(name, _NO_USES)[c.you] >= ca.limit(
+                    Ctx(c.s, c.you, dict(args or {}), self)):
                 continue
             if ca.param is None:
-                if ca.requires is None or ca.requires(c):
-                    out.append(ca.plain_free if free else ca.plain)
+                if ca.requires is None or ca.requires(Ctx(c.s, c.you, dict(args or {}), self)
+                                                      if args else c):
+                    out.append(ActionOption(name, None, free, args) if args else
+                               (ca.plain_free if free else ca.plain))
                 continue
             pname, requires = ca.pname, ca.requires
-            ac = Ctx(c.s, c.you, {}, self)
-            for value in ca.param(ac):
+            ac = Ctx(c.s, c.you, dict(args or {}), self)
+            values = ca.param(ac)
+            given = args is not None and pname in args
+            if given:  # the choice is bound by the rule: legal only if it is one of the options
+                values = [v for v in values if v == args[pname]]
+            for value in values:
                 ac.v[pname] = value
                 if requires is None or requires(ac):
-                    out.append(ActionOption(name, value, free))
+                    rest = {k: v for k, v in args.items() if k != pname} if args else None
+                    out.append(ActionOption(name, value, free, rest or None))
         return out
+
+    def can(self, name: str, player: int, args: dict) -> bool:
+        """`can(ACTION with ...)`: the same enumeration that offers options, so they agree."""
+        return bool(self.action_options(Ctx(self.state, player, {}, self), [name], False,
+                                        args or None))
 
     def run_action(self, option: ActionOption, player: int):
         ca = self.prog.actions[option.action]
         ac = Ctx(self.state, player, {} if ca.pname is None else {ca.pname: option.value}, self)
+        if option.args:
+            ac.v.update(option.args)
         if ca.limit is not None:
             counts = self.state["uses"].setdefault(ca.name, [0] * self.n)
             counts[player] += 1
@@ -483,7 +548,7 @@ class Engine:
         for trig, cond, _, plain in triggers:
             if trig.once and trig.name in self.state["fired"]:
                 continue
-            tc = Ctx(c.s, c.you, {"action": target}, self)
+            tc = Ctx(c.s, c.you, self._action_locals(target, c), self)
             if cond is not None and not cond(tc):
                 continue
             if trig.once:
@@ -511,7 +576,8 @@ class Engine:
             else:
                 counts[player] = 0
 
-    def do_action(self, name: str, player: int, pos, optional: bool = False):
+    def do_action(self, name: str, player: int, pos, optional: bool = False,
+                  args: dict | None = None):
         """`do ACTION`: run an action from another rule (meta-action); skipped if not legal.
         With `may do`, the player is also offered to skip. Returns whether it was done."""
         if self.depth >= self.max_depth:
@@ -519,13 +585,13 @@ class Engine:
                             "do itself, directly or through others?", pos)
         self.depth += 1
         try:
-            return (yield from self._do_action(name, player, pos, optional))
+            return (yield from self._do_action(name, player, pos, optional, args or None))
         finally:
             self.depth -= 1
 
-    def _do_action(self, name: str, player: int, pos, optional: bool):
+    def _do_action(self, name: str, player: int, pos, optional: bool, args):
         c = Ctx(self.state, player, {}, self)
-        options = self.action_options(c, [name], False)
+        options = self.action_options(c, [name], False, args)
         if not options:
             if self.record:
                 self.events.append({"event": "cannot", "action": name, "player": player,
@@ -533,14 +599,15 @@ class Engine:
             return False
         if optional:
             choice = yield from self.ask(player, f"may {name}", options + [SKIP], str(pos),
-                                         lambda: self.action_options(c, [name], False) + [SKIP])
+                                         lambda: self.action_options(c, [name], False, args) +
+                                         [SKIP])
             if choice is SKIP:
                 return False
-        elif len(options) == 1 and self.prog.actions[name].param is None:
+        elif len(options) == 1:
             choice = options[0]
         else:
             choice = yield from self.ask(player, f"do {name}", options, str(pos),
-                                         lambda: self.action_options(c, [name], False))
+                                         lambda: self.action_options(c, [name], False, args))
         yield from self.run_action(choice, player)
         return True
 

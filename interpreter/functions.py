@@ -7,13 +7,20 @@ from __future__ import annotations
 
 from dsl.errors import RuleError
 
-from .state import ZoneRef
+from .state import FamilyRef, ZoneRef, zone_key
+
+
+def family_items(c, fam: FamilyRef) -> list:
+    zones = c.s["zones"]
+    return [x for k in fam.keys for x in zones[zone_key(fam.name, fam.owner, k)]]
 
 
 def items_of(c, value) -> list:
     """A zone or list as a fresh list (safe to iterate while the zone changes)."""
     if type(value) is ZoneRef:
         return list(c.s["zones"][value.key])
+    if type(value) is FamilyRef:
+        return family_items(c, value)
     if isinstance(value, (list, tuple)):
         return list(value)
     if isinstance(value, dict):
@@ -24,6 +31,8 @@ def items_of(c, value) -> list:
 def _seq(c, value):
     if type(value) is ZoneRef:
         return c.s["zones"][value.key]
+    if type(value) is FamilyRef:
+        return family_items(c, value)
     return value
 
 

@@ -17,12 +17,13 @@ import json
 
 
 class ZoneRef:
-    """A zone as a value in expressions (the state keeps only the key and the list)."""
+    """A zone as a value in expressions (the state keeps only the key and the list).
+    `name` is the declared zone (the family, for a member), `member` the family key or None."""
 
-    __slots__ = ("key", "name", "owner")
+    __slots__ = ("key", "name", "owner", "member")
 
-    def __init__(self, key: str, name: str, owner: int | None):
-        self.key, self.name, self.owner = key, name, owner
+    def __init__(self, key: str, name: str, owner: int | None, member=None):
+        self.key, self.name, self.owner, self.member = key, name, owner, member
 
     def __repr__(self) -> str:
         return self.key
@@ -34,8 +35,32 @@ class ZoneRef:
         return hash(self.key)
 
 
-def zone_key(name: str, owner: int | None) -> str:
-    return name if owner is None else f"{name}@{owner}"
+class FamilyRef:
+    """A family of zones (`station` with `each: categories`) as a value: index it for a member."""
+
+    __slots__ = ("name", "owner", "keys")
+
+    def __init__(self, name: str, owner: int | None, keys: tuple):
+        self.name, self.owner, self.keys = name, owner, keys
+
+    def __repr__(self) -> str:
+        return self.name if self.owner is None else f"{self.name}@{self.owner}"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, FamilyRef) and (other.name, other.owner) == (self.name, self.owner)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.owner))
+
+
+def zone_key(name: str, owner: int | None, member=None) -> str:
+    base = name if member is None else f"{name}[{member}]"
+    return base if owner is None else f"{base}@{owner}"
+
+
+def zone_name(key: str) -> str:
+    """The declared zone of a state key: `station[crab]@1` -> `station`."""
+    return key.partition("@")[0].partition("[")[0]
 
 
 def state_json(state: dict) -> str:
@@ -56,8 +81,8 @@ def view(state: dict, game, player: int | None) -> dict:
     out = copy.deepcopy(state)
     hidden = set()
     for key, items in out["zones"].items():
-        name, _, owner = key.partition("@")
-        vis = game.zones[name].visibility
+        owner = key.partition("@")[2]
+        vis = game.zones[zone_name(key)].visibility
         if vis == "hidden" or (vis == "owner" and owner != str(player)):
             hidden.update(items)
             out["zones"][key] = ["?"] * len(items)

@@ -464,3 +464,209 @@ def test_owner_visible_counters_are_masked_for_other_players(tmp_path):
     e = start(game)
     assert e.view(0)["players"][0]["coins"] == 8 and e.view(0)["players"][1]["coins"] == "?"
     assert e.view(None)["players"][1]["coins"] == 8
+
+
+FORMULAS = """
+game: formulas
+players: [2, 2]
+counters: {points: {per: player, initial: 3}}
+formulas:
+  double(x): 2 * x
+  bonus(p): double(p.points) + 1
+  leader(): highest(each p in players by p.points)
+flow: []
+scoring: {score: bonus(you) + leader()}
+"""
+
+
+def test_formulas_are_named_expressions_with_parameters(tmp_path):
+    e = start(make_game(tmp_path, FORMULAS))
+    assert e.result["scores"] == [7, 7]  # 2 * 3 + 1 + seat 0 (the first of the tied leaders)
+
+
+@pytest.mark.parametrize("change, message", [
+    ("double(x): 2 * x", "double(x): triple(x)\n  triple(x): double(x)"),
+])
+def test_formula_cycles_are_refused(tmp_path, change, message):
+    with pytest.raises(ResolveError, match="formula cycle: double -> triple -> double"):
+        make_game(tmp_path, FORMULAS.replace(change, message))
+
+
+def test_formula_arity_is_checked(tmp_path):
+    with pytest.raises(ResolveError, match=r"double\(\) takes 1 argument, got 2"):
+        make_game(tmp_path, FORMULAS.replace("double(p.points)", "double(p.points, 1)"))
+
+
+ARGS = """
+game: args
+players: 1
+counters: {points: {per: player, initial: 0}, seen: {per: player, initial: 0}}
+actions:
+  score:
+    takes: n
+    requires: n > 0
+    effect: gain n points
+  go:
+    effect: |
+      do score with n = 2
+      do score with n = 0
+      if can(score with n = 5):
+        do score with n = 5 2 times
+triggers:
+  count_it: {when: after score, if: n >= 5, effect: add 1 to seen}
+flow:
+  - turns: {first: 0, actions: [go], per_turn: 1, until: one_round}
+scoring: {score: points}
+"""
+
+
+def test_actions_with_arguments_can_and_triggers_that_see_the_arguments(tmp_path):
+    e = start(make_game(tmp_path, ARGS), players=1)
+    play_labels(e, ["go"])
+    assert e.result["scores"] == [12]
+    assert e.state["players"][0]["seen"] == 2
+    assert [ev["action"] for ev in e.events if ev["event"] == "cannot"] == ["score"]
+
+
+def test_an_action_that_takes_arguments_cannot_be_offered_to_players(tmp_path):
+    with pytest.raises(ResolveError, match="score takes arguments: only rules can do it"):
+        make_game(tmp_path, ARGS.replace("actions: [go]", "actions: [go, score]"))
+
+
+def test_do_must_give_every_argument(tmp_path):
+    with pytest.raises(ResolveError, match="score needs n"):
+        make_game(tmp_path, ARGS.replace("do score with n = 2", "do score"))
+
+
+FAMILIES = """
+game: families
+players: [2, 2]
+tables: {sizes: {a: 1, b: 2}, keys: [a, b]}
+counters: {total: {per: player, initial: 0}}
+zones:
+  bin: {per: player, each: keys, capacity: "sizes[key]"}
+  pool: {}
+items: {token: {count: 4, zone: pool}}
+setup: |
+  move top(pool) to bin["a"]
+  move top(pool) to bin["b"]
+  move top(pool) to left(you).bin["b"]
+flow: []
+scoring: {score: count(bin)}
+"""
+
+
+def test_zone_families_have_a_member_per_key_with_their_own_capacity(tmp_path):
+    e = start(make_game(tmp_path, FAMILIES))
+    assert e.result["scores"] == [2, 1]
+    assert e.state["zones"]["bin[a]@0"] == ["token#1"]
+    assert e.state["zones"]["bin[b]@1"] == ["token#3"]
+
+
+def test_a_full_family_member_and_unknown_keys_are_errors(tmp_path):
+    with pytest.raises(RuleError, match=r"zone bin\[a\]@0 is full \(capacity 1\)"):
+        start(make_game(tmp_path, FAMILIES.replace('left(you).bin["b"]', 'bin["a"]')))
+    with pytest.raises(ResolveError, match="bin has no key 'c'"):
+        make_game(tmp_path, FAMILIES.replace('to bin["a"]', 'to bin["c"]'))
+    with pytest.raises(ResolveError, match="must be one zone of the family"):
+        make_game(tmp_path, FAMILIES.replace('to bin["a"]', "to bin"))
+
+
+POLICY = """
+game: policy
+players: 1
+automa: {name: bot, seats: 1, decide: {bid: 'if 3 in options then 3 else "out"'}}
+counters: {coins: {per: player, initial: 5}, won: {initial: -1}}
+flow:
+  - do: |
+      auction among players_from(1) paying coins as winner, price
+      if winner != none:
+        set won to winner
+scoring: {score: coins}
+"""
+
+
+def test_automa_policy_decides_bids_without_asking_an_agent(tmp_path):
+    e = start(make_game(tmp_path, POLICY), players=1)
+    assert e.decision.player == 0 and e.decision.labels == ["out", "4", "5"]  # the bot opened at 3
+    play_labels(e, ["4"])  # the bot's policy answers "out": 3 is no longer an option
+    assert e.decision is None and e.state["counters"]["won"] == 0
+
+
+WINDOWS = """
+game: windows
+players: [2, 2]
+counters: {coins: {per: player, initial: 0}}
+actions:
+  earn: {limit: {times: 1, per: market}, effect: gain 5 coins}
+flow:
+  - phase: market
+    free_actions: [earn]
+    steps:
+      - do: |
+          secretly each player chooses spend from 0 to 5 where spend <= coins
+          for each p in players:
+            p pays spend[p] coins
+scoring: {score: coins}
+"""
+
+
+def test_phase_free_actions_are_offered_at_every_decision_of_the_phase(tmp_path):
+    e = start(make_game(tmp_path, WINDOWS))
+    assert e.decision.labels == ["0", "earn"]
+    play_labels(e, ["earn"])
+    assert e.decision.player == 0 and e.decision.labels == ["0", "1", "2", "3", "4", "5"]
+    play_labels(e, ["4", "0"])
+    assert e.result["scores"] == [1, 0]
+
+
+def test_move_without_gravity_leaves_the_grid_as_it_is(tmp_path):
+    text = GRID.replace("GRAVITY", "rows").replace("effect: move card to taken",
+                                                    "effect: move card to taken without gravity")
+    e = start(make_game(tmp_path, text), players=1)
+    play_labels(e, ["take card#5"])  # e leaves row 3 empty, but nothing drops
+    assert cells(e, "board") == {"a": (1, 1), "b": (1, 2), "c": (2, 1), "d": (2, 3)}
+
+
+def _pig_copy(tmp_path):
+    import shutil
+
+    from dsl.loader import games_dir
+    folder = tmp_path / "pig"
+    shutil.copytree(games_dir() / "pig", folder)
+    return folder
+
+
+def test_flow_patches_change_a_named_step_and_partial_overrides_merge(tmp_path):
+    from dsl.resolve import load_game
+    folder = _pig_copy(tmp_path)
+    game = (folder / "game.yaml").read_text().replace("  - phase: play\n",
+                                                      "  - name: play\n    phase: play\n")
+    (folder / "game.yaml").write_text(game)
+    (folder / "variants" / "patched.yaml").write_text("""
+variant: patched
+extends: pig:short
+flow_patches:
+  play:
+    before:
+      - do: log "hello"
+actions:
+  stop:
+    requires: turn_total >= 10 or points + turn_total >= target
+""")
+    g = load_game(str(folder), "patched")
+    assert g.options["target"].default == 50  # inherited from pig:short
+    assert g.actions["stop"].effect == load_game(str(folder)).actions["stop"].effect
+    e = start(g, players=2)
+    assert e.events[1] == {"event": "log", "text": "hello", "player": 0}
+    assert e.decision.labels == ["roll"]  # stop now needs a turn total of 10
+
+
+def test_flow_patches_name_an_unknown_step(tmp_path):
+    from dsl.errors import LoadError
+    from dsl.resolve import load_game
+    folder = _pig_copy(tmp_path)
+    (folder / "variants" / "bad.yaml").write_text("variant: bad\nextends: pig\n"
+                                                  "flow_patches:\n  nowhere: {}\n")
+    with pytest.raises(LoadError, match="no flow step named 'nowhere'"):
+        load_game(str(folder), "bad")
