@@ -22,6 +22,9 @@ demo: setup
 	$(BIN)/meeplang play goofspiel --seed 7 --agents greedy,random
 	$(BIN)/meeplang play pig --players 3 --seed 1 --log pig-demo.jsonl
 	$(BIN)/meeplang replay pig-demo.jsonl
+	$(BIN)/meeplang check --deep goofspiel -n 3
+	$(BIN)/meeplang diagram goofspiel --format dot -o goofspiel-demo.dot
+	$(BIN)/meeplang simulate pig --players 2 -n 200 --jobs 2
 
 test: setup
 	$(BIN)/python -m pytest -m "not slow"
@@ -33,4 +36,4 @@ bench: setup
 	$(BIN)/python benchmarks/playouts.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache pig-demo.jsonl
+	rm -rf $(VENV) build *.egg-info .pytest_cache pig-demo.jsonl goofspiel-demo.dot
