@@ -52,7 +52,8 @@ class Compiled:
 
     def __init__(self, game):
         self.game = game
-        self.zone_refs: dict[str, ZoneRef] = {}
+        self.zone_refs: dict[tuple, ZoneRef] = {}
+        self.initial_states: dict[tuple, dict] = {}  # (seats, options) -> state before setup
         cp = _Compiler(self, game)
         self.counter_init = {n: cp.ex(c.initial, set()) for n, c in game.counters.items()}
         self.capacity = {n: cp.ex(z.capacity, {"key"} if z.keys is not None else set())
@@ -105,10 +106,10 @@ class Compiled:
         self.invariants = [(name, e, cp.ex(e, set())) for name, e in game.invariants]
 
     def zone_ref(self, name: str, owner: int | None, member=None) -> ZoneRef:
-        key = zone_key(name, owner, member)
-        ref = self.zone_refs.get(key)
+        ref = self.zone_refs.get((name, owner, member))
         if ref is None:
-            ref = self.zone_refs[key] = ZoneRef(key, name, owner, member)
+            ref = ZoneRef(zone_key(name, owner, member), name, owner, member)
+            self.zone_refs[(name, owner, member)] = ref
         return ref
 
     def member(self, fam: FamilyRef, key, pos) -> ZoneRef:

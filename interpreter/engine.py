@@ -23,6 +23,22 @@ from .decisions import ActionOption, Decision, label
 
 DEFAULT_STEP_BUDGET = 2_000_000
 _NO_USES = [0] * 64
+
+
+def _copy_state(state: dict) -> dict:
+    """A copy of plain-data state, faster than deepcopy for its known two-level layout."""
+    out = dict(state)
+    out["counters"] = dict(state["counters"])
+    out["players"] = [dict(p) for p in state["players"]]
+    out["zones"] = {k: list(v) for k, v in state["zones"].items()}
+    out["loc"] = dict(state["loc"])
+    out["items"] = {k: dict(v) for k, v in state["items"].items()}
+    out["cells"] = {k: list(v) for k, v in state["cells"].items()}
+    out["uses"] = {k: list(v) for k, v in state["uses"].items()}
+    out["fired"] = list(state["fired"])
+    out["soon"] = dict(state["soon"])
+    out["turn"] = {"player": state["turn"]["player"], "passed": list(state["turn"]["passed"])}
+    return out
 SKIP = ActionOption("skip")  # the option to decline a `may do`
 DEFAULT_TRIGGER_DEPTH = 32
 
@@ -187,8 +203,30 @@ class Engine:
 
     # ------------------------------------------------------------ the game
     def _main(self):
-        s, n, prog, game = self.state, self.n, self.prog, self.game
+        s, prog = self.state, self.prog
         c = Ctx(s, 0, {}, self)
+        key = (self.n, self.humans, tuple(sorted(self.opts.items())))
+        template = prog.initial_states.get(key)
+        if template is None:
+            self._make_components()
+            prog.initial_states[key] = _copy_state(s)
+        else:  # components depend only on seats and options: copy them instead of remaking
+            s.update(_copy_state(template))
+        if self.record:
+            self.events.append({"event": "start", "players": self.n, "seed": self.seed})
+        try:
+            yield from prog.setup(c)
+            yield from prog.flow(c)
+        except EndGame:
+            pass
+        except EndTurn as exc:
+            what, pos = (exc.args + (None, None))[:2]
+            raise RuleError(f"`{what}` outside of a turn", pos) from None
+        self._finish()
+
+    def _make_components(self) -> None:
+        """Counters at their initial values, zones, and every item in its starting zone."""
+        s, n, prog, game = self.state, self.n, self.prog, self.game
         for name, spec in game.counters.items():
             holders = [(s["players"][p], p) for p in range(n)] if spec.per_player else [
                 (s["counters"], 0)]
@@ -222,17 +260,6 @@ class Engine:
                     ref = prog.zone_ref(zone, owner)
                     s["items"][item] = data
                     self._enter(item, ref, False, spec.pos)
-        if self.record:
-            self.events.append({"event": "start", "players": n, "seed": self.seed})
-        try:
-            yield from prog.setup(c)
-            yield from prog.flow(c)
-        except EndGame:
-            pass
-        except EndTurn as exc:
-            what, pos = (exc.args + (None, None))[:2]
-            raise RuleError(f"`{what}` outside of a turn", pos) from None
-        self._finish()
 
     def _finish(self):
         s, n, prog = self.state, self.n, self.prog
