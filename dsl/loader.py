@@ -142,8 +142,18 @@ def load_source(target: str, variant: str | None = None) -> Source:
             files.append(path)
             doc = apply_overlay(doc, overlay)
     validate(doc, variant=False)  # the merged game: an overlay may give only what it changes
-    digest = hashlib.sha256(json.dumps(plain(doc), sort_keys=True).encode()).hexdigest()[:16]
+    digest = hashlib.sha256(json.dumps(_canonical(plain(doc)), sort_keys=True).encode()
+                            ).hexdigest()[:16]
     return Source(doc, folder, variant, tuple(str(f) for f in files), digest)
+
+
+def _canonical(value):
+    """Keys as text (YAML allows 1 and "x" as keys of one mapping; JSON sorting does not)."""
+    if isinstance(value, dict):
+        return {f"{type(k).__name__}:{k}": _canonical(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_canonical(v) for v in value]
+    return value
 
 
 def _variant_chain(folder: Path, variant_file: Path) -> list:

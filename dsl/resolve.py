@@ -678,8 +678,8 @@ class _Checker:
                 if not lo <= len(args) <= hi:
                     want = str(lo) if lo == hi else (f"at least {lo}" if hi >= ANY else
                                                      f"{lo} to {hi}")
-                    self.fail(f"{f}() takes {want} argument{'s' if hi != 1 else ''}, "
-                              f"got {len(args)}", e)
+                    plural = "" if (hi if hi < ANY else lo) == 1 else "s"
+                    self.fail(f"{f}() takes {want} argument{plural}, got {len(args)}", e)
                 for i, a in enumerate(args):
                     t = self.expr(a, scope)
                     want = argtypes[min(i, len(argtypes) - 1)] if argtypes else "any"

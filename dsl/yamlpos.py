@@ -109,7 +109,8 @@ def load_yaml_text(text: str, path: str):
         before = text[: exc.position]
         line = before.count("\n") + 1
         col = exc.position - (before.rfind("\n") + 1) + 1
-        raise LoadError(f"YAML cannot contain the character {exc.character!r} ({exc.reason})",
+        char = chr(exc.character) if isinstance(exc.character, int) else exc.character
+        raise LoadError(f"YAML cannot contain the character {char!r} ({exc.reason})",
                         Pos(path, line, col)) from None
     loader.path = path
     try:

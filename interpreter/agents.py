@@ -77,8 +77,12 @@ class GreedyAgent(Agent):
         mark = engine.secret_mark
         fork = engine.fork(engine.choices[:mark])
         d = fork.decision
+        tried = False
         while d is not None and d.secret and fork.secret_mark == mark:
-            d = fork.choose(index if d.player == self.seat else self.rng.randrange(len(d.options)))
+            if d.player == self.seat and not tried:
+                d, tried = fork.choose(index), True
+            else:  # the others' hidden picks, and any later pick of ours (after a free action)
+                d = fork.choose(self.rng.randrange(len(d.options)))
         return fork.score_of(self.seat)
 
 

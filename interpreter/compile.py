@@ -325,13 +325,13 @@ class _Compiler:
         src = self.ex(e.source, scope)
         elem = self.ex(e.elem, inner)
         cond = self.ex(e.cond, inner) if e.cond is not None else None
-        var = e.var
+        var, cpos = e.var, e.pos
 
         def listcomp(c):
             out = []
             v = c.v
             saved = v.get(var, _MISSING)
-            for x in items_of(c, src(c)):
+            for x in need_items(c, src(c), "what `for` goes through", cpos):
                 v[var] = x
                 if cond is None or cond(c):
                     out.append(elem(c))
@@ -360,7 +360,7 @@ class _Compiler:
             v = c.v
             saved = v.get(var, _MISSING)
             keyed = []
-            for x in items_of(c, src(c)):
+            for x in need_items(c, src(c), f"what {func}() picks from", pos):
                 v[var] = x
                 keyed.append((key(c), x))
             if saved is _MISSING:
@@ -387,7 +387,8 @@ class _Compiler:
             exact = op == "/"
 
             def divide(c):
-                a, b = l(c), r(c)
+                a = need_int(l(c), f"the left side of {op}", pos)
+                b = need_int(r(c), f"the right side of {op}", pos)
                 if b == 0:
                     raise RuleError(f"division by zero ({a} {op} 0)", pos)
                 if exact and a % b:
@@ -398,17 +399,20 @@ class _Compiler:
         if op == "+":
             def plus(c):
                 a, b = l(c), r(c)
-                try:
+                if type(a) is int and type(b) is int or type(a) is list and type(b) is list:
                     return a + b
-                except TypeError:
-                    raise RuleError(f"cannot add {a!r} and {b!r}", pos) from None
+                if isinstance(a, list) or isinstance(b, list):
+                    raise RuleError(f"cannot add {_describe(a)} and {_describe(b)}", pos)
+                return need_int(a, "the left side of +", pos) + need_int(b, "the right side of +",
+                                                                          pos)
             return plus
 
         def arith(c):
-            try:
-                return fn(l(c), r(c))
-            except TypeError as exc:
-                raise RuleError(f"bad operands for {op}: {exc}", pos) from None
+            a, b = l(c), r(c)
+            if type(a) is int and type(b) is int:
+                return fn(a, b)
+            return fn(need_int(a, f"the left side of {op}", pos),
+                      need_int(b, f"the right side of {op}", pos))
         return arith
 
     def x_Compare(self, e, scope):
@@ -444,8 +448,8 @@ class _Compiler:
         return lambda c: not o(c)
 
     def x_Neg(self, e, scope):
-        o = self.ex(e.operand, scope)
-        return lambda c: -o(c)
+        o, pos = self.ex(e.operand, scope), e.pos
+        return lambda c: -need_int(o(c), "what is negated", pos)
 
     def x_CondExpr(self, e, scope):
         cond, a, b = self.ex(e.cond, scope), self.ex(e.then, scope), self.ex(e.other, scope)
@@ -564,7 +568,7 @@ class _Compiler:
         def add(c):
             p = owner(c)
             h = c.s["counters"] if p is None else c.s["players"][p]
-            h[name] = bound(h[name] + sign * amount(c), c, p)
+            h[name] = bound(h[name] + sign * need_int(amount(c), "the amount", pos), c, p)
         return add, False
 
     def s_GainStmt(self, s, scope):
@@ -576,7 +580,7 @@ class _Compiler:
         floor = spec.min if spec.min is not None else 0
 
         def gain(c):
-            p, n = who(c), amount(c)
+            p, n = who(c), need_int(amount(c), "the amount", pos)
             if n < 0:
                 raise RuleError(f"cannot {verb} a negative amount ({n} {name})", pos)
             h = c.s["players"][p]
@@ -626,7 +630,7 @@ class _Compiler:
         at_top = s.place == "top"
 
         def deal(c):
-            n, z_from, z_to = count(c), src(c), dest(c)
+            n, z_from, z_to = need_int(count(c), "how many to deal", pos), src(c), dest(c)
             if n < 0:
                 raise RuleError(f"cannot deal a negative number of items ({n})", pos)
             seq = c.s["zones"][z_from.key]
@@ -668,7 +672,8 @@ class _Compiler:
             lo, hi = self.ex(p.source[0], scope), self.ex(p.source[1], scope)
 
             def values(c):
-                a, b = lo(c), hi(c)
+                a = need_int(lo(c), "the lowest choice", pos)
+                b = need_int(hi(c), "the highest choice", pos)
                 if b - a > 10_000:
                     raise RuleError(f"a choice from {a} to {b} has too many options", pos)
                 return list(range(a, b + 1))
@@ -676,7 +681,7 @@ class _Compiler:
             src = self.ex(p.source, scope)
 
             def values(c):
-                pool = items_of(c, src(c))
+                pool = need_items(c, src(c), "what is chosen from", pos)
                 if len(pool) > 12:
                     raise RuleError(f"a choice among the subsets of {len(pool)} items has too many "
                                     "options (at most 12 items)", pos)
@@ -685,7 +690,7 @@ class _Compiler:
             src = self.ex(p.source, scope)
 
             def values(c):
-                return items_of(c, src(c))
+                return need_items(c, src(c), "what is chosen from", pos)
 
         if cond is None:
             return values
@@ -737,9 +742,9 @@ class _Compiler:
                 if p == leader:
                     order.append(p)
                     continue
-                money = c.s["players"][p][currency]
-                options = ["out"] + list(range(high + 1, money + 1))
-                bid = yield from c.eng.ask(p, "bid", options, why, None, ctx=c)
+                def bids(p=p, high=high):  # again after a free action: money may have changed
+                    return ["out"] + list(range(high + 1, c.s["players"][p][currency] + 1))
+                bid = yield from c.eng.ask(p, "bid", bids(), why, bids, ctx=c)
                 if bid != "out":
                     high, leader = bid, p
                     order.append(p)
@@ -788,7 +793,7 @@ class _Compiler:
         args = [(n, self.ex(x, scope)) for n, x in s.args]
 
         def do(c):
-            n = 1 if times is None else times(c)
+            n = 1 if times is None else need_int(times(c), "the number of times", pos)
             if n < 0:
                 raise RuleError(f"cannot do an action a negative number of times ({n})", pos)
             p = c.you if who is None else who(c)
@@ -867,14 +872,14 @@ class _Compiler:
         if not g:
             def for_each(c):
                 tick = c.eng.tick
-                for x in items_of(c, src(c)):
+                for x in need_items(c, src(c), "what `for each` goes through", pos):
                     tick(pos)
                     c.v[var] = x
                     body(c)
             return for_each, False
 
         def for_each_gen(c):
-            for x in items_of(c, src(c)):
+            for x in need_items(c, src(c), "what `for each` goes through", pos):
                 c.eng.tick(pos)
                 c.v[var] = x
                 yield from body(c)
@@ -885,7 +890,7 @@ class _Compiler:
         body, g = self.block(s.body, scope)
 
         def times(c):
-            n = count(c)
+            n = need_int(count(c), "the number of repeats", pos)
             if n < 0:
                 raise RuleError(f"cannot repeat a negative number of times ({n})", pos)
             return n
@@ -988,7 +993,7 @@ class _Compiler:
             body = self.steps(s.steps, scope | ({var} if var else set()))
 
             def repeat(c):
-                n = count(c)
+                n = need_int(count(c), "the number of repeats", pos)
                 if n < 0:
                     raise RuleError(f"cannot repeat a negative number of times ({n})", pos)
                 for i in range(1, n + 1):
@@ -1065,6 +1070,20 @@ class _Compiler:
 
 
 _MISSING = object()
+
+
+def need_int(value, what: str, pos) -> int:
+    """Counts, amounts and operands are whole numbers; anything else stops at the rule."""
+    if type(value) is int or type(value) is bool:
+        return int(value)
+    raise RuleError(f"{what} must be a whole number, not {_describe(value)}", pos)
+
+
+def need_items(c, value, what: str, pos) -> list:
+    try:
+        return items_of(c, value)
+    except TypeError:
+        raise RuleError(f"{what} must be a zone or a list, not {_describe(value)}", pos) from None
 
 
 def _describe(value) -> str:

@@ -1,0 +1,45 @@
+"""Shared helpers for the Core test suite.
+
+Tests that need a game write a small folder with a game.yaml into tmp_path (never into games/).
+The `write_game` fixture changes the working directory to tmp_path, so error positions read
+`<folder>/game.yaml:LINE:COL`, exactly as a user running `meeplang check <folder>` there sees them.
+"""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+
+def dedent(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+@pytest.fixture
+def write_game(tmp_path, monkeypatch):
+    """write_game(yaml_text, name="g", files={...}) -> folder name (relative to the cwd)."""
+    monkeypatch.chdir(tmp_path)
+
+    def write(text: str, name: str = "g", files: dict | None = None) -> str:
+        folder = tmp_path / name
+        folder.mkdir(parents=True, exist_ok=True)
+        data = text if isinstance(text, bytes) else dedent(text).encode("utf-8")
+        (folder / "game.yaml").write_bytes(data)
+        for rel, content in (files or {}).items():
+            path = folder / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(content if isinstance(content, bytes) else dedent(content).encode())
+        return name
+
+    return write
+
+
+@pytest.fixture
+def load(write_game):
+    """load(yaml_text) -> Game, loaded from a fresh folder `g` in tmp_path."""
+    from dsl.resolve import load_game
+
+    def do(text: str, name: str = "g", **kw):
+        return load_game(write_game(text, name, **kw))
+
+    return do

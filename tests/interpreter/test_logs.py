@@ -1,0 +1,303 @@
+"""Determinism, logs and replay, save and load."""
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from dsl.errors import LoadError, Pos
+from dsl.resolve import load_game
+from interpreter import log as L
+from interpreter.agents import make_agents
+from interpreter.engine import Engine
+from interpreter.simulation import play_game
+from meeplang.cli import main
+
+GAMES = Path(__file__).resolve().parents[2] / "games"
+
+
+@pytest.fixture(scope="module")
+def pig():
+    return load_game("pig")
+
+
+@pytest.fixture(scope="module")
+def goofspiel():
+    return load_game("goofspiel")
+
+
+# ---------------------------------------------------------------- determinism
+@pytest.mark.parametrize("name,players", [("pig", 2), ("pig", 3), ("goofspiel", 2)])
+@pytest.mark.parametrize("agents", ["random", "first", "random,greedy"])
+def test_same_inputs_give_byte_identical_logs(name, players, agents):
+    game = load_game(name)
+    a = L.log_lines(play_game(game, players, 7, agents))
+    b = L.log_lines(play_game(load_game(name), players, 7, agents))
+    assert a == b
+    assert json.loads(a[0]) == {"format": "meeplang-log/1", "meeplang": json.loads(a[0])["meeplang"],
+                                "game": name, "variant": None, "players": players, "seed": 7,
+                                "options": {}, "rules": game.rules_hash}
+    assert json.loads(a[-1])["event"] == "end"
+
+
+@pytest.mark.parametrize("name", ["pig", "goofspiel"])
+def test_different_seeds_give_different_games(name):
+    game = load_game(name)
+    logs = {tuple(L.log_lines(play_game(game, 2, seed, "random"))[1:]) for seed in range(5)}
+    assert len(logs) == 5
+
+
+def test_agents_do_not_use_the_game_rng(goofspiel):
+    """The prize order depends on the seed only, whatever the agents choose."""
+    def prize_order(agents):
+        e = Engine(goofspiel, 2, seed=11)
+        seats = make_agents(agents, 2, 11)
+        d = e.start()
+        order = []
+        while d is not None:
+            order.append(e.state["zones"]["prize_shown"][-1])
+            d = e.choose(seats[d.player].choose(e, d, None))
+        return order
+
+    assert len(prize_order("random")) == 26
+    assert prize_order("random") == prize_order("first")
+
+
+# ---------------------------------------------------------------- replay
+def write(tmp_path, engine, name="game.jsonl"):
+    path = tmp_path / name
+    L.write_log(str(path), engine)
+    return path
+
+
+@pytest.mark.parametrize("name,players", [("pig", 2), ("pig", 4), ("goofspiel", 2)])
+def test_a_written_log_replays(tmp_path, name, players):
+    e = play_game(load_game(name), players, 5, "random")
+    path = write(tmp_path, e)
+    again = L.replay(str(path))
+    assert again.result == e.result
+    assert again.state == e.state
+    assert L.log_lines(again) == L.log_lines(e)
+    assert path.read_text().splitlines() == L.log_lines(e)
+
+
+def _lines(path):
+    return path.read_text().splitlines()
+
+
+def test_a_tampered_die_roll_is_refused(tmp_path, pig):
+    path = write(tmp_path, play_game(pig, 2, 3, "random"))
+    lines = _lines(path)
+    n = next(i for i, line in enumerate(lines) if json.loads(line).get("event") == "roll")
+    original = json.loads(lines[n])
+    forged = dict(original, value=original["value"] % 6 + 1)
+    lines[n] = L.dumps_line(forged)
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(LoadError) as info:
+        L.replay(str(path))
+    assert str(info.value) == (f"{path}:{n + 1}:1: error: replay differs from the log here: log "
+                               f"says {L.dumps_line(forged)}, replay gives "
+                               f"{L.dumps_line(original)}")
+
+
+def _tamper_first_roll_decision(path):
+    """Turn the first `roll` decision into a `stop` (choice 0 -> 1); -> its index in the lines."""
+    lines = _lines(path)
+    # pig offers [roll, stop] while rolling is allowed, so choice 1 is a legal `stop`
+    n = next(i for i, line in enumerate(lines) if json.loads(line).get("event") == "decision"
+             and json.loads(line).get("option") == "roll")
+    lines[n] = L.dumps_line(dict(json.loads(lines[n]), choice=1))
+    path.write_text("\n".join(lines) + "\n")
+    return n
+
+
+def test_a_tampered_choice_is_refused(tmp_path, pig, capsys):
+    path = write(tmp_path, play_game(pig, 2, 3, "random"))
+    _tamper_first_roll_decision(path)
+    with pytest.raises(LoadError) as info:
+        L.replay(str(path))
+    assert info.value.pos.path == str(path)
+    assert main(["replay", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"{path}:") and "Traceback" not in err
+
+
+def test_a_tampered_choice_is_reported_where_the_log_differs(tmp_path, pig):
+    """Found by this suite: the error used to be 'the log ends before the game does'."""
+    path = write(tmp_path, play_game(pig, 2, 3, "random"))
+    n = _tamper_first_roll_decision(path)
+    forged = json.loads(_lines(path)[n])
+    with pytest.raises(LoadError) as info:
+        L.replay(str(path))
+    replayed = dict(forged, option="stop")  # choice 1 of [roll, stop]
+    assert str(info.value) == (f"{path}:{n + 1}:1: error: replay differs from the log here: log "
+                               f"says {L.dumps_line(forged)}, replay gives "
+                               f"{L.dumps_line(replayed)}")
+
+
+def test_a_log_with_a_line_removed_is_refused(tmp_path, pig):
+    path = write(tmp_path, play_game(pig, 2, 3, "random"))
+    lines = _lines(path)
+    n = next(i for i, line in enumerate(lines) if json.loads(line).get("event") == "roll")
+    del lines[n]
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(LoadError) as info:
+        L.replay(str(path))
+    assert info.value.pos.path == str(path) and info.value.pos.line == n + 1
+
+
+def test_a_truncated_log_is_refused(tmp_path, pig):
+    path = write(tmp_path, play_game(pig, 2, 3, "random"))
+    lines = _lines(path)
+    decisions = [i for i, line in enumerate(lines) if json.loads(line).get("event") == "decision"]
+    path.write_text("\n".join(lines[: decisions[-1]]) + "\n")
+    with pytest.raises(LoadError) as info:
+        L.replay(str(path))
+    assert str(info.value) == (f"{path}:{decisions[-1]}:1: error: the log ends before the game "
+                               "does")
+
+
+def test_a_log_recorded_with_other_rules_is_refused(tmp_path, pig):
+    path = write(tmp_path, play_game(pig, 2, 3, "random"))
+    lines = _lines(path)
+    header = json.loads(lines[0])
+    lines[0] = L.dumps_line(dict(header, rules="0123456789abcdef"))
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(LoadError) as info:
+        L.replay(str(path))
+    assert str(info.value) == (f"{path}:1:1: error: this was recorded with other rules for pig "
+                               f"(rules 0123456789abcdef, now {pig.rules_hash}): the game files "
+                               "changed since")
+
+
+def test_editing_the_game_invalidates_its_logs(tmp_path):
+    folder = tmp_path / "mypig"
+    shutil.copytree(GAMES / "pig", folder)
+    game = load_game(str(folder))
+    path = write(tmp_path, play_game(game, 2, 1, "random"))
+    assert L.replay(str(path)).result is not None
+    # a comment is not a rule: the hash is taken over the data, so the log still replays
+    # (added at the end, so that the rule positions recorded in the log stay the same)
+    text = (folder / "game.yaml").read_text()
+    (folder / "game.yaml").write_text(text + "# a new comment\n")
+    assert L.replay(str(path)).result is not None
+    (folder / "game.yaml").write_text(text.replace("roll d6 as die", "roll d5 as die"))
+    with pytest.raises(LoadError) as info:
+        L.replay(str(path))
+    assert info.value.message.startswith(f"this was recorded with other rules for {folder.resolve()}"
+                                         f" (rules {game.rules_hash}, now ")
+
+
+@pytest.mark.parametrize("content,message", [
+    ("", "not a Meeplang file of format meeplang-log/1"),
+    ('{"format": "meeplang-save/1"}\n', "not a Meeplang file of format meeplang-log/1"),
+    ("[1, 2]\n", "each line must be a JSON object"),
+])
+def test_files_that_are_not_logs_are_refused(tmp_path, content, message):
+    path = tmp_path / "x.jsonl"
+    path.write_text(content)
+    with pytest.raises(LoadError) as info:
+        L.replay(str(path))
+    assert str(info.value) == f"{path}:1:1: error: {message}"
+
+
+def test_a_line_that_is_not_json_is_refused_with_its_position(tmp_path, pig):
+    path = write(tmp_path, play_game(pig, 2, 3, "random"))
+    lines = _lines(path)
+    lines[2] = '{"event": oops}'
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(LoadError) as info:
+        L.replay(str(path))
+    assert str(info.value) == f"{path}:3:11: error: not JSON: Expecting value"
+
+
+@pytest.mark.parametrize("choice", [7, -1, "0", None])
+def test_an_illegal_choice_in_a_log_is_a_load_error(tmp_path, pig, capsys, choice):
+    path = write(tmp_path, play_game(pig, 2, 3, "random"))
+    lines = _lines(path)
+    n = next(i for i, line in enumerate(lines) if json.loads(line).get("event") == "decision")
+    record = json.loads(lines[n])
+    if choice is None:
+        del record["choice"]
+    else:
+        record["choice"] = choice
+    lines[n] = L.dumps_line(record)
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(LoadError) as info:
+        L.replay(str(path))
+    assert info.value.pos.path == str(path)
+    assert main(["replay", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"{path}:") and "Traceback" not in err
+
+
+# ---------------------------------------------------------------- save and load
+@pytest.mark.parametrize("name,players,seed", [("pig", 2, 1), ("pig", 3, 2), ("goofspiel", 2, 3),
+                                                ("goofspiel", 2, 4)])
+def test_save_load_continue_gives_identical_games(name, players, seed):
+    game = load_game(name)
+    rng = random.Random(seed)
+    full = play_game(game, players, seed, "random")
+    stop_at = rng.randrange(1, len(full.choices))
+
+    e = Engine(game, players, seed)
+    d = e.start()
+    for _ in range(stop_at):
+        d = e.choose(rng.randrange(len(d.options)))
+    saved = L.save(e)
+    assert saved["format"] == "meeplang-save/1" and len(saved["choices"]) == stop_at
+    f = L.load(json.loads(json.dumps(saved)))
+    assert f.state == e.state and f.choices == e.choices
+    assert f.decision.labels == d.labels and f.decision.player == d.player
+    while d is not None:
+        i = rng.randrange(len(d.options))
+        d = e.choose(i)
+        d2 = f.choose(i)
+        assert (d is None) == (d2 is None)
+    assert e.result == f.result
+    assert e.state == f.state
+    assert L.log_lines(e) == L.log_lines(f)
+
+
+def test_save_file_and_load_file(tmp_path, pig):
+    e = Engine(pig, 2, seed=9)
+    d = e.start()
+    for _ in range(10):
+        d = e.choose(0 if len(d.options) == 1 else 1 - (len(e.choices) % 2))
+    path = tmp_path / "s.json"
+    L.save_file(str(path), e)
+    f = L.load_file(str(path))
+    assert f.state == e.state and f.decision.labels == d.labels
+
+
+def test_a_save_whose_state_does_not_match_is_refused(pig):
+    e = Engine(pig, 2, seed=9)
+    e.start()
+    for _ in range(6):
+        e.choose(0)
+    saved = L.save(e)
+    with pytest.raises(LoadError) as info:
+        L.load(dict(saved, state="0" * 16))
+    assert str(info.value) == "<save>:1:1: error: the saved state does not match the replayed game"
+    with pytest.raises(LoadError) as info:
+        L.load(dict(saved, format="meeplang-log/1"), Pos("s.json", 1, 1))
+    assert str(info.value) == "s.json:1:1: error: not a Meeplang save"
+
+
+# ---------------------------------------------------------------- logs tell the game
+def test_pig_log_explains_the_scores(pig):
+    """Rebuild every pig score from the logged decisions and dice alone."""
+    for seed in range(30):
+        e = play_game(pig, 3, seed, "random")
+        points, turn_total = [0, 0, 0], 0
+        for ev in e.events:
+            if ev["event"] == "roll":
+                turn_total = 0 if ev["value"] == 1 else turn_total + ev["value"]
+            elif ev["event"] == "decision" and ev["option"] == "stop":
+                points[ev["player"]] += turn_total
+                turn_total = 0
+        assert e.result["scores"] == points
+        assert e.result["winners"] == [p for p in range(3) if points[p] >= 100]
