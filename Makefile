@@ -27,10 +27,10 @@ demo: setup
 	$(BIN)/meeplang simulate pig --players 2 -n 200 --jobs 2
 
 test: setup
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -m "not slow" -n auto
 
 test-all: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 bench: setup
 	$(BIN)/python benchmarks/playouts.py
