@@ -147,6 +147,11 @@ def load_source(target: str, variant: str | None = None) -> Source:
     return Source(doc, folder, variant, tuple(str(f) for f in files), digest)
 
 
+def variant_files(folder: Path, variant: str) -> list:
+    """A variant's overlay documents, parent variants first (without merging them)."""
+    return [doc for _, doc in _variant_chain(folder, folder / "variants" / f"{variant}.yaml")]
+
+
 def _canonical(value):
     """Keys as text (YAML allows 1 and "x" as keys of one mapping; JSON sorting does not)."""
     if isinstance(value, dict):

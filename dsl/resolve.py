@@ -161,16 +161,22 @@ class _Builder:
         return out
 
     def _variant_info(self, vname: str):
+        """(name, title, (min, max)) of a variant, from its own files (not a full load)."""
+        from .errors import MeeplangError
+        from .loader import variant_files
+
+        players, title = self.doc.get("players", [1, 1]), None
         try:
-            sub = load_source(str(self.src.folder), vname)
-            lo, hi = self._players(sub.doc.get("players", self.doc.get("players", [1, 1])))
-            title = sub.doc.get("title", vname)
-            if self.doc.get("title") == title:
-                title = vname
-            title = str(title) if isinstance(title, str) else str(title.get("en", vname))
-            return (vname, title, (lo, hi))
-        except Exception:  # a broken variant is reported by `check game:variant`
+            for overlay in variant_files(self.src.folder, vname):
+                players = overlay.get("players", players)
+                title = overlay.get("title", title)
+            lo, hi = self._players(players)
+        except MeeplangError:  # a broken variant is reported by `check game:variant`
             return (vname, vname, (0, 0))
+        if title is None:
+            title = vname
+        title = str(title) if isinstance(title, str) else str(title.get("en", vname))
+        return (vname, title, (lo, hi))
 
     def _players(self, value):
         if isinstance(value, int):

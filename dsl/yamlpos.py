@@ -103,6 +103,85 @@ def load_yaml_text(text: str, path: str):
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
         raise LoadError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", Pos(path, 1, 1))
     remember_source(path, text)
+    if _FAST is not None:
+        try:
+            node, loader = _compose_fast(text, path)
+        except yaml.YAMLError:
+            pass  # bad YAML: the pure-Python loader below says what is wrong, and where
+        else:
+            if node is None:
+                return YMap_at(Pos(path, 1, 1))
+            return _convert(node, path, text.splitlines(), loader)
+    return _load_slow(text, path)
+
+
+_FAST = getattr(yaml, "CSafeLoader", None)
+
+
+def _compose_fast(text: str, path: str):
+    """Build the node tree from libyaml's events with an iterative composer (no recursion, so
+    no depth can crash it), refusing aliases, deep nesting and too many nodes on the way."""
+    from yaml.events import (AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEvent,
+                             SequenceEndEvent, SequenceStartEvent, StreamEndEvent)
+
+    loader = _FAST(text)
+    root, stack, count = None, [], 0
+    try:
+        while True:
+            event = loader.get_event()
+            if isinstance(event, StreamEndEvent):
+                break
+            if isinstance(event, AliasEvent):
+                raise LoadError("YAML anchors and aliases are not allowed in game files (write the "
+                                "value out, or use include:)", _pos(path, event.start_mark))
+            if isinstance(event, (MappingEndEvent, SequenceEndEvent)):
+                stack.pop()
+                continue
+            if isinstance(event, ScalarEvent):
+                tag = event.tag
+                if tag is None or tag == "!":
+                    tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+                node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark,
+                                       event.style)
+            elif isinstance(event, (MappingStartEvent, SequenceStartEvent)):
+                kind = yaml.MappingNode if isinstance(event, MappingStartEvent) else yaml.SequenceNode
+                tag = event.tag
+                if tag is None or tag == "!":
+                    tag = loader.resolve(kind, None, event.implicit)
+                node = kind(tag, [], event.start_mark, event.end_mark, event.flow_style)
+            else:
+                continue  # stream and document boundaries
+            count += 1
+            if count > MAX_NODES:
+                raise LoadError(f"YAML file has more than {MAX_NODES} nodes",
+                                _pos(path, event.start_mark))
+            if stack:
+                _attach(stack[-1], node)
+            elif root is None:
+                root = node
+            if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+                if len(stack) >= MAX_DEPTH:
+                    raise LoadError(f"YAML nesting deeper than {MAX_DEPTH} levels",
+                                    _pos(path, event.start_mark))
+                stack.append([node, None])
+    finally:
+        loader.dispose()
+    return root, loader
+
+
+def _attach(frame, node) -> None:
+    parent, pending_key = frame
+    if isinstance(parent, yaml.SequenceNode):
+        parent.value.append(node)
+    elif pending_key is None:
+        frame[1] = node
+    else:
+        parent.value.append((pending_key, node))
+        frame[1] = None
+
+
+def _load_slow(text: str, path: str):
+    """The pure-Python loader: slower, but its errors name the problem precisely."""
     try:
         loader = _Loader(text)
     except yaml.reader.ReaderError as exc:
