@@ -716,7 +716,7 @@ class _Checker:
                 return "list" if f == "sorted" else ("player" if _is_players(src) else "any")
             case A.BinOp(op=op, left=l, right=r):
                 lt, rt = self.expr(l, scope), self.expr(r, scope)
-                if op == "+" and lt == rt == "list":
+                if op == "+" and "list" in (lt, rt) and {lt, rt} <= {"list", "any"}:
                     return "list"
                 self._want(lt, "int", l, f"the left side of {op}")
                 self._want(rt, "int", r, f"the right side of {op}")

@@ -76,12 +76,16 @@ class GreedyAgent(Agent):
         """Score after a secret round in which the others' hidden picks are guessed at random."""
         mark = engine.secret_mark
         fork = engine.fork(engine.choices[:mark])
+        # our own choices in this round so far (free actions taken before choosing) are known
+        ours = [i for i, p in zip(engine.choices[mark:], engine.choosers[mark:]) if p == self.seat]
         d = fork.decision
         tried = False
         while d is not None and d.secret and fork.secret_mark == mark:
-            if d.player == self.seat and not tried:
+            if d.player == self.seat and ours:
+                d = fork.choose(ours.pop(0))
+            elif d.player == self.seat and not tried:
                 d, tried = fork.choose(index), True
-            else:  # the others' hidden picks, and any later pick of ours (after a free action)
+            else:  # the others' hidden picks, and any later pick of ours
                 d = fork.choose(self.rng.randrange(len(d.options)))
         return fork.score_of(self.seat)
 

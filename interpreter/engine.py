@@ -86,6 +86,7 @@ class Engine:
         self.windows: list = []
         self.events: list = []
         self.choices: list[int] = []
+        self.choosers: list[int] = []  # who made each choice
         self.decision: Decision | None = None
         self.result: dict | None = None
         self._trig_cache: dict = {}
@@ -113,6 +114,7 @@ class Engine:
                              f"({', '.join(d.labels)})")
         value = d.options[index]
         self.choices.append(index)
+        self.choosers.append(d.player)
         if self.record:
             self.events.append({"event": "decision", "player": d.player, "kind": d.kind,
                                 "choice": index, "option": label(value), "at": d.why})
@@ -133,6 +135,14 @@ class Engine:
         ca = self.prog.actions.get(name)
         legal = ", ".join(d.labels)
         if ca is not None and d.kind == "action":
+            if ca.limit is not None:
+                c = Ctx(self.state, d.player, {}, self)
+                used, most = self.state["uses"].get(name, _NO_USES)[d.player], ca.limit(c)
+                if used >= most:
+                    per = ca.action.limit_per
+                    period = {"game": "this game", "turn": "this turn"}.get(per, f"this {per}")
+                    return (f"{name} is not allowed now: it was used {used} times {period} "
+                            f"(at most {most}); legal: {legal}")
             if ca.requires is not None and ca.param is None:
                 c = Ctx(self.state, d.player, {}, self)
                 if not ca.requires(c):

@@ -31,7 +31,7 @@ def game_ref(game) -> str:
 def header(engine: Engine) -> dict:
     g = engine.game
     return {"format": FORMAT, "meeplang": meeplang.__version__, "game": game_ref(g),
-            "variant": g.variant, "players": engine.n, "seed": engine.seed,
+            "variant": g.variant, "players": engine.humans, "seed": engine.seed,
             "options": engine.options_given, "rules": g.rules_hash}
 
 

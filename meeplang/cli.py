@@ -142,7 +142,9 @@ def cmd_play(args) -> int:
     result = engine.result
     if args.json:
         out = {"game": game.name, "variant": game.variant, "players": players, "seed": args.seed,
-               "options": engine.opts, "agents": [a.name for a in seats],
+               "options": engine.opts,
+               "agents": [a.name for a in seats] + ([game.automa[0]] * game.automa[1]
+                                                    if game.automa else []),
                "scores": result["scores"], "winners": result["winners"],
                "tie_breaks": result["tie_breaks"], "decisions": len(engine.choices),
                "rules": game.rules_hash, "final_state": engine.state}
@@ -152,7 +154,8 @@ def cmd_play(args) -> int:
     print(f"{title}: {players} players, seed {args.seed}, {len(engine.choices)} decisions")
     for p, score in enumerate(result["scores"]):
         mark = "  winner" if p in result["winners"] else ""
-        print(f"  player {p} ({seats[p].name}): {score}{mark}")
+        who = seats[p].name if p < len(seats) else (game.automa[0] if game.automa else "automa")
+        print(f"  player {p} ({who}): {score}{mark}")
     if not result["winners"]:
         print("  no winner")
     if args.log:
