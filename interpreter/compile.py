@@ -399,7 +399,11 @@ class _Compiler:
         if op == "+":
             def plus(c):
                 a, b = l(c), r(c)
-                if type(a) is int and type(b) is int or type(a) is list and type(b) is list:
+                if type(a) is int and type(b) is int:
+                    return a + b
+                if type(a) is list and type(b) is list:
+                    if len(a) + len(b) > MAX_LIST:
+                        raise RuleError(f"a list of more than {MAX_LIST} values", pos)
                     return a + b
                 if isinstance(a, list) or isinstance(b, list):
                     raise RuleError(f"cannot add {_describe(a)} and {_describe(b)}", pos)
@@ -1070,6 +1074,7 @@ class _Compiler:
 
 
 _MISSING = object()
+MAX_LIST = 100_000
 
 
 def need_int(value, what: str, pos) -> int:

@@ -41,6 +41,7 @@ def _copy_state(state: dict) -> dict:
     return out
 SKIP = ActionOption("skip")  # the option to decline a `may do`
 DEFAULT_TRIGGER_DEPTH = 32
+MAX_ITEMS = 100_000
 
 
 def resolve_options(game: Game, given: dict | None) -> dict:
@@ -258,6 +259,9 @@ class Engine:
                 if type(count) is not int or count < 0:
                     raise RuleError(f"items {kind}: count must be a whole number >= 0, got {count!r}",
                                     spec.pos)
+                if len(s["items"]) + count > MAX_ITEMS:
+                    raise RuleError(f"items {kind}: a game may have at most {MAX_ITEMS} items "
+                                    f"(this would make {len(s['items']) + count})", spec.pos)
                 for i in range(1, count + 1):
                     item = f"{kind}#{i}" if owner is None else f"{kind}#{owner}.{i}"
                     kc.v["n"] = i

@@ -2,6 +2,8 @@
 exits 1 with that message and no traceback."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from dsl.errors import MeeplangError, RuleError
@@ -178,3 +180,51 @@ def test_wrong_kind_at_run_time_is_a_rule_error(write_game, name, rule, what):
     with pytest.raises(RuleError) as info:
         play_game(game, 2, 0)
     assert info.value.pos.path == "g/game.yaml" and info.value.pos.line == 13
+
+
+def test_a_huge_item_count_is_refused_not_a_hang(write_game):
+    from dsl.errors import RuleError
+    from dsl.resolve import load_game
+    from interpreter.simulation import play_game
+
+    folder = write_game("""
+game: g
+players: 2
+zones:
+  deck: {}
+items:
+  card: {count: 1000000000000, zone: deck}
+scoring:
+  score: count(deck)
+""")
+    with pytest.raises(RuleError) as info:
+        play_game(load_game(folder), 2, 0)
+    lines = (Path(folder) / "game.yaml").read_text().splitlines()
+    assert (info.value.pos.line, info.value.pos.col) == (lines.index("  card: {count: "
+                                                                     "1000000000000, zone: deck}") + 1, 3)
+    assert info.value.message == ("items card: a game may have at most 100000 items (this would "
+                                  "make 1000000000000)")
+
+
+def test_a_list_doubling_in_a_loop_is_stopped(write_game):
+    from dsl.errors import RuleError
+    from dsl.resolve import load_game
+    from interpreter.simulation import play_game
+
+    folder = write_game("""
+game: g
+players: 2
+counters:
+  x: {initial: 0}
+setup: |
+  let l = [1]
+  while true:
+    let l = l + l
+scoring:
+  score: x
+""")
+    with pytest.raises(RuleError) as info:
+        play_game(load_game(folder), 2, 0)
+    assert info.value.message == "a list of more than 100000 values"
+    lines = (Path(folder) / "game.yaml").read_text().splitlines()
+    assert info.value.pos.line == lines.index("    let l = l + l") + 1
