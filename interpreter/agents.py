@@ -112,11 +112,33 @@ class HumanAgent(Agent):
     def __init__(self, seat, seed, stdin=None, stdout=None):
         super().__init__(seat, seed)
         self.stdin, self.stdout = stdin or sys.stdin, stdout or sys.stdout
+        self.seen = 0  # events already shown
+
+    def _news(self, engine) -> list[str]:
+        """What happened since this player last chose (dice, reveals, auctions, other choices)."""
+        lines = []
+        for ev in engine.events[self.seen:]:
+            kind = ev.get("event")
+            if kind == "roll":
+                lines.append(f"player {ev['player']} rolled d{ev['die']}: {ev['value']}")
+            elif kind == "decision" and ev["player"] != self.seat:
+                lines.append(f"player {ev['player']} chose {ev['option']}")
+            elif kind == "phase":
+                lines.append(f"phase {ev['phase']}")
+            elif kind in ("reveal", "auction", "log", "automa"):
+                lines.append(", ".join(f"{k} {v}" for k, v in ev.items() if k != "at"))
+        self.seen = len(engine.events)
+        return lines
 
     def choose(self, engine, decision, view):
         out = self.stdout
         me = view["players"][self.seat]
+        for line in self._news(engine):
+            out.write(f"  · {line}\n")
         out.write(f"\nPlayer {self.seat} — {decision.kind} ({decision.why})\n")
+        if view["counters"]:
+            out.write("  game: " + ", ".join(f"{k}={v}" for k, v in sorted(view["counters"].items()))
+                      + "\n")
         out.write("  you: " + ", ".join(f"{k}={v}" for k, v in sorted(me.items())) + "\n")
         for key, items in sorted(view["zones"].items()):
             if items:
