@@ -43,4 +43,9 @@ FUNCTIONS = {
     "uses": (1, 1, "int", ("str",)),  # how often you used an action with a `limit:` this period
     "is_automa": (1, 1, "bool", ("player",)),  # is this seat played by the rules (an automa)?
     "subsets": (1, 1, "list", ("list",)),
+    # graphs (`graphs:`): neighbours, shortest number of steps avoiding blocked nodes, and every
+    # node within n steps
+    "neighbours": (2, 2, "list", ("graph", "any")),
+    "steps_between": (3, 4, "any", ("graph", "any", "any", "list")),
+    "within": (3, 4, "list", ("graph", "any", "int", "list")),
 }

@@ -199,6 +199,7 @@ class Game:
     item_fields: frozenset = frozenset()  # every field name an item can have
     summary: dict = attrs.field(factory=dict)  # language -> one-paragraph description
     formulas: dict = attrs.field(factory=dict)  # name -> Formula
+    graphs: dict = attrs.field(factory=dict)  # name -> {node: (neighbour, ...)}
     automa_decide: dict = attrs.field(factory=dict)  # decision name -> expression
     warnings: tuple = ()
 

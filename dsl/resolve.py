@@ -81,7 +81,10 @@ class _Builder:
         items = self._items(zones)
         actions = self._actions()
         formulas = self._formulas()
+        graphs = self._graphs(tables)
         self.names = _Names(options, tables, counters, zones, actions, items, formulas)
+        for g in graphs:
+            self.names.kinds[g] = "graph"
         for a in actions.values():
             if a.limit is not None and a.limit_per not in ("turn", "game"):
                 phases_declared = {st.name for st in _all_steps(self._raw_flow_phases())}
@@ -140,7 +143,7 @@ class _Builder:
         summary = {"en": str(summary)} if isinstance(summary, str) else {
             str(k): str(v) for k, v in summary.items()}
         return Game(
-            formulas=formulas, automa_decide=decide, summary=summary, automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
+            graphs=graphs, formulas=formulas, automa_decide=decide, summary=summary, automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
             min_players=lo, max_players=hi, options=options, terms=terms, tables=tables,
             counters=counters, zones=zones, items=items, setup=setup, flow=flow, actions=actions,
             triggers=tuple(triggers), scoring=scoring, rules_hash=self.src.rules_hash,
@@ -444,6 +447,32 @@ class _Builder:
                 raise ResolveError(f"{a} takes arguments: only rules can do it (`do {a} with ...`)",
                                    node.pos_of(i))
 
+    def _graphs(self, tables) -> dict:
+        """`graphs: {sea: {nodes: TABLE, edges: TABLE}}` -> adjacency, checked once here."""
+        out = {}
+        sec = self.section("graphs")
+        for name, spec in sec.items():
+            where = sec.key_pos[name]
+            if name in self.section("counters") or name in self.section("zones") or name in tables:
+                raise ResolveError(f"graph {name!r} has the name of another declaration", where)
+            nodes, edges = tables.get(spec["nodes"]), tables.get(spec["edges"])
+            for key, value in (("nodes", nodes), ("edges", edges)):
+                if not isinstance(value, list):
+                    raise ResolveError(f"graph {name}: {key}: {spec[key]!r} must name a list table",
+                                       spec.pos_of(key))
+                self.used_tables.add(spec[key])
+            adjacency = {n: [] for n in nodes}
+            for edge in edges:
+                if not (isinstance(edge, list) and len(edge) == 2 and all(e in adjacency
+                                                                            for e in edge)):
+                    raise ResolveError(f"graph {name}: edge {edge!r} must join two of its nodes",
+                                       spec.pos_of("edges"))
+                a, b = edge
+                adjacency[a].append(b)
+                adjacency[b].append(a)
+            out[name] = {n: tuple(v) for n, v in adjacency.items()}
+        return out
+
     def _formulas(self) -> dict:
         out = {}
         sec = self.section("formulas")
@@ -560,7 +589,8 @@ class _Names:
         self.zone_specs = zones
 
 
-_TYPE_OF_KIND = {"option": "any", "table": "table", "counter": "int", "pcounter": "int",
+_TYPE_OF_KIND = {"option": "any", "table": "table", "graph": "graph", "counter": "int",
+                 "pcounter": "int",
                  "zone": "zone", "pzone": "zone", "family": "family", "pfamily": "family"}
 
 

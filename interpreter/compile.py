@@ -31,6 +31,18 @@ class EndGame(Exception):
     """`end game`: go straight to final scoring."""
 
 
+class Graph:
+    """A board as a graph (a value in expressions): node -> neighbours."""
+
+    __slots__ = ("name", "adjacency")
+
+    def __init__(self, name: str, adjacency: dict):
+        self.name, self.adjacency = name, adjacency
+
+    def __repr__(self) -> str:
+        return self.name
+
+
 class Ctx:
     __slots__ = ("s", "you", "v", "eng")
 
@@ -193,6 +205,9 @@ class _Compiler:
         if kind == "table":
             data = self.g.tables[name]
             return lambda c: data
+        if name in self.g.graphs:
+            graph = Graph(name, self.g.graphs[name])
+            return lambda c: graph
         if kind == "counter":
             return lambda c: c.s["counters"][name]
         if kind == "pcounter":

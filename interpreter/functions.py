@@ -200,6 +200,56 @@ def f_subsets(c, x):
     return all_subsets(pool)
 
 
+def _graph(g):
+    from .compile import Graph
+
+    if type(g) is not Graph:
+        raise ValueError(f"{g!r} is not a graph")
+    return g.adjacency
+
+
+def _node(adj, x):
+    if x not in adj:
+        raise ValueError(f"{x!r} is not a node of the graph")
+    return x
+
+
+def f_neighbours(c, g, x):
+    adj = _graph(g)
+    return list(adj[_node(adj, x)])
+
+
+def _distances(adj, start, limit, blocked) -> dict:
+    """Breadth-first steps from start, never entering blocked nodes (the start is allowed)."""
+    seen = {start: 0}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for x in frontier:
+            if limit is not None and seen[x] >= limit:
+                continue
+            for y in adj[x]:
+                if y not in seen and y not in blocked:
+                    seen[y] = seen[x] + 1
+                    nxt.append(y)
+        frontier = nxt
+    return seen
+
+
+def f_steps_between(c, g, a, b, blocked=()):
+    adj = _graph(g)
+    return _distances(adj, _node(adj, a), None, set(items_of(c, blocked)) - {b}).get(
+        _node(adj, b))
+
+
+def f_within(c, g, x, n, blocked=()):
+    adj = _graph(g)
+    if n < 0:
+        raise ValueError(f"cannot go {n} steps")
+    reached = _distances(adj, _node(adj, x), n, set(items_of(c, blocked)))
+    return [y for y in adj if y in reached and y != x]
+
+
 FUNCTIONS = {name[2:]: fn for name, fn in globals().items() if name.startswith("f_")}
 
 

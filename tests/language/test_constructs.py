@@ -670,3 +670,40 @@ def test_flow_patches_name_an_unknown_step(tmp_path):
                                                   "flow_patches:\n  nowhere: {}\n")
     with pytest.raises(LoadError, match="no flow step named 'nowhere'"):
         load_game(str(folder), "bad")
+
+
+GRAPH = """
+game: sea
+players: 1
+tables:
+  spaces: [port, a, b, c, d, site4, reef]
+  lanes: [[port, a], [a, b], [b, c], [port, site4], [site4, c], [c, d], [d, reef]]
+graphs:
+  sea: {nodes: spaces, edges: lanes}
+counters:
+  direct: {initial: -1}
+  around: {initial: -1}
+  nearby: {initial: 0}
+  cut_off: {initial: 0}
+setup: |
+  set direct to steps_between(sea, "port", "d")
+  set around to steps_between(sea, "port", "d", ["site4"])
+  set nearby to count(within(sea, "port", 2))
+  set cut_off to if steps_between(sea, "port", "reef", ["d"]) == none then 1 else 0
+flow: []
+scoring: {score: direct}
+"""
+
+
+def test_graphs_shortest_steps_with_forbidden_nodes_and_reach_within_n(tmp_path):
+    e = start(make_game(tmp_path, GRAPH), players=1)
+    counters = e.state["counters"]
+    assert counters["direct"] == 3  # port - site4 - c - d
+    assert counters["around"] == 4  # avoiding site4: port - a - b - c - d
+    assert counters["nearby"] == 4  # a, site4 (1 step), b, c (2 steps)
+    assert counters["cut_off"] == 1  # the reef is reached only through d
+
+
+def test_graph_edges_must_join_declared_nodes(tmp_path):
+    with pytest.raises(ResolveError, match="edge .'reef', 'atlantis'. must join two of its nodes"):
+        make_game(tmp_path, GRAPH.replace("[d, reef]]", "[d, reef], [reef, atlantis]]"))
