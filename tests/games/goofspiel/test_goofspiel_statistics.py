@@ -10,14 +10,13 @@ discarded value is 91/13 = 7 and each player's expected total is (91 - 7) / 2 = 
 """
 from __future__ import annotations
 
-import functools
 import math
 import random
 
 import pytest
 
-from dsl.resolve import load_game
-from interpreter.simulation import play_game
+from .. import openspiel_compare as compare
+from ..openspiel_compare import assert_close, summarize
 
 N_CARDS = 13
 
@@ -39,55 +38,19 @@ def sample_reference(n: int, seed: int):
     return [reference_game(rng) for _ in range(n)]
 
 
-@functools.cache
-def sample_meeplang(n: int, seed: int):
-    game = load_game("goofspiel")
-    return tuple(tuple(play_game(game, 2, seed * 1_000_003 + i, "random", record=False)
-                       .result["scores"]) for i in range(n))
-
-
-def sample_pyspiel(n: int, seed: int):
-    pyspiel = pytest.importorskip("pyspiel")
-    game = pyspiel.load_game(
-        f"goofspiel(num_cards={N_CARDS},points_order=random,returns_type=total_points)")
-    rng = random.Random(seed)
-    out = []
-    for _ in range(n):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(outcomes, probs)[0])
-            elif state.is_simultaneous_node():
-                state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(2)])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-        out.append([int(round(r)) for r in state.returns()])
-    return out
-
-
 def stats(samples):
-    columns = {
+    """Mean points of each seat and seat 0's win rate (a strict win: ties are nobody's)."""
+    return summarize({
         "points0": [s[0] for s in samples],
         "points1": [s[1] for s in samples],
         "win0": [1.0 if s[0] > s[1] else 0.0 for s in samples],
-    }
-    out = {}
-    for name, xs in columns.items():
-        m = sum(xs) / len(xs)
-        var = sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
-        out[name] = (m, var, len(xs))
-    return out
+    })
 
 
-def assert_close(a, b, z: float, what: str):
-    report = []
-    for name in a:
-        (ma, va, na), (mb, vb, nb) = a[name], b[name]
-        se = math.sqrt(va / na + vb / nb)
-        report.append(f"{name}: {ma:.3f} vs {mb:.3f} (se {se:.3f}, z {abs(ma - mb) / se:.2f})")
-        assert abs(ma - mb) <= z * se, f"{what}: " + "; ".join(report)
-    print(f"\ngoofspiel {what}: " + "; ".join(report))
+def sample_pyspiel(n: int, seed: int):
+    return compare.sample_pyspiel(
+        f"goofspiel(num_cards={N_CARDS},points_order=random,returns_type=total_points)", n, seed,
+        lambda state: [int(round(r)) for r in state.returns()])
 
 
 def assert_expected_mean(s, z: float):
@@ -104,17 +67,17 @@ def test_reference_total_is_91_minus_ties():
 
 
 def _check(n: int, z: float):
-    mine = stats(sample_meeplang(n, seed=1))
+    mine = stats(compare.sample_meeplang("goofspiel", n, seed=1))
     ref = stats(sample_reference(n, seed=2))
     assert_expected_mean(mine, z)
     assert_expected_mean(ref, z)
-    assert_close(mine, ref, z, f"meeplang vs reference, {n} games")
+    assert_close(mine, ref, z, f"goofspiel, meeplang vs reference, {n} games")
 
 
 def _check_pyspiel(n: int, z: float):
-    mine = stats(sample_meeplang(n, seed=1))
+    mine = stats(compare.sample_meeplang("goofspiel", n, seed=1))
     theirs = stats(sample_pyspiel(n, seed=4))
-    assert_close(mine, theirs, z, f"meeplang vs pyspiel, {n} games")
+    assert_close(mine, theirs, z, f"goofspiel, meeplang vs pyspiel, {n} games")
 
 
 def test_goofspiel_statistics_match_the_reference_2000_games():
