@@ -12,7 +12,7 @@ import re
 from . import ast as A
 from .builtins import ANY, FUNCTIONS, VALUES
 from .errors import Pos, ResolveError, SchemaError, Warning_
-from .loader import Source, bundled_games, load_source, variant_names
+from .loader import Source, load_source, variant_names
 from .model import (Action, Counter, DoStep, Formula, Game, IfStep, ItemKind, LoopStep, Option,
                     Param, PhaseStep, RepeatStep, Scoring, Trigger, TurnsStep, Zone)
 from .parser import parse_block, parse_expression, parse_param
@@ -978,7 +978,3 @@ def _article(t: str) -> str:
              "list": "a list", "player": "a player", "table": "a table", "none": "nothing",
              "any": "a value", "item": "an item"}
     return words.get(t, t)
-
-
-def check_all_bundled() -> list[str]:  # pragma: no cover - convenience for scripts
-    return [load_game(g).name for g in bundled_games()]
