@@ -127,6 +127,7 @@ class RepeatStep:
     count: object
     var: str | None
     steps: tuple
+    name: str | None = None  # the step's `name:` (flow patches; its term labels diagrams)
     pos: Pos = _pos
 
 
@@ -137,6 +138,7 @@ class LoopStep:
     cond: object
     until: bool
     steps: tuple
+    name: str | None = None  # the step's `name:` (flow patches; its term labels diagrams)
     pos: Pos = _pos
 
 

@@ -400,6 +400,7 @@ class _Builder:
             raise SchemaError("a flow step needs exactly one of do, phase, repeat, while, until, "
                               f"if, turns (found: {what})", pos)
         kind = kinds[0]
+        name = str(spec["name"]) if "name" in spec else None
         sub = self._steps(spec.get("steps") or YList(), kind) if "steps" in spec else ()
         if kind in ("repeat", "while", "until", "phase", "if") and "steps" not in spec:
             raise SchemaError(f"a `{kind}` step needs `steps:`", pos)
@@ -413,10 +414,10 @@ class _Builder:
                                        spec.pos_of("free_actions_if")), pos=pos)
         if kind == "repeat":
             return RepeatStep(self.expr(spec["repeat"], "repeat", spec.pos_of("repeat")),
-                              str(spec["as"]) if "as" in spec else None, sub, pos=pos)
+                              str(spec["as"]) if "as" in spec else None, sub, name, pos=pos)
         if kind in ("while", "until"):
             return LoopStep(self.expr(spec[kind], kind, spec.pos_of(kind)), kind == "until", sub,
-                            pos=pos)
+                            name, pos=pos)
         if kind == "if":
             other = self._steps(spec.get("else") or YList(), "else")
             return IfStep(self.expr(spec["if"], "if", spec.pos_of("if")), sub, other, pos=pos)

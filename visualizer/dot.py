@@ -320,11 +320,14 @@ class _Builder:
     def loop_texts(self, step):
         """(cluster label, loop badge text): `Round` / `↻ ×3`, `Loop` / `↻ until …`."""
         w = self.w
+        named = step.name and step.name in (self.game.terms or {})
         if isinstance(step, RepeatStep):
-            label = self.var_word(step.var) if step.var else w.ui("repeat")
+            label = w.term(step.name) if named else (
+                self.var_word(step.var) if step.var else w.ui("repeat"))
             return label, w.ui("times", self.count_text(step.count))
         cond = expr(step.cond)
-        return w.ui("loop"), w.ui("until_cond" if step.until else "while_cond", cond)
+        label = w.term(step.name) if named else w.ui("loop")
+        return label, w.ui("until_cond" if step.until else "while_cond", cond)
 
     def var_word(self, var: str) -> str:
         if var in (self.game.terms or {}):
