@@ -135,12 +135,14 @@ class Compiled:
 
 class CompiledAction:
     __slots__ = ("action", "name", "param", "pname", "requires", "effect", "why", "before",
-                 "after", "plain", "plain_free", "limit", "effect_plain", "plain_path")
+                 "after", "plain", "plain_free", "limit", "effect_plain", "plain_path",
+                 "arg_names")
 
     def __init__(self, action, param, requires, effect):
         self.action, self.param, self.requires, self.effect = action, param, requires, effect
         self.name = action.name
         self.pname = action.param.name if action.param is not None else None
+        self.arg_names = action.takes + ((self.pname,) if self.pname else ())
         self.why = str(action.pos)
         self.limit = None  # compiled use limit, if the action has one
         self.effect_plain = None  # the effect as a plain function when it never asks anything

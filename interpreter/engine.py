@@ -397,9 +397,9 @@ class Engine:
     def _action_locals(self, name: str, c: Ctx) -> dict:
         """What before/after ACTION triggers see: `action`, its arguments and its choice."""
         out = {"action": name}
-        action = self.game.actions.get(name)
-        if action is not None:
-            for arg in action.takes + ((action.param.name,) if action.param else ()):
+        ca = self.prog.actions.get(name)
+        if ca is not None:
+            for arg in ca.arg_names:
                 if arg in c.v:
                     out[arg] = c.v[arg]
         return out
@@ -575,21 +575,21 @@ class Engine:
             counts = self.state["uses"].setdefault(ca.name, [0] * self.n)
             counts[player] += 1
         if ca.before:
-            self._fire_plain(ca.before, ca.name, ac)
+            self._fire_plain(ca.before, self._action_locals(ca.name, ac), ac)
         try:
             ca.effect_plain(ac)
         except EndTurn:
             if ca.after:
-                self._fire_plain(ca.after, ca.name, ac)
+                self._fire_plain(ca.after, self._action_locals(ca.name, ac), ac)
             raise
         if ca.after:
-            self._fire_plain(ca.after, ca.name, ac)
+            self._fire_plain(ca.after, self._action_locals(ca.name, ac), ac)
 
-    def _fire_plain(self, triggers, target: str, c: Ctx) -> None:
+    def _fire_plain(self, triggers, local: dict, c: Ctx) -> None:
         for trig, cond, _, plain in triggers:
             if trig.once and trig.name in self.state["fired"]:
                 continue
-            tc = Ctx(c.s, c.you, self._action_locals(target, c), self)
+            tc = Ctx(c.s, c.you, dict(local), self)
             if cond is not None and not cond(tc):
                 continue
             if trig.once:
