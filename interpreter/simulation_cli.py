@@ -54,6 +54,7 @@ def register(subparsers) -> None:
     s.add_argument("--scheduler", metavar="ADDR", help="a running dask scheduler, e.g. "
                    "tcp://host:8786 (default: start a LocalCluster of --jobs workers)")
     s.add_argument("--compare", metavar="VARIANT", help="also play the same seeds with VARIANT "
+                   "(a variant name, a variant file, or `base` for the game without variant) "
                    "and test the differences")
     s.add_argument("--json", action="store_true", help="print one JSON object, no progress bar")
     s.add_argument("--report", metavar="DIR", help="write per-game CSV, plots (PNG, SVG) and "
@@ -123,11 +124,11 @@ def make_plan(args) -> Plan:
     players = args.players if args.players is not None else base.min_players
     runs = [make_run(target, variant, base, players, args, options)]
     if args.compare:
-        if args.compare == variant:
+        folder, other_variant = compare_target(name, base, args.compare)
+        other = load_cached(folder, other_variant)
+        if other.rules_hash == base.rules_hash:
             raise UsageError(f"--compare {args.compare}: that is the game being simulated")
-        folder = compare_target(name, base)
-        other = load_cached(folder, args.compare)
-        runs.append(make_run(folder, args.compare, other, players, args, options))
+        runs.append(make_run(folder, other_variant, other, players, args, options))
     return Plan(runs, args.n, jobs, executor, args.scheduler)
 
 
@@ -150,11 +151,18 @@ def worker_target(name: str) -> str:
     return str(path.resolve()) if path.exists() else name
 
 
-def compare_target(name: str, base) -> str:
-    """Where to find the compared variant: the base game's folder (a variant file names one)."""
-    if Path(name).suffix in (".yaml", ".yml"):
-        return str(Path(base.folder).resolve())
-    return worker_target(name)
+def compare_target(name: str, base, compare: str) -> tuple[str, str | None]:
+    """(target, variant) of what `--compare` names: `base` (or the game's own name) for the game
+    without any variant, a variant file's path, or a variant of the base game."""
+    folder = str(Path(base.folder).resolve()) if Path(name).suffix in (".yaml", ".yml") \
+        else worker_target(name.partition(":")[0])
+    if compare in ("base", base.name):
+        return folder, None
+    if Path(compare).suffix in (".yaml", ".yml"):
+        if not Path(compare).is_file():
+            raise UsageError(f"--compare {compare}: no such file")
+        return worker_target(compare), None
+    return folder, compare
 
 
 def require_matplotlib() -> None:
@@ -298,7 +306,7 @@ def compare_table(runs: list, out: dict):
     from rich.table import Table
 
     cmp = out["compare"]
-    table = Table(title=f"{runs[1].label} vs {runs[0].label} (same seeds; * p < {ALPHA})")
+    table = Table(title=f"{runs[0].label} → {runs[1].label} (same seeds; * p < {ALPHA})")
     for name in ("seat", "win rate", "Δ", "p (z)", "mean score", "Δ ", "p (Welch)"):
         table.add_column(name, justify="right")
     for row in cmp["seats"]:

@@ -72,7 +72,7 @@ def cmd_check(args) -> int:
     report = []
     for v in targets:
         game = base if v == variant else load_game(name, v)
-        label = game.name + (f":{v}" if v else "")
+        label = game.name + (f":{game.variant}" if game.variant else "")
         for w in game.warnings:
             print(str(w), file=sys.stderr)
         report.append({"game": label, "warnings": [str(w) for w in game.warnings],

@@ -156,3 +156,17 @@ def test_report_with_constant_scores(run_cli, tmp_path):
     rc, _, err = run_cli("simulate", "pig", "-n", 5, "-o", "horizon=1", "--report", tmp_path)
     assert rc == 0, err
     assert (tmp_path / "scores.svg").exists()
+
+
+def test_a_house_rule_file_is_compared_with_its_base_game(tmp_path, capsys):
+    import json
+
+    from meeplang.cli import main
+
+    rules = tmp_path / "fast-pig.yaml"
+    rules.write_text("variant: fast\nextends: pig\noptions:\n  target: {default: 30, min: 1}\n")
+    assert main(["simulate", str(rules), "--players", "2", "-n", "60", "--compare", "base",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["compare"]["variant"] is None
+    assert out["decisions_mean"] < out["compare"]["summary"]["decisions_mean"]
