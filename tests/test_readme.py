@@ -39,3 +39,18 @@ def test_readme_tutorial_typo_error(tmp_path, monkeypatch, capsys):
     err = capsys.readouterr().err
     shown = re.search(r"```\n(race/game.yaml:.*?)```", text, re.S).group(1)
     assert err.strip() == shown.strip()
+
+
+def test_readme_house_rule_file_checks_and_compares(tmp_path, monkeypatch, capsys):
+    import json
+
+    text = README.read_text(encoding="utf-8")
+    rules = re.search(r"```yaml\n# fast-pig.yaml\n(.*?)```", text, re.S).group(1)
+    (tmp_path / "fast-pig.yaml").write_text(rules, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "fast-pig.yaml"]) == 0
+    assert capsys.readouterr().out.startswith("ok: pig:fast ")
+    assert main(["simulate", "fast-pig.yaml", "--players", "2", "-n", "40", "--compare", "base",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["decisions_mean"] < out["compare"]["summary"]["decisions_mean"]
