@@ -25,6 +25,17 @@ DEFAULT_STEP_BUDGET = 2_000_000
 _NO_USES = [0] * 64
 
 
+def pos_of(why: str):
+    """A decision's `why` (`path:line:col` of the asking rule) back as a position."""
+    from dsl.errors import Pos
+
+    path, _, rest = why.rpartition(":")
+    path, _, line = path.rpartition(":")
+    if line.isdigit() and rest.isdigit():
+        return Pos(path, int(line), int(rest))
+    return None
+
+
 def _copy_state(state: dict) -> dict:
     """A copy of plain-data state, faster than deepcopy for its known two-level layout."""
     out = dict(state)
@@ -167,8 +178,9 @@ class Engine:
         except StopIteration:
             self.decision = None
         except RecursionError:
-            raise RuleError("the rules nest too deeply here (expressions or actions calling "
-                            "themselves?)", None) from None
+            where = pos_of(self.decision.why) if self.decision is not None else None
+            raise RuleError("the rules nest too deeply after this decision (expressions or "
+                            "actions calling themselves?)", where) from None
         return self.decision
 
     def _automa_choice(self, d: Decision) -> int:
@@ -179,7 +191,7 @@ class Engine:
                 raise RuleError(
                     f"the automa (seat {d.player}) has {len(d.options)} options here "
                     f"({', '.join(d.labels[:6])}): its rules must leave exactly one, or give it a "
-                    f"policy `automa: decide: {{{d.name}: ...}}`", None)
+                    f"policy `automa: decide: {{{d.name}: ...}}`", pos_of(d.why))
             return 0
         fn, expr = policy
         values = [o.value if isinstance(o, ActionOption) and o is not SKIP else o
@@ -507,7 +519,7 @@ class Engine:
                 options = remake() if remake is not None else options
                 if not options:
                     raise RuleError(f"after a free action nothing is left to choose ({kind})",
-                                    None)
+                                    pos_of(why))
                 continue
             return value
 

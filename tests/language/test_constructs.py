@@ -303,8 +303,9 @@ def test_automa_seats_are_played_by_their_rules_without_asking_anyone(tmp_path):
 def test_an_automa_with_two_options_is_an_error(tmp_path):
     game = make_game(tmp_path, AUTOMA.replace("automa_actions: [robot_turn, stop]",
                                               "automa_actions: [score_one, score_two]"))
-    with pytest.raises(RuleError, match="the automa .seat 1. has 2 options"):
+    with pytest.raises(RuleError, match="the automa .seat 1. has 2 options") as info:
         start(game, players=1)
+    assert info.value.pos.path.endswith("g/game.yaml") and info.value.pos.line == 9  # the turns
 
 
 PASSERS = """

@@ -220,7 +220,7 @@ def test_rulebook_d2():
     assert (me(e)["coins"], me(e)["damage"]) == (15, 13)    # 3 + 1 + 3 + 6
     assert formula(e, 'uses("power_plant")') == 3
     assert "power_plant" not in labels(e)                   # a 4th use is not offered
-    with pytest.raises(UsageError, match="power_plant"):
+    with pytest.raises(UsageError, match="power_plant is not allowed now: it was used 3 times"):
         e.choose_label("power_plant")
     # Phase B of the same round: still not offered (the count restarts with the next Phase A)
     advance(e, at_phase("black_market", 0))
