@@ -305,7 +305,7 @@ def test_an_automa_with_two_options_is_an_error(tmp_path):
                                               "automa_actions: [score_one, score_two]"))
     with pytest.raises(RuleError, match="the automa .seat 1. has 2 options") as info:
         start(game, players=1)
-    assert info.value.pos.path.endswith("g/game.yaml") and info.value.pos.line == 9  # the turns
+    assert info.value.pos.path.endswith("g/game.yaml") and info.value.pos.line == 8  # the turns step
 
 
 PASSERS = """
