@@ -8,14 +8,19 @@ from __future__ import annotations
 
 import functools
 import textwrap
-from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+)
 from lark.indenter import DedentError, Indenter
 
 from . import ast as A
 from .errors import Pos, RuleSyntaxError
+from .grammar import grammar_path
 from .yamlpos import YStr
 
 MAX_RULE_CHARS = 20_000
@@ -28,16 +33,6 @@ class _MeepIndenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
-
-
-def grammar_path() -> Path:
-    here = Path(__file__).resolve().parent
-    for candidate in (here.parent / "grammars", here.parent / "meeplang" / "grammars"):
-        if (candidate / "meeplang.lark").is_file():
-            return candidate / "meeplang.lark"
-    import meeplang  # installed layout: meeplang/grammars
-
-    return Path(meeplang.__file__).resolve().parent / "grammars" / "meeplang.lark"
 
 
 @functools.cache
@@ -377,7 +372,27 @@ def _token_text(token) -> str:
     return repr(str(token))
 
 
+_MEMO: dict = {}
+_MEMO_MAX = 20_000
+
+
 def _parse(source, start: str, path: str):
+    """Parse once per (text, start symbol, place in the file): a game and its variants load the
+    same rule strings, and AST nodes are immutable, so the tree is shared."""
+    if isinstance(source, YStr):
+        key = (start, path, str(source), source.pos, source.style, source.indent)
+    else:
+        key = (start, path, str(source))
+    hit = _MEMO.get(key)
+    if hit is None:
+        hit = _parse_text(source, start, path)
+        if len(_MEMO) >= _MEMO_MAX:
+            _MEMO.clear()
+        _MEMO[key] = hit
+    return hit
+
+
+def _parse_text(source, start: str, path: str):
     text = str(source)
     if len(text) > MAX_RULE_CHARS:
         raise RuleSyntaxError(f"rule text longer than {MAX_RULE_CHARS} characters",

@@ -10,21 +10,44 @@ import difflib
 import re
 
 from . import ast as A
+from . import cache
 from .builtins import ANY, FUNCTIONS, VALUES
 from .errors import Pos, ResolveError, SchemaError, Warning_
-from .loader import Source, load_source, variant_names
-from .model import (Action, Counter, DoStep, Formula, Game, IfStep, ItemKind, LoopStep, Option,
-                    Param, PhaseStep, RepeatStep, Scoring, Trigger, TurnsStep, Zone)
-from .parser import parse_block, parse_expression, parse_param
+from .loader import Source, load_source, locate, variant_names
+from .model import (
+    Action,
+    Counter,
+    DoStep,
+    Formula,
+    Game,
+    IfStep,
+    ItemKind,
+    LoopStep,
+    Option,
+    Param,
+    PhaseStep,
+    RepeatStep,
+    Scoring,
+    Trigger,
+    TurnsStep,
+    Zone,
+)
 from .yamlpos import YList, YMap, plain
 
 LANGS = ("en", "fr")
 
 
 def load_game(target: str, variant: str | None = None) -> Game:
-    """Load, validate, parse and check a game (optionally with a variant overlay)."""
-    source = load_source(target, variant)
-    return build_game(source)
+    """Load, validate, parse and check a game (optionally with a variant overlay). A game loaded
+    before from the same bytes by the same Meeplang comes from the cache (dsl/cache.py)."""
+    folder, named_variant, variant_file = locate(target)
+    key = cache.key_for(folder, variant or named_variant, variant_file)
+    game = cache.get(key) if key is not None else None
+    if game is None:
+        game = build_game(load_source(target, variant))
+        if key is not None:
+            cache.put(key, game)
+    return game
 
 
 def build_game(source: Source) -> Game:
@@ -979,3 +1002,22 @@ def _article(t: str) -> str:
              "list": "a list", "player": "a player", "table": "a table", "none": "nothing",
              "any": "a value", "item": "an item"}
     return words.get(t, t)
+
+
+# The parser (and Lark) load on first use: a game that comes from the cache is never parsed.
+def parse_block(source, path):
+    from .parser import parse_block as parse
+
+    return parse(source, path)
+
+
+def parse_expression(source, path):
+    from .parser import parse_expression as parse
+
+    return parse(source, path)
+
+
+def parse_param(source, path):
+    from .parser import parse_param as parse
+
+    return parse(source, path)

@@ -9,8 +9,6 @@ import functools
 import json
 from pathlib import Path
 
-import jsonschema
-
 from .errors import SchemaError
 from .yamlpos import YList, YMap, plain
 
@@ -19,6 +17,8 @@ SCHEMA_PATH = Path(__file__).resolve().parent / "game.schema.json"
 
 @functools.cache
 def _validator():
+    import jsonschema  # here, not at the top: a game from the cache is never validated again
+
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     return jsonschema.Draft202012Validator(schema)
 

@@ -6,9 +6,20 @@ The `write_game` fixture changes the working directory to tmp_path, so error pos
 """
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 import textwrap
 
 import pytest
+
+# Checked games are cached (dsl/cache.py); the tests use a cache of their own, new for each run,
+# so a second load of a game in the suite goes through the cache as it does for users.
+if "MEEPLANG_CACHE_DIR" not in os.environ:
+    _cache = tempfile.mkdtemp(prefix="meeplang-test-cache-")
+    os.environ["MEEPLANG_CACHE_DIR"] = _cache
+    atexit.register(shutil.rmtree, _cache, True)
 
 
 def dedent(text: str) -> str:

@@ -6,7 +6,8 @@ import random
 import traceback
 
 from dsl.errors import MeeplangError, UsageError
-from dsl.resolve import load_game
+from dsl.loader import load_source
+from dsl.resolve import build_game
 from interpreter.agents import RandomAgent
 from interpreter.engine import Engine
 
@@ -16,7 +17,7 @@ MAX_DECISIONS = 60
 def try_game(folder, seed: int = 0) -> str | None:
     """None if the game loads and plays or fails properly; else a description of the escape."""
     try:
-        game = load_game(str(folder))
+        game = build_game(load_source(str(folder)))  # the loader itself, never the cache
         players = game.min_players
         engine = Engine(game, players, seed, step_budget=20_000)
         agent = RandomAgent(0, seed)
