@@ -65,6 +65,9 @@ class Compiled:
     def __init__(self, game):
         self.game = game
         self.zone_refs: dict[tuple, ZoneRef] = {}
+        # zones with no grid and no capacity: a move into one is a plain list operation
+        self.plain_zones = frozenset(n for n, z in game.zones.items()
+                                     if z.grid is None and z.capacity is None)
         self.initial_states: dict[tuple, dict] = {}  # (seats, options) -> state before setup
         cp = _Compiler(self, game)
         self.counter_init = {n: cp.ex(c.initial, set()) for n, c in game.counters.items()}
@@ -126,6 +129,9 @@ class Compiled:
 
     def member(self, fam: FamilyRef, key, pos) -> ZoneRef:
         """`station[k]`: the member zone of a family (keys compare as text: 2 and "2" agree)."""
+        ref = self.zone_refs.get((fam.name, fam.owner, key)) if key is not None else None
+        if ref is not None:
+            return ref
         for k in fam.keys:
             if k == key or str(k) == str(key):
                 return self.zone_ref(fam.name, fam.owner, k)
@@ -267,8 +273,32 @@ class _Compiler:
                 return from_player(c, p)
             return attr
 
+        if isinstance(e.obj, A.Name) and e.obj.name in scope:
+            var = e.obj.name
+
+            def attr_of_local(c):  # `x.field` with x a local: the common case, fused
+                x = c.v[var]
+                if type(x) is str:
+                    data = c.s["items"].get(x)
+                    if data is not None and name in data:
+                        return data[name]
+                    return from_item(c, x)
+                if type(x) is int:
+                    return from_player(c, x)
+                if type(x) is dict:
+                    if name in x:
+                        return x[name]
+                    raise RuleError(f"this row has no {name!r}", pos)
+                return from_item(c, x)
+            return attr_of_local
+
         def attr_any(c):
             x = obj(c)
+            if type(x) is str:
+                data = c.s["items"].get(x)
+                if data is not None and name in data:
+                    return data[name]
+                return from_item(c, x)
             if type(x) is int:
                 return from_player(c, x)
             if type(x) is dict:
@@ -316,6 +346,12 @@ class _Compiler:
             args = [self.ex(a, scope) for a in e.args]
             if not params:
                 return lambda c: body(Ctx(c.s, c.you, {}, c.eng))
+            if len(params) == 1:
+                (p0,), (a0,) = params, args
+                return lambda c: body(Ctx(c.s, c.you, {p0: a0(c)}, c.eng))
+            if len(params) == 2:
+                (p0, p1), (a0, a1) = params, args
+                return lambda c: body(Ctx(c.s, c.you, {p0: a0(c), p1: a1(c)}, c.eng))
             return lambda c: body(Ctx(c.s, c.you, dict(zip(params, [a(c) for a in args])), c.eng))
         impl = FUNCTIONS[e.func]
         args = [self.ex(a, scope) for a in e.args]
@@ -344,14 +380,29 @@ class _Compiler:
         cond = self.ex(e.cond, inner) if e.cond is not None else None
         var, cpos = e.var, e.pos
 
+        simple = isinstance(e.elem, A.Name) and e.elem.name == var  # [x for x in ... if ...]
+
         def listcomp(c):
             out = []
             v = c.v
             saved = v.get(var, _MISSING)
-            for x in need_items(c, src(c), "what `for` goes through", cpos):
-                v[var] = x
-                if cond is None or cond(c):
+            pool = src(c)
+            pool = c.s["zones"][pool.key] if type(pool) is ZoneRef else need_items(
+                c, pool, "what `for` goes through", cpos)
+            if cond is None:
+                for x in pool:
+                    v[var] = x
                     out.append(elem(c))
+            elif simple:
+                for x in pool:
+                    v[var] = x
+                    if cond(c):
+                        out.append(x)
+            else:
+                for x in pool:
+                    v[var] = x
+                    if cond(c):
+                        out.append(elem(c))
             if saved is _MISSING:
                 v.pop(var, None)
             else:
@@ -449,7 +500,14 @@ class _Compiler:
             return contains
         fn = _CMP[e.op]
         if e.op in ("==", "!="):
-            return lambda c: fn(l(c), r(c))
+            const = _constant(e.right)
+            if const is not _MISSING:  # `x.kind == "module"`: no call for the constant side
+                if e.op == "==":
+                    return lambda c: l(c) == const
+                return lambda c: l(c) != const
+            if e.op == "==":
+                return lambda c: l(c) == r(c)
+            return lambda c: l(c) != r(c)
 
         def compare(c):
             try:
@@ -893,7 +951,10 @@ class _Compiler:
         if not g:
             def for_each(c):
                 tick = c.eng.tick
-                for x in need_items(c, src(c), "what `for each` goes through", pos):
+                pool = src(c)
+                pool = list(c.s["zones"][pool.key]) if type(pool) is ZoneRef else need_items(
+                    c, pool, "what `for each` goes through", pos)
+                for x in pool:
                     tick(pos)
                     c.v[var] = x
                     body(c)
@@ -1092,6 +1153,13 @@ class _Compiler:
 
 _MISSING = object()
 MAX_LIST = 100_000
+
+
+def _constant(e):
+    """The value of a literal expression, else _MISSING."""
+    if isinstance(e, (A.Num, A.Str, A.Const)):
+        return e.value
+    return _MISSING
 
 
 def need_int(value, what: str, pos) -> int:

@@ -315,13 +315,22 @@ class Engine:
 
     def move_item(self, item, ref, at_top: bool, pos, gravity: bool = True) -> None:
         s = self.state
-        key = s["loc"].get(item) if isinstance(item, str) else None
+        loc = s["loc"]
+        key = loc.get(item) if type(item) is str else None
         if key is None:
             what = "nothing (an empty zone?)" if item is None else repr(item)
             raise RuleError(f"cannot move {what}: not an item", pos)
+        zones = s["zones"]
         if key == ref.key:
-            s["zones"][key].remove(item)
-            s["zones"][key].insert(0, item) if at_top else s["zones"][key].append(item)
+            zones[key].remove(item)
+            zones[key].insert(0, item) if at_top else zones[key].append(item)
+            return
+        if ref.name in self.prog.plain_zones and item not in s["cells"]:
+            # the common case: between zones with no grid and no capacity
+            zones[key].remove(item)
+            dest = zones[ref.key]
+            dest.insert(0, item) if at_top else dest.append(item)
+            loc[item] = ref.key
             return
         self._leave(item, key, gravity)
         self._enter(item, ref, at_top, pos)
