@@ -411,6 +411,27 @@ class _Compiler:
 
         if e.func is None:
             return listcomp
+        if e.func in ("any", "all"):  # stop at the first value that decides
+            want = e.func == "any"
+
+            def decide(c):
+                v = c.v
+                saved = v.get(var, _MISSING)
+                pool = src(c)
+                pool = c.s["zones"][pool.key] if type(pool) is ZoneRef else need_items(
+                    c, pool, "what `for` goes through", cpos)
+                result = not want
+                for x in pool:
+                    v[var] = x
+                    if (cond is None or cond(c)) and bool(elem(c)) is want:
+                        result = want
+                        break
+                if saved is _MISSING:
+                    v.pop(var, None)
+                else:
+                    v[var] = saved
+                return result
+            return decide
         impl, name, pos = FUNCTIONS[e.func], e.func, e.pos
 
         def aggregate(c):
