@@ -315,6 +315,8 @@ class _Compiler:
 
         def index(c):
             o, k = obj(c), key(c)
+            if type(o) is list and type(k) is int and 0 <= k < len(o):
+                return o[k]  # `card[p]`: the common case first
             if type(o) is FamilyRef:
                 return member(o, k, pos)
             if type(o) is ZoneRef:
@@ -387,8 +389,10 @@ class _Compiler:
             v = c.v
             saved = v.get(var, _MISSING)
             pool = src(c)
-            pool = c.s["zones"][pool.key] if type(pool) is ZoneRef else need_items(
-                c, pool, "what `for` goes through", cpos)
+            if type(pool) is ZoneRef:
+                pool = c.s["zones"][pool.key]
+            elif type(pool) is not list:
+                pool = need_items(c, pool, "what `for` goes through", cpos)
             if cond is None:
                 for x in pool:
                     v[var] = x
@@ -418,8 +422,10 @@ class _Compiler:
                 v = c.v
                 saved = v.get(var, _MISSING)
                 pool = src(c)
-                pool = c.s["zones"][pool.key] if type(pool) is ZoneRef else need_items(
-                    c, pool, "what `for` goes through", cpos)
+                if type(pool) is ZoneRef:
+                    pool = c.s["zones"][pool.key]
+                elif type(pool) is not list:
+                    pool = need_items(c, pool, "what `for` goes through", cpos)
                 result = not want
                 for x in pool:
                     v[var] = x
