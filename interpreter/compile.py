@@ -1055,6 +1055,8 @@ class _Compiler:
     # ================================================================ flow
     def steps(self, steps, scope: set):
         parts = [self.step(s, scope) for s in steps]
+        if len(parts) == 1:
+            return parts[0]  # one generator less between the engine and every decision
 
         def run(c):
             for p in parts:
@@ -1076,26 +1078,27 @@ class _Compiler:
             free_if = self.ex(s.free_if, scope) if s.free_if is not None else None
 
             def phase(c):
-                outer = c.s["phase"]
+                eng, state = c.eng, c.s
+                outer = state["phase"]
                 window = bool(free) and (free_if is None or bool(free_if(c)))
                 if window:
-                    c.eng.windows.append(("all", free))
+                    eng.windows.append(("all", free))
                 try:
-                    yield from phase_body(c, outer)
+                    state["phase"] = name
+                    if name in eng.prog.limits_per:
+                        eng.reset_uses(name)
+                    if eng.record:
+                        eng.events.append({"event": "phase", "phase": name})
+                    if eng.triggers_for("phase_start", name):
+                        yield from eng.fire("phase_start", name, c)
+                    yield from body(c)
+                    if eng.triggers_for("phase_end", name):
+                        yield from eng.fire("phase_end", name, c)
+                    state["phase"] = outer
                 finally:
                     if window:
-                        c.eng.windows.pop()
+                        eng.windows.pop()
 
-            def phase_body(c, outer):
-                c.s["phase"] = name
-                if name in c.eng.prog.limits_per:
-                    c.eng.reset_uses(name)
-                if c.eng.record:
-                    c.eng.events.append({"event": "phase", "phase": name})
-                yield from c.eng.fire("phase_start", name, c)
-                yield from body(c)
-                yield from c.eng.fire("phase_end", name, c)
-                c.s["phase"] = outer
             return phase
         if isinstance(s, RepeatStep):
             count, var, pos = self.ex(s.count, scope), s.var, s.pos
