@@ -10,7 +10,8 @@ Only successful loads are stored (a Game, warnings included); errors are recompu
 Entries are written atomically (temporary file, then rename) in a folder only the user can read,
 and an entry that cannot be read is ignored and rewritten. The cache is:
   - `$MEEPLANG_CACHE_DIR` if set, else `$XDG_CACHE_HOME/meeplang`, else `~/.cache/meeplang`;
-  - off with `MEEPLANG_CACHE=off` (or `0`/`no`), or when the folder cannot be created.
+  - off with `MEEPLANG_CACHE=off` (or `0`/`no`), or when the folder cannot be created;
+  - at most MAX_ENTRIES entries: writing one more removes the oldest.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from pathlib import Path
 
 FORMAT = 1  # bump when the pickled layout changes in a way the code digest would not show
 MAX_FILES = 500  # a game folder with more YAML files than this is not cached (hashing costs)
+MAX_ENTRIES = 256  # beyond this, the least recently written entries go (an edit makes a new one)
 
 
 def cache_dir() -> Path | None:
@@ -53,17 +55,18 @@ def key_for(folder: Path, variant: str | None, variant_file: Path | None) -> str
     """The cache key of one load, or None when it should not be cached."""
     h = hashlib.sha256(code_digest().encode())
     h.update(f"\0{os.getcwd()}\0{folder.resolve()}\0{variant}\0{variant_file}\0".encode())
-    files = sorted(p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+    files = sorted((str(p.relative_to(folder)), p) for p in folder.rglob("*")
+                   if p.suffix in (".yaml", ".yml") and p.is_file())
     if variant_file is not None:
-        files.append(Path(variant_file))
+        files.append((str(Path(variant_file).resolve()), Path(variant_file)))
     if len(files) > MAX_FILES:
         return None
-    for path in files:
+    for name, path in files:
         try:
             data = path.read_bytes()
         except OSError:
             return None
-        h.update(str(path).encode() + b"\0" + len(data).to_bytes(8, "big") + data)
+        h.update(name.encode() + b"\0" + len(data).to_bytes(8, "big") + data)
     return h.hexdigest()
 
 
@@ -90,6 +93,7 @@ def put(key: str, game) -> None:
             pickle.dump(game, f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, folder / f"{key}.pickle")
         tmp = None
+        _prune(folder)
     except (OSError, pickle.PicklingError, RecursionError):
         pass  # a cache that cannot be written only costs time
     finally:
@@ -98,3 +102,20 @@ def put(key: str, game) -> None:
                 os.unlink(tmp)
             except OSError:
                 pass
+
+
+def _prune(folder: Path) -> None:
+    """Keep the newest MAX_ENTRIES entries: every edit of a game file writes a new one."""
+    entries = list(folder.glob("*.pickle"))
+    if len(entries) <= MAX_ENTRIES:
+        return
+    def written(path):
+        try:
+            return path.stat().st_mtime_ns
+        except OSError:
+            return 0
+    for old in sorted(entries, key=written)[:len(entries) - MAX_ENTRIES]:
+        try:
+            old.unlink()
+        except OSError:
+            pass

@@ -127,3 +127,19 @@ def test_a_bundled_game_loads_the_same_from_the_cache(cache_dir, no_building):
     second = load_game("new-eden:solo")
     assert second == first
     assert [a.pos for a in second.actions.values()] == [a.pos for a in first.actions.values()]
+
+
+def test_old_entries_are_removed_beyond_the_limit(write_game, cache_dir, tmp_path, monkeypatch):
+    import os
+
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 2)
+    name = write_game(GAME)
+    folder = tmp_path / name
+    keys = []
+    for i, initial in enumerate((4, 5, 6)):
+        (folder / "game.yaml").write_text(GAME.replace("initial: 3", f"initial: {initial}"))
+        load_game(name)
+        keys.append(cache.key_for(folder, None, None))
+        stamp = 1_000_000_000 * (i + 1)  # distinct write times, oldest first
+        os.utime(cache_dir / f"{keys[-1]}.pickle", ns=(stamp, stamp))
+    assert entries(cache_dir) == sorted(f"{k}.pickle" for k in keys[1:])  # 4 went, 5 and 6 stay
