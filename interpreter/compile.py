@@ -273,23 +273,25 @@ class _Compiler:
                 return from_player(c, p)
             return attr
 
+        def other(c, x):  # a player, a table row, or not something with fields
+            if type(x) is int:
+                return from_player(c, x)
+            if type(x) is dict:
+                if name in x:
+                    return x[name]
+                raise RuleError(f"this row has no {name!r}", pos)
+            return from_item(c, x)
+
         if isinstance(e.obj, A.Name) and e.obj.name in scope:
             var = e.obj.name
 
-            def attr_of_local(c):  # `x.field` with x a local: the common case, fused
+            def attr_of_local(c):  # `x.field` with x a local item: the common case, fused
                 x = c.v[var]
                 if type(x) is str:
                     data = c.s["items"].get(x)
                     if data is not None and name in data:
                         return data[name]
-                    return from_item(c, x)
-                if type(x) is int:
-                    return from_player(c, x)
-                if type(x) is dict:
-                    if name in x:
-                        return x[name]
-                    raise RuleError(f"this row has no {name!r}", pos)
-                return from_item(c, x)
+                return other(c, x)
             return attr_of_local
 
         def attr_any(c):
@@ -298,14 +300,7 @@ class _Compiler:
                 data = c.s["items"].get(x)
                 if data is not None and name in data:
                     return data[name]
-                return from_item(c, x)
-            if type(x) is int:
-                return from_player(c, x)
-            if type(x) is dict:
-                if name in x:
-                    return x[name]
-                raise RuleError(f"this row has no {name!r}", pos)
-            return from_item(c, x)
+            return other(c, x)
         return attr_any
 
     def x_Index(self, e, scope):
@@ -388,11 +383,7 @@ class _Compiler:
             out = []
             v = c.v
             saved = v.get(var, _MISSING)
-            pool = src(c)
-            if type(pool) is ZoneRef:
-                pool = c.s["zones"][pool.key]
-            elif type(pool) is not list:
-                pool = need_items(c, pool, "what `for` goes through", cpos)
+            pool = _pool(c, src(c), cpos)
             if cond is None:
                 for x in pool:
                     v[var] = x
@@ -421,11 +412,7 @@ class _Compiler:
             def decide(c):
                 v = c.v
                 saved = v.get(var, _MISSING)
-                pool = src(c)
-                if type(pool) is ZoneRef:
-                    pool = c.s["zones"][pool.key]
-                elif type(pool) is not list:
-                    pool = need_items(c, pool, "what `for` goes through", cpos)
+                pool = _pool(c, src(c), cpos)
                 result = not want
                 for x in pool:
                     v[var] = x
@@ -1190,6 +1177,15 @@ def _constant(e):
     if isinstance(e, (A.Num, A.Str, A.Const)):
         return e.value
     return _MISSING
+
+
+def _pool(c, value, pos) -> list:
+    """What a comprehension goes through, without a copy: expressions cannot change it."""
+    if type(value) is ZoneRef:
+        return c.s["zones"][value.key]
+    if type(value) is list:
+        return value
+    return need_items(c, value, "what `for` goes through", pos)
 
 
 def need_int(value, what: str, pos) -> int:
