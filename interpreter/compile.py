@@ -592,7 +592,7 @@ class _Compiler:
         def gen(c):
             fn(c)
             return
-            yield  # noqa: unreachable - makes this a generator
+            yield  # never reached: the yield makes this a generator
         return gen
 
     def stmt(self, s, scope: set):
