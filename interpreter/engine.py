@@ -18,7 +18,8 @@ from dsl.errors import RuleError, UsageError
 from dsl.model import Game
 
 from . import state as st
-from .compile import Ctx, EndGame, EndTurn, PassTurn, compiled, plain_value
+from .compile import (Ctx, EndGame, EndTurn, PassTurn, compiled, need_int, need_items,
+                      plain_value)
 from .decisions import ActionOption, Decision, label
 
 DEFAULT_STEP_BUDGET = 2_000_000
@@ -290,10 +291,17 @@ class Engine:
     def _finish(self):
         s, n, prog = self.state, self.n, self.prog
         ctxs = [Ctx(s, p, {}, self) for p in range(n)]
-        scores = [prog.score(c) for c in ctxs]
-        tbs = [[tb(c) for tb in prog.tie_breaks] for c in ctxs]
+        scoring = self.game.scoring
+        scores = [need_int(prog.score(c), "a score", scoring.score.pos) for c in ctxs]
+        tbs = [[need_int(tb(c), "a tie-break", e.pos) for tb, e in zip(prog.tie_breaks,
+                                                                     scoring.tie_break)]
+               for c in ctxs]
         if prog.winners is not None:
-            winners = sorted({int(w) for w in prog.winners(ctxs[0])})
+            pos = scoring.winners.pos
+            chosen = need_items(ctxs[0], prog.winners(ctxs[0]), "the winners", pos)
+            winners = sorted({need_int(w, "a winner", pos) for w in chosen})
+            if any(not 0 <= w < n for w in winners):
+                raise RuleError(f"the winners must be seats from 0 to {n - 1}, got {winners}", pos)
         else:
             keys = [(scores[p], *tbs[p]) for p in range(n)]
             best = max(keys)

@@ -228,3 +228,27 @@ scoring:
     assert info.value.message == "a list of more than 100000 values"
     lines = (Path(folder) / "game.yaml").read_text().splitlines()
     assert info.value.pos.line == lines.index("    let l = l + l") + 1
+
+
+# Final scoring: a score, a tie-break or a winner that is not a number or a seat stops the game at
+# the scoring rule (found by the fuzzer: `score: hand` used to escape as a TypeError).
+SCORING_CASES = [
+    ("score-is-a-zone", "  score: hand",
+     "g/game.yaml:15:10: error: a score must be a whole number, not the zone hand@0"),
+    ("tie-break-is-a-list", "  score: x\n  tie_break: [\"[1]\"]",
+     "g/game.yaml:16:16: error: a tie-break must be a whole number, not [1]"),
+    ("winner-is-not-a-seat", "  score: x\n  winners: \"[5]\"",
+     "g/game.yaml:16:13: error: the winners must be seats from 0 to 1, got [5]"),
+    ("winners-is-a-number", "  score: x\n  winners: \"x\"",
+     "g/game.yaml:16:13: error: the winners must be a zone or a list, not 1"),
+]
+
+
+@pytest.mark.parametrize("name,scoring,message", SCORING_CASES, ids=[c[0] for c in SCORING_CASES])
+def test_final_scoring_values_are_checked(write_game, name, scoring, message):
+    text = GAME.replace("{rule}", "add 0 to x").replace(
+        "  score: x + low + count(deck) + count(hand)\n", scoring + "\n")
+    game = load_game(write_game(text))
+    with pytest.raises(RuleError) as info:
+        play_game(game, 2, 0)
+    assert str(info.value) == message
