@@ -4,7 +4,7 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test test-all bench clean
+.PHONY: setup demo test test-all native test-native bench clean
 
 setup: $(VENV)/.installed
 
@@ -32,8 +32,16 @@ test: setup
 test-all: setup
 	$(BIN)/python -m pytest -n auto
 
+# The compiled interpreter (mypyc, about 2x faster; see interpreter/native.py), and the suite on it.
+native: setup
+	$(BIN)/pip install -q -e '.[dev,native]'
+	$(BIN)/python -m interpreter.native build
+
+test-native: native
+	$(BIN)/python -m pytest -m "not slow" -n auto
+
 bench: setup
 	$(BIN)/python benchmarks/playouts.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache pig-demo.jsonl goofspiel-demo.dot
+	rm -rf $(VENV) build *.egg-info .pytest_cache pig-demo.jsonl goofspiel-demo.dot interpreter/*.so

@@ -86,6 +86,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args()
+    from interpreter.native import status
+
+    print(f"interpreter: {status()} (python -m interpreter.native build|clean)")
     cases = [("goofspiel", 2, "goofspiel(num_cards=13,points_order=random,returns_type=total_points)"),
              ("pig", 2, "pig(players=2,winscore=100)")]
     print(f"{'game':<10} {'meeplang games/s':>17} {'decisions/s':>12} {'us/decision':>12} "

@@ -1,0 +1,23 @@
+"""The interpreter: compiled rules, the engine, agents and simulation.
+
+The hot modules may be compiled with mypyc (interpreter/native.py). A compiled build older than
+its sources would run old code: it is removed here, before any of them is imported."""
+
+
+def _drop_stale_build() -> None:
+    from . import buildinfo
+
+    if buildinfo.is_stale():
+        import sys
+
+        try:
+            buildinfo.clean()
+        except OSError as exc:
+            raise ImportError(f"the compiled interpreter in {buildinfo.HERE} is older than its sources "
+                              f"and cannot be removed ({exc}): python -m interpreter.native clean"
+                              ) from None
+        print("meeplang: the compiled interpreter was older than its sources and was removed; "
+              "rebuild it with `python -m interpreter.native build`", file=sys.stderr)
+
+
+_drop_stale_build()

@@ -83,8 +83,8 @@ class Compiled:
             if a.limit is not None:
                 self.limits_per.setdefault(a.limit_per, []).append(name)
         self.triggers: dict[tuple, list] = {}
-        self.watch = []  # `as soon as` triggers: (trigger, condition, effect)
-        self.watch_now = []  # the same, with `timing: immediately`
+        self.watch: list = []  # `as soon as` triggers: (trigger, condition, effect)
+        self.watch_now: list = []  # the same, with `timing: immediately`
         for t in game.triggers:
             if t.event == "as_soon_as":
                 (self.watch_now if t.immediate else self.watch).append(
@@ -153,7 +153,8 @@ class CompiledAction:
         self.limit = None  # compiled use limit, if the action has one
         self.effect_plain = None  # the effect as a plain function when it never asks anything
         self.plain_path = False
-        self.before = self.after = ()  # the triggers around this action, filled in by Compiled
+        self.before: tuple = ()  # the triggers around this action, filled in by Compiled
+        self.after: tuple = ()
         # the option objects of an action without a choice are immutable: make them once
         self.plain = ActionOption(action.name, None, False)
         self.plain_free = ActionOption(action.name, None, True)
@@ -201,7 +202,11 @@ class _Compiler:
         v = e.value
         return lambda c: v
 
-    x_Const = x_Str = x_Num
+    def x_Const(self, e, scope):
+        return self.x_Num(e, scope)
+
+    def x_Str(self, e, scope):
+        return self.x_Num(e, scope)
 
     def x_Name(self, e, scope):
         name = e.name

@@ -5,6 +5,8 @@ source and `where`), never listed by hand. Agents answer with an option's index.
 """
 from __future__ import annotations
 
+from typing import Any
+
 
 class Decision:
     __slots__ = ("player", "kind", "options", "why", "secret", "_labels", "ctx")
@@ -15,8 +17,8 @@ class Decision:
         self.options = options
         self.why = why  # file:line of the rule that asks
         self.secret = secret
-        self._labels = None
-        self.ctx = None  # the asking rule's context (for automa policies), never serialised
+        self._labels: Any = None  # made on first use
+        self.ctx: Any = None  # the asking rule's context (for automa policies), never serialised
 
     @property
     def name(self) -> str:

@@ -13,6 +13,7 @@ game exactly, which is how logs are replayed, saves are loaded and the greedy ag
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from dsl.errors import RuleError, UsageError
 from dsl.model import Game
@@ -79,7 +80,9 @@ def resolve_options(game: Game, given: dict | None) -> dict:
 
 
 class Engine:
-    def __init__(self, game: Game, players: int, seed: int = 0, options: dict | None = None,
+    # `players` and `index` carry no annotation: they are checked here, with a usage error, and a
+    # compiled build (interpreter/native.py) would otherwise refuse a wrong type with a TypeError.
+    def __init__(self, game: Game, players, seed: int = 0, options: dict | None = None,
                  step_budget: int = DEFAULT_STEP_BUDGET, trigger_depth: int = DEFAULT_TRIGGER_DEPTH,
                  record: bool = True):
         if not isinstance(players, int) or not game.min_players <= players <= game.max_players:
@@ -100,7 +103,7 @@ class Engine:
         self.events: list = []
         self.choices: list[int] = []
         self.choosers: list[int] = []  # who made each choice
-        self.decision: Decision | None = None
+        self.decision: Any = None  # the Decision waiting for a choice, None when over
         self.result: dict | None = None
         self._trig_cache: dict = {}
         self.secret_mark: int | None = None  # choices index where a secret choice round began
@@ -108,17 +111,17 @@ class Engine:
         self.watching = bool(self.prog.watch)  # are there `as soon as` triggers to check?
         self.pending_now: list = []  # overflows whose triggers run right after the statement
         self.watching_now = bool(self.prog.watch_now)
-        self.state = {"counters": {}, "players": [{} for _ in range(self.n)], "zones": {},
-                      "loc": {}, "items": {}, "cells": {}, "uses": {}, "fired": [], "soon": {},
-                      "turn": {"player": 0, "passed": []}, "phase": None}
-        self._gen = None
+        self.state: dict = {"counters": {}, "players": [{} for _ in range(self.n)], "zones": {},
+                            "loc": {}, "items": {}, "cells": {}, "uses": {}, "fired": [], "soon": {},
+                            "turn": {"player": 0, "passed": []}, "phase": None}
+        self._gen: Any = None
 
     # ------------------------------------------------------------ driving
     def start(self) -> Decision | None:
         self._gen = self._main()
         return self._advance(None)
 
-    def choose(self, index: int) -> Decision | None:
+    def choose(self, index) -> Decision | None:
         d = self.decision
         if d is None:
             raise UsageError("the game is over: there is nothing to choose")
@@ -292,12 +295,13 @@ class Engine:
         s, n, prog = self.state, self.n, self.prog
         ctxs = [Ctx(s, p, {}, self) for p in range(n)]
         scoring = self.game.scoring
-        scores = [need_int(prog.score(c), "a score", scoring.score.pos) for c in ctxs]
+        pos = getattr(scoring.score, "pos", scoring.pos)
+        scores = [need_int(prog.score(c), "a score", pos) for c in ctxs]
         tbs = [[need_int(tb(c), "a tie-break", e.pos) for tb, e in zip(prog.tie_breaks,
                                                                      scoring.tie_break)]
                for c in ctxs]
         if prog.winners is not None:
-            pos = scoring.winners.pos
+            pos = getattr(scoring.winners, "pos", scoring.pos)
             chosen = need_items(ctxs[0], prog.winners(ctxs[0]), "the winners", pos)
             winners = sorted({need_int(w, "a winner", pos) for w in chosen})
             if any(not 0 <= w < n for w in winners):
@@ -481,7 +485,7 @@ class Engine:
             if event == "overflow":
                 tc = Ctx(c.s, c.you, dict(c.v), self)
             elif event.endswith("_action"):
-                tc = Ctx(c.s, c.you, self._action_locals(target, c), self)
+                tc = Ctx(c.s, c.you, self._action_locals(target, c), self)  # type: ignore[arg-type]
             else:
                 tc = Ctx(c.s, c.you, {}, self)
             if cond is not None and not cond(tc):
@@ -512,7 +516,7 @@ class Engine:
         (a turn's window is its player's; a phase's is every human's; a forced trigger closes all)."""
         if player >= self.humans:
             return ()
-        for who, free in reversed(self.windows):
+        for who, free in self.windows[::-1]:  # innermost first
             if who is None:
                 return ()
             if (who == player or who == "all") and free:
@@ -561,7 +565,7 @@ class Engine:
             values = ca.param(ac)
             given = args is not None and pname in args
             if given:  # the choice is bound by the rule: legal only if it is one of the options
-                values = [v for v in values if v == args[pname]]
+                values = [v for v in values if v == args[pname]]  # type: ignore[index]
             for value in values:
                 ac.v[pname] = value
                 if requires is None or requires(ac):

@@ -1,0 +1,75 @@
+"""The compiled interpreter (optional): the engine's hot modules built to C with mypyc.
+
+    python -m interpreter.native build     # needs mypy (pip install 'meeplang[native]') and a C compiler
+    python -m interpreter.native clean
+    python -m interpreter.native status
+
+mypyc compiles the same sources (their type annotations become run-time checks) into extension
+modules next to them, and Python imports those in place of the .py files: the same results, the
+same errors, byte-identical logs, about twice as fast (benchmarks/README.md). A build older than
+any of its sources is removed when the package is imported (interpreter/__init__.py), so an edit
+is never silently ignored.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+
+from .buildinfo import GROUP, HERE, MODULES, built_files, clean, is_stale
+
+SETUP = f"""
+import sys
+from setuptools import setup
+from mypyc.build import mypycify
+paths, target = sys.argv[3:-1], sys.argv[-1]
+sys.argv = sys.argv[:3]
+setup(name="meeplang-native", script_args=["build_ext", "--inplace", "--build-temp", target],
+      ext_modules=mypycify(["--follow-imports=silent", "--ignore-missing-imports",
+                            "--check-untyped-defs", *paths],
+                           opt_level="3", group_name="interpreter.{GROUP}", target_dir=target))
+"""
+
+
+def build() -> int:
+    try:
+        import mypyc  # noqa: F401
+    except ImportError:
+        print("the compiled build needs mypy: pip install 'meeplang[native]'", file=sys.stderr)
+        return 2
+    clean()
+    paths = [f"interpreter/{m}.py" for m in MODULES]
+    with tempfile.TemporaryDirectory() as target:
+        proc = subprocess.run([sys.executable, "-c", SETUP, "build_ext", "--inplace", *paths,
+                               target], cwd=HERE.parent, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stdout[-4000:] + proc.stderr[-4000:])
+        print("the compiled build failed (the pure-Python interpreter is unchanged)",
+              file=sys.stderr)
+        clean()
+        return 1
+    print(f"built {len(built_files())} extension modules in {HERE}")
+    return 0
+
+
+def status() -> str:
+    if not built_files():
+        return "pure Python"
+    return "compiled (mypyc), stale: rebuild" if is_stale() else "compiled (mypyc)"
+
+
+def main(argv: list[str]) -> int:
+    command = argv[0] if argv else "status"
+    if command == "build":
+        return build()
+    if command == "clean":
+        return clean()
+    if command == "status":
+        print(status())
+        return 0
+    print("usage: python -m interpreter.native build|clean|status", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
