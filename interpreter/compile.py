@@ -46,7 +46,7 @@ class Graph:
 class Ctx:
     __slots__ = ("s", "you", "v", "eng")
 
-    def __init__(self, s, you, v, eng):
+    def __init__(self, s: dict, you: int, v: dict, eng):
         self.s, self.you, self.v, self.eng = s, you, v, eng
 
     def with_player(self, you):
@@ -271,7 +271,7 @@ class _Compiler:
                 raise RuleError(f"{x!r} has no field {name!r}", pos) from None
 
         if not is_field:
-            def attr(c):
+            def attr(c: Ctx):
                 p = obj(c)
                 if type(p) is not int:
                     raise RuleError(f"{p!r} is not a player, so it has no {name!r}", pos)
@@ -290,7 +290,7 @@ class _Compiler:
         if isinstance(e.obj, A.Name) and e.obj.name in scope:
             var = e.obj.name
 
-            def attr_of_local(c):  # `x.field` with x a local item: the common case, fused
+            def attr_of_local(c: Ctx):  # `x.field` with x a local item: the common case, fused
                 x = c.v[var]
                 if type(x) is str:
                     data = c.s["items"].get(x)
@@ -299,7 +299,7 @@ class _Compiler:
                 return other(c, x)
             return attr_of_local
 
-        def attr_any(c):
+        def attr_any(c: Ctx):
             x = obj(c)
             if type(x) is str:
                 data = c.s["items"].get(x)
@@ -313,7 +313,7 @@ class _Compiler:
 
         member = self.prog.member
 
-        def index(c):
+        def index(c: Ctx):
             o, k = obj(c), key(c)
             if type(o) is list and type(k) is int and 0 <= k < len(o):
                 return o[k]  # `card[p]`: the common case first
@@ -361,14 +361,14 @@ class _Compiler:
         if len(args) == 1:
             a0 = args[0]
 
-            def call1(c):
+            def call1(c: Ctx):
                 try:
                     return impl(c, a0(c))
                 except (ValueError, TypeError, KeyError, IndexError, ZeroDivisionError) as exc:
                     raise call_error(name, exc, pos) from None
             return call1
 
-        def call(c):
+        def call(c: Ctx):
             try:
                 return impl(c, *[a(c) for a in args])
             except (ValueError, TypeError, KeyError, IndexError, ZeroDivisionError) as exc:
@@ -384,7 +384,7 @@ class _Compiler:
 
         simple = isinstance(e.elem, A.Name) and e.elem.name == var  # [x for x in ... if ...]
 
-        def listcomp(c):
+        def listcomp(c: Ctx):
             out = []
             v = c.v
             saved = v.get(var, _MISSING)
@@ -414,7 +414,7 @@ class _Compiler:
         if e.func in ("any", "all"):  # stop at the first value that decides
             want = e.func == "any"
 
-            def decide(c):
+            def decide(c: Ctx):
                 v = c.v
                 saved = v.get(var, _MISSING)
                 pool = _pool(c, src(c), cpos)
@@ -432,7 +432,7 @@ class _Compiler:
             return decide
         impl, name, pos = FUNCTIONS[e.func], e.func, e.pos
 
-        def aggregate(c):
+        def aggregate(c: Ctx):
             try:
                 return impl(c, listcomp(c))
             except (ValueError, TypeError) as exc:
@@ -443,7 +443,7 @@ class _Compiler:
         src, var, func, pos = self.ex(e.source, scope), e.var, e.func, e.pos
         key = self.ex(e.key, scope | {var})
 
-        def select(c):
+        def select(c: Ctx):
             v = c.v
             saved = v.get(var, _MISSING)
             keyed = []
@@ -473,7 +473,7 @@ class _Compiler:
             fn = _ARITH.get(op, operator.floordiv)
             exact = op == "/"
 
-            def divide(c):
+            def divide(c: Ctx):
                 a = need_int(l(c), f"the left side of {op}", pos)
                 b = need_int(r(c), f"the right side of {op}", pos)
                 if b == 0:
@@ -484,7 +484,7 @@ class _Compiler:
             return divide
         fn = _ARITH[op]
         if op == "+":
-            def plus(c):
+            def plus(c: Ctx):
                 a, b = l(c), r(c)
                 if type(a) is int and type(b) is int:
                     return a + b
@@ -498,7 +498,7 @@ class _Compiler:
                                                                           pos)
             return plus
 
-        def arith(c):
+        def arith(c: Ctx):
             a, b = l(c), r(c)
             if type(a) is int and type(b) is int:
                 return fn(a, b)
@@ -511,7 +511,7 @@ class _Compiler:
         if e.op in ("in", "not in"):
             neg = e.op == "not in"
 
-            def contains(c):
+            def contains(c: Ctx):
                 a, b = l(c), r(c)
                 if type(b) is ZoneRef:
                     b = c.s["zones"][b.key]
@@ -528,7 +528,7 @@ class _Compiler:
                 return lambda c: l(c) == r(c)
             return lambda c: l(c) != r(c)
 
-        def compare(c):
+        def compare(c: Ctx):
             try:
                 return fn(l(c), r(c))
             except TypeError as exc:
@@ -560,7 +560,7 @@ class _Compiler:
         parts = [self.stmt(s, scope) for s in block.stmts]
         if self.immediate:
             # triggers with `timing: immediately` run right after the statement that fired them
-            def run_flushing(c):
+            def run_flushing(c: Ctx):
                 eng = c.eng
                 for f, g in parts:
                     if g:
@@ -575,12 +575,12 @@ class _Compiler:
             if len(fns) == 1:
                 return fns[0], False
 
-            def run(c):
+            def run(c: Ctx):
                 for f in fns:
                     f(c)
             return run, False
 
-        def run_gen(c):
+        def run_gen(c: Ctx):
             for f, g in parts:
                 if g:
                     yield from f(c)
@@ -594,7 +594,7 @@ class _Compiler:
         if is_gen:
             return fn
 
-        def gen(c):
+        def gen(c: Ctx):
             fn(c)
             return
             yield  # never reached: the yield makes this a generator
@@ -615,7 +615,7 @@ class _Compiler:
         name, pos = target.name, target.pos
         spec = self.g.counters[name]
 
-        def owner(c):
+        def owner(c: Ctx):
             p = who(c)
             if type(p) is not int or not 0 <= p < c.eng.n:
                 raise RuleError(f"{p!r} is not a player", pos)
@@ -625,7 +625,7 @@ class _Compiler:
     def _item_field_setter(self, target, scope, value, sign):
         item, name, pos = self.ex(target.obj, scope), target.name, target.pos
 
-        def set_field(c):
+        def set_field(c: Ctx):
             x = item(c)
             data = c.s["items"].get(x) if isinstance(x, str) else None
             if data is None:
@@ -650,7 +650,7 @@ class _Compiler:
         owner, name, spec = self._counter_setter(s.target, scope)
         bound = _bounder(spec, pos)
 
-        def set_(c):
+        def set_(c: Ctx):
             p = owner(c)
             h = c.s["counters"] if p is None else c.s["players"][p]
             h[name] = bound(value(c), c, p)
@@ -663,7 +663,7 @@ class _Compiler:
         owner, name, spec = self._counter_setter(s.target, scope)
         bound = _bounder(spec, pos)
 
-        def add(c):
+        def add(c: Ctx):
             p = owner(c)
             h = c.s["counters"] if p is None else c.s["players"][p]
             h[name] = bound(h[name] + sign * need_int(amount(c), "the amount", pos), c, p)
@@ -677,7 +677,7 @@ class _Compiler:
         bound = _bounder(spec, pos)
         floor = spec.min if spec.min is not None else 0
 
-        def gain(c):
+        def gain(c: Ctx):
             p, n = who(c), need_int(amount(c), "the amount", pos)
             if n < 0:
                 raise RuleError(f"cannot {verb} a negative amount ({n} {name})", pos)
@@ -697,14 +697,14 @@ class _Compiler:
         value, name = self.ex(s.value, scope), s.name
         scope.add(name)
 
-        def let(c):
+        def let(c: Ctx):
             c.v[name] = value(c)
         return let, False
 
     def _dest(self, d, scope, pos):
         dest = self.ex(d, scope)
 
-        def zone(c):
+        def zone(c: Ctx):
             z = dest(c)
             if type(z) is not ZoneRef:
                 raise RuleError(f"{z!r} is not a zone", pos)
@@ -715,7 +715,7 @@ class _Compiler:
         item, dest, pos = self.ex(s.item, scope), self._dest(s.dest, scope, s.pos), s.pos
         at_top, gravity = s.place == "top", s.gravity
 
-        def move(c):
+        def move(c: Ctx):
             x = item(c)
             z = dest(c)
             for one in (x if isinstance(x, list) else [x]):
@@ -727,7 +727,7 @@ class _Compiler:
         src, dest = self._dest(s.source, scope, pos), self._dest(s.dest, scope, pos)
         at_top = s.place == "top"
 
-        def deal(c):
+        def deal(c: Ctx):
             n, z_from, z_to = need_int(count(c), "how many to deal", pos), src(c), dest(c)
             if n < 0:
                 raise RuleError(f"cannot deal a negative number of items ({n})", pos)
@@ -741,7 +741,7 @@ class _Compiler:
     def s_ShuffleStmt(self, s, scope):
         zone, pos = self._dest(s.zone, scope, s.pos), s.pos
 
-        def shuffle(c):
+        def shuffle(c: Ctx):
             z = zone(c)
             c.eng.rng.shuffle(c.s["zones"][z.key])
             if c.eng.record:
@@ -753,7 +753,7 @@ class _Compiler:
         scope.add(name)
         at = f"{pos.path}:{pos.line}"
 
-        def roll(c):
+        def roll(c: Ctx):
             value = c.eng.rng.randint(1, sides)
             c.v[name] = value
             if c.eng.record:
@@ -769,7 +769,7 @@ class _Compiler:
         if getattr(p, "is_range", False):
             lo, hi = self.ex(p.source[0], scope), self.ex(p.source[1], scope)
 
-            def values(c):
+            def values(c: Ctx):
                 a = need_int(lo(c), "the lowest choice", pos)
                 b = need_int(hi(c), "the highest choice", pos)
                 if b - a > 10_000:
@@ -778,7 +778,7 @@ class _Compiler:
         elif getattr(p, "subsets", False):
             src = self.ex(p.source, scope)
 
-            def values(c):
+            def values(c: Ctx):
                 pool = need_items(c, src(c), "what is chosen from", pos)
                 if len(pool) > 12:
                     raise RuleError(f"a choice among the subsets of {len(pool)} items has too many "
@@ -787,13 +787,13 @@ class _Compiler:
         else:
             src = self.ex(p.source, scope)
 
-            def values(c):
+            def values(c: Ctx):
                 return need_items(c, src(c), "what is chosen from", pos)
 
         if cond is None:
             return values
 
-        def legal(c):
+        def legal(c: Ctx):
             v = c.v
             saved = v.get(name, _MISSING)
             out = []
@@ -815,7 +815,7 @@ class _Compiler:
         scope.add(name)
         pos = s.pos
 
-        def choose(c):
+        def choose(c: Ctx):
             who = c.you if chooser is None else chooser(c)
             cc = c if who == c.you else Ctx(c.s, who, c.v, c.eng)
             opts = options(cc)
@@ -830,7 +830,7 @@ class _Compiler:
         winner_var, price_var = s.winner, s.price
         scope.update((winner_var, price_var))
 
-        def auction(c):
+        def auction(c: Ctx):
             order = items_of(c, bidders(c))
             if any(type(p) is not int or not 0 <= p < c.eng.n for p in order):
                 raise RuleError(f"the bidders must be seats, got {order!r}", pos)
@@ -856,7 +856,7 @@ class _Compiler:
         item, zone = self.ex(s.item, scope), self._dest(s.zone, scope, s.pos)
         row, col, pos = self.ex(s.row, scope), self.ex(s.column, scope), s.pos
 
-        def place(c):
+        def place(c: Ctx):
             c.eng.place_item(item(c), zone(c), row(c), col(c), pos)
         return place, False
 
@@ -865,7 +865,7 @@ class _Compiler:
         name, why, pos = s.name, str(s.pos), s.pos
         scope.add(name)
 
-        def secret(c):
+        def secret(c: Ctx):
             picks = []
             c.eng.secret_mark = len(c.eng.choices)
             for p in range(c.eng.n):
@@ -890,7 +890,7 @@ class _Compiler:
         action, pos, optional = s.action, s.pos, s.optional
         args = [(n, self.ex(x, scope)) for n, x in s.args]
 
-        def do(c):
+        def do(c: Ctx):
             n = 1 if times is None else need_int(times(c), "the number of times", pos)
             if n < 0:
                 raise RuleError(f"cannot do an action a negative number of times ({n})", pos)
@@ -908,7 +908,7 @@ class _Compiler:
         what, pos = s.what, s.pos
         at = f"{s.pos.path}:{s.pos.line}"
 
-        def control(c):
+        def control(c: Ctx):
             if exc is PassTurn:
                 passed = c.s["turn"]["passed"]
                 if c.you not in passed:
@@ -922,7 +922,7 @@ class _Compiler:
     def s_LogStmt(self, s, scope):
         text = s.text
 
-        def log(c):
+        def log(c: Ctx):
             if c.eng.record:
                 c.eng.events.append({"event": "log", "text": text, "player": c.you})
         return log, False
@@ -935,12 +935,12 @@ class _Compiler:
             if len(branches) == 1 and other is None:
                 cond, body, _ = branches[0]
 
-                def if1(c):
+                def if1(c: Ctx):
                     if cond(c):
                         body(c)
                 return if1, False
 
-            def if_(c):
+            def if_(c: Ctx):
                 for cond, body, _ in branches:
                     if cond(c):
                         body(c)
@@ -949,7 +949,7 @@ class _Compiler:
                     other[0](c)
             return if_, False
 
-        def if_gen(c):
+        def if_gen(c: Ctx):
             for cond, body, g in branches:
                 if cond(c):
                     if g:
@@ -968,7 +968,7 @@ class _Compiler:
         src, var, pos = self.ex(s.source, scope), s.var, s.pos
         body, g = self.block(s.body, scope | {var})
         if not g:
-            def for_each(c):
+            def for_each(c: Ctx):
                 tick = c.eng.tick
                 pool = src(c)
                 pool = list(c.s["zones"][pool.key]) if type(pool) is ZoneRef else need_items(
@@ -979,7 +979,7 @@ class _Compiler:
                     body(c)
             return for_each, False
 
-        def for_each_gen(c):
+        def for_each_gen(c: Ctx):
             for x in need_items(c, src(c), "what `for each` goes through", pos):
                 c.eng.tick(pos)
                 c.v[var] = x
@@ -990,19 +990,19 @@ class _Compiler:
         count, pos = self.ex(s.count, scope), s.pos
         body, g = self.block(s.body, scope)
 
-        def times(c):
+        def times(c: Ctx):
             n = need_int(count(c), "the number of repeats", pos)
             if n < 0:
                 raise RuleError(f"cannot repeat a negative number of times ({n})", pos)
             return n
         if not g:
-            def repeat(c):
+            def repeat(c: Ctx):
                 for _ in range(times(c)):
                     c.eng.tick(pos)
                     body(c)
             return repeat, False
 
-        def repeat_gen(c):
+        def repeat_gen(c: Ctx):
             for _ in range(times(c)):
                 c.eng.tick(pos)
                 yield from body(c)
@@ -1012,14 +1012,14 @@ class _Compiler:
         cond, pos = self.ex(s.cond, scope), s.pos
         body, g = self.block(s.body, scope)
         if not g:
-            def while_(c):
+            def while_(c: Ctx):
                 tick = c.eng.tick
                 while cond(c):
                     tick(pos)
                     body(c)
             return while_, False
 
-        def while_gen(c):
+        def while_gen(c: Ctx):
             while cond(c):
                 c.eng.tick(pos)
                 yield from body(c)
@@ -1050,7 +1050,7 @@ class _Compiler:
         if len(parts) == 1:
             return parts[0]  # one generator less between the engine and every decision
 
-        def run(c):
+        def run(c: Ctx):
             for p in parts:
                 yield from p(c)
         return run
@@ -1059,7 +1059,7 @@ class _Compiler:
         if isinstance(s, DoStep):
             block = self.block_gen(s.block, scope)
 
-            def do_step(c):
+            def do_step(c: Ctx):
                 yield from block(c)
                 if c.eng.pending or c.eng.watching:
                     yield from c.eng.flush(c)
@@ -1069,7 +1069,7 @@ class _Compiler:
             free = s.free_actions
             free_if = self.ex(s.free_if, scope) if s.free_if is not None else None
 
-            def phase(c):
+            def phase(c: Ctx):
                 eng, state = c.eng, c.s
                 outer = state["phase"]
                 window = bool(free) and (free_if is None or bool(free_if(c)))
@@ -1096,7 +1096,7 @@ class _Compiler:
             count, var, pos = self.ex(s.count, scope), s.var, s.pos
             body = self.steps(s.steps, scope | ({var} if var else set()))
 
-            def repeat(c):
+            def repeat(c: Ctx):
                 n = need_int(count(c), "the number of repeats", pos)
                 if n < 0:
                     raise RuleError(f"cannot repeat a negative number of times ({n})", pos)
@@ -1110,7 +1110,7 @@ class _Compiler:
             cond, until, pos = self.ex(s.cond, scope), s.until, s.pos
             body = self.steps(s.steps, scope)
 
-            def loop(c):
+            def loop(c: Ctx):
                 while bool(cond(c)) != until:
                     c.eng.tick(pos)
                     yield from body(c)
@@ -1119,7 +1119,7 @@ class _Compiler:
             cond = self.ex(s.cond, scope)
             then, other = self.steps(s.steps, scope), self.steps(s.other, scope)
 
-            def if_step(c):
+            def if_step(c: Ctx):
                 yield from (then(c) if cond(c) else other(c))
             return if_step
         if isinstance(s, TurnsStep):
@@ -1136,7 +1136,7 @@ class _Compiler:
         until_round = self.ex(s.until_round, scope) if s.until_round is not None else None
         why = str(pos)
 
-        def turns(c):
+        def turns(c: Ctx):
             eng = c.eng
             n = eng.n
             start = first(c)
