@@ -16,8 +16,8 @@ def _drop_stale_build() -> None:
             raise ImportError(f"the compiled interpreter in {buildinfo.HERE} is older than its sources "
                               f"and cannot be removed ({exc}): python -m interpreter.native clean"
                               ) from None
-        print("meeplang: the compiled interpreter was older than its sources and was removed; "
-              "rebuild it with `python -m interpreter.native build`", file=sys.stderr)
+        print("meeplang: removed the compiled interpreter, which was older than its sources "
+              "(`python -m interpreter.native build` makes a new one)", file=sys.stderr)
 
 
 _drop_stale_build()
