@@ -53,12 +53,17 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("name,rule,message", CASES, ids=[c[0] for c in CASES])
-def test_runtime_error_message(write_game, name, rule, message):
-    game = load_game(write_game(GAME.replace("{rule}", rule)))
+def error_of(write_game, text: str) -> str:
+    """The RuleError a two-player game of these rules stops with."""
+    game = load_game(write_game(text))
     with pytest.raises(RuleError) as info:
         play_game(game, 2, 0)
-    assert str(info.value) == message
+    return str(info.value)
+
+
+@pytest.mark.parametrize("name,rule,message", CASES, ids=[c[0] for c in CASES])
+def test_runtime_error_message(write_game, name, rule, message):
+    assert error_of(write_game, GAME.replace("{rule}", rule)) == message
 
 
 @pytest.mark.parametrize("name,rule,message", CASES, ids=[c[0] for c in CASES])
@@ -248,7 +253,4 @@ SCORING_CASES = [
 def test_final_scoring_values_are_checked(write_game, name, scoring, message):
     text = GAME.replace("{rule}", "add 0 to x").replace(
         "  score: x + low + count(deck) + count(hand)\n", scoring + "\n")
-    game = load_game(write_game(text))
-    with pytest.raises(RuleError) as info:
-        play_game(game, 2, 0)
-    assert str(info.value) == message
+    assert error_of(write_game, text) == message
