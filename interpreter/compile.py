@@ -8,6 +8,7 @@ state, the current player (`you`), local variables and the engine.
 from __future__ import annotations
 
 import operator
+from typing import TYPE_CHECKING
 
 from dsl import ast as A
 from dsl.builtins import VALUES
@@ -17,6 +18,9 @@ from dsl.model import DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
 from .decisions import ActionOption, label
 from .functions import FUNCTIONS, call_error, items_of
 from .state import FamilyRef, ZoneRef, zone_key
+
+if TYPE_CHECKING:  # the engine imports this module; the annotation is only for the compiled build
+    from .engine import Engine
 
 
 class EndTurn(Exception):
@@ -46,7 +50,7 @@ class Graph:
 class Ctx:
     __slots__ = ("s", "you", "v", "eng")
 
-    def __init__(self, s: dict, you: int, v: dict, eng):
+    def __init__(self, s: dict, you: int, v: dict, eng: Engine):
         self.s, self.you, self.v, self.eng = s, you, v, eng
 
     def with_player(self, you):
