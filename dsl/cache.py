@@ -1,9 +1,9 @@
 """A cache of checked games, like Python's .pyc files: the same inputs give the same Game.
 
-A loaded game depends only on (a) the bytes of the YAML files that can take part (every YAML file
-in the game folder, and a variant file given by path), (b) the Meeplang code that reads them
-(this package's sources, the grammar, the schema), and (c) the working folder (positions of games
-outside the bundled folder are shown relative to it). The key hashes all three, so any change
+A loaded game depends only on (a) the bytes of the files that can take part (every file in the
+game folder, since an include may have any name, and a variant file given by path), (b) the
+Meeplang code that reads them (this package's sources, the grammar, the schema), and (c) the
+working folder (positions of games outside the bundled folder are shown relative to it). The key hashes all three, so any change
 makes a new entry; nothing is ever invalidated by time.
 
 Only successful loads are stored (a Game, warnings included); errors are recomputed every time.
@@ -23,7 +23,8 @@ import tempfile
 from pathlib import Path
 
 FORMAT = 1  # bump when the pickled layout changes in a way the code digest would not show
-MAX_FILES = 500  # a game folder with more YAML files than this is not cached (hashing costs)
+MAX_FILES = 500  # a game folder with more files than this is not cached (hashing costs time)
+MAX_BYTES = 20 * 1024 * 1024  # nor one holding more bytes than this
 MAX_ENTRIES = 256  # beyond this, the least recently written entries go (an edit makes a new one)
 
 
@@ -52,19 +53,28 @@ def code_digest() -> str:
 
 
 def key_for(folder: Path, variant: str | None, variant_file: Path | None) -> str | None:
-    """The cache key of one load, or None when it should not be cached."""
+    """The cache key of one load, or None when it should not be cached (a folder too big to hash
+    quickly: more than MAX_FILES files or MAX_BYTES bytes)."""
     h = hashlib.sha256(code_digest().encode())
     h.update(f"\0{os.getcwd()}\0{folder.resolve()}\0{variant}\0{variant_file}\0".encode())
-    files = sorted((str(p.relative_to(folder)), p) for p in folder.rglob("*")
-                   if p.suffix in (".yaml", ".yml") and p.is_file())
+    files = []
+    for root, dirs, names in os.walk(folder):  # every file: an include may have any name
+        dirs.sort()
+        for name in sorted(names):
+            path = Path(root) / name
+            files.append((str(path.relative_to(folder)), path))
+            if len(files) > MAX_FILES:
+                return None
     if variant_file is not None:
         files.append((str(Path(variant_file).resolve()), Path(variant_file)))
-    if len(files) > MAX_FILES:
-        return None
+    total = 0
     for name, path in files:
         try:
             data = path.read_bytes()
         except OSError:
+            return None
+        total += len(data)
+        if total > MAX_BYTES:
             return None
         h.update(name.encode() + b"\0" + len(data).to_bytes(8, "big") + data)
     return h.hexdigest()

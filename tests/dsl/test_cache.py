@@ -143,3 +143,19 @@ def test_old_entries_are_removed_beyond_the_limit(write_game, cache_dir, tmp_pat
         stamp = 1_000_000_000 * (i + 1)  # distinct write times, oldest first
         os.utime(cache_dir / f"{keys[-1]}.pickle", ns=(stamp, stamp))
     assert entries(cache_dir) == sorted(f"{k}.pickle" for k in keys[1:])  # 4 went, 5 and 6 stay
+
+
+def test_an_included_file_of_any_name_is_part_of_the_key(write_game, cache_dir, tmp_path):
+    extra = "counters:\n  bonus: {initial: 1}\n"
+    name = write_game(GAME + "include: [more.txt]\n", files={"more.txt": extra})
+    assert load_game(name).counters["bonus"].initial.value == 1
+    (tmp_path / name / "more.txt").write_text(extra.replace("initial: 1", "initial: 2"))
+    assert load_game(name).counters["bonus"].initial.value == 2
+
+
+def test_a_folder_too_big_to_hash_is_not_cached(write_game, cache_dir, tmp_path, monkeypatch):
+    monkeypatch.setattr(cache, "MAX_FILES", 3)
+    name = write_game(GAME, files={f"notes/{i}.md": "x" for i in range(5)})
+    assert cache.key_for(tmp_path / name, None, None) is None
+    load_game(name)
+    assert entries(cache_dir) == []
