@@ -54,3 +54,18 @@ def load(write_game):
         return load_game(write_game(text, name, **kw))
 
     return do
+
+
+@pytest.fixture
+def stop_message():
+    """stop_message(game, players=2, agents="random") -> the text of the RuleError that a game of
+    these rules (seed 0) stops with; fails the test if it does not stop with one."""
+    from dsl.errors import RuleError
+    from interpreter.simulation import play_game
+
+    def run(game, players: int = 2, agents: str = "random") -> str:
+        with pytest.raises(RuleError) as info:
+            play_game(game, players, 0, agents)
+        return str(info.value)
+
+    return run
