@@ -20,6 +20,12 @@ def sample_meeplang(name: str, n: int, seed: int) -> tuple:
                        .result["scores"]) for i in range(n))
 
 
+def sample_reference(reference_game, n: int, seed: int) -> list:
+    """Final scores of n games of a hand-written reference loop, `reference_game(rng)`."""
+    rng = random.Random(seed)
+    return [reference_game(rng) for _ in range(n)]
+
+
 def sample_pyspiel(spec: str, n: int, seed: int, final_scores) -> list:
     """n games of OpenSpiel's `spec` with uniformly random legal actions and chance outcomes
     drawn by their probabilities; `final_scores(state)` reads the players' points."""

@@ -33,11 +33,6 @@ def reference_game(rng: random.Random):
     return points
 
 
-def sample_reference(n: int, seed: int):
-    rng = random.Random(seed)
-    return [reference_game(rng) for _ in range(n)]
-
-
 def stats(samples):
     """Mean points of each seat and seat 0's win rate (a strict win: ties are nobody's)."""
     return summarize({
@@ -68,7 +63,7 @@ def test_reference_total_is_91_minus_ties():
 
 def _check(n: int, z: float):
     mine = stats(compare.sample_meeplang("goofspiel", n, seed=1))
-    ref = stats(sample_reference(n, seed=2))
+    ref = stats(compare.sample_reference(reference_game, n, seed=2))
     assert_expected_mean(mine, z)
     assert_expected_mean(ref, z)
     assert_close(mine, ref, z, f"goofspiel, meeplang vs reference, {n} games")

@@ -42,11 +42,6 @@ def reference_game(rng: random.Random):
     return scores
 
 
-def sample_reference(n: int, seed: int):
-    rng = random.Random(seed)
-    return [reference_game(rng) for _ in range(n)]
-
-
 def stats(samples):
     """-> {name: (mean, variance, n)} for mean points of each seat and seat 0's win rate."""
     return summarize({
@@ -76,7 +71,7 @@ def test_reference_implements_the_rules():
 
 def _check(n: int, z: float):
     mine = stats(compare.sample_meeplang("pig", n, seed=1))
-    ref = stats(sample_reference(n, seed=2))
+    ref = stats(compare.sample_reference(reference_game, n, seed=2))
     assert_close(mine, ref, z, f"pig, meeplang vs reference, {n} games")
     return mine
 
