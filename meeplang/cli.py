@@ -231,7 +231,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    parser = build_parser()
+    try:
+        parser = build_parser()
+    except ImportError as exc:  # a broken installation, e.g. a stale compiled build in a read-only
+        print(f"meeplang: error: {exc}", file=sys.stderr)  # folder (interpreter/__init__.py)
+        return 2
     args = parser.parse_args(argv)
     try:
         return args.func(args)

@@ -163,3 +163,23 @@ def test_real_command_errors_have_no_traceback(tmp_path):
     assert "Traceback" not in proc.stderr
     proc = run("play", "bad", cwd=tmp_path)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
+
+
+def test_a_broken_installation_is_an_error_without_traceback(monkeypatch, capsys):
+    """A module of meeplang that cannot be imported (the interpreter refuses a stale compiled
+    build it cannot remove) is reported in one line, exit 2."""
+    import importlib
+
+    from meeplang import cli
+
+    real = importlib.import_module
+
+    def refuse(name, *args):
+        if name.startswith("interpreter"):
+            raise ImportError("the compiled interpreter in /x is older than its sources")
+        return real(name, *args)
+
+    monkeypatch.setattr(cli.importlib, "import_module", refuse)
+    assert cli.main(["games"]) == 2
+    err = capsys.readouterr().err
+    assert err == "meeplang: error: the compiled interpreter in /x is older than its sources\n"
