@@ -9,7 +9,7 @@ import os
 import sys
 
 from dsl.errors import MeeplangError, UsageError, source_line
-from dsl.loader import bundled_games, games_dir, variant_names
+from dsl.loader import bundled_games
 from dsl.resolve import load_game
 
 from . import __version__
