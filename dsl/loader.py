@@ -12,7 +12,7 @@ from pathlib import Path
 
 import attrs
 
-from .errors import LoadError, Pos, UsageError
+from .errors import LoadError, Pos, UsageError, remember_source
 from .schema import validate
 from .yamlpos import YList, YMap, YMap_at, YStr, load_yaml_text, plain
 
@@ -84,11 +84,40 @@ def read_yaml_file(path: Path):
         raise LoadError("file is not valid UTF-8", Pos(shown, line, col)) from None
     if "\x00" in text:
         raise LoadError("file contains a NUL byte", Pos(shown, 1, 1))
-    doc = load_yaml_text(text, shown)
-    if not isinstance(doc, YMap):
-        pos = getattr(doc, "pos", Pos(shown, 1, 1))
-        raise LoadError("a game file must be a YAML mapping (key: value lines)", pos)
-    return doc
+    key = (shown, text)
+    doc = _READ.get(key)
+    if doc is None:
+        doc = load_yaml_text(text, shown)
+        if not isinstance(doc, YMap):
+            pos = getattr(doc, "pos", Pos(shown, 1, 1))
+            raise LoadError("a game file must be a YAML mapping (key: value lines)", pos)
+        if len(_READ) >= _READ_MAX:
+            _READ.clear()
+        _READ[key] = doc
+    else:
+        remember_source(shown, text)
+    return copy_tree(doc)  # the loader merges includes and patches into what it is given
+
+
+# A game and each of its variants read the same files: each text is read as YAML once per
+# process (by its bytes, so an edited file is read again), and every reader gets its own copy.
+_READ: dict = {}
+_READ_MAX = 64
+
+
+def copy_tree(node):
+    """A copy of a YAML tree's mappings and lists, with their positions; scalars are shared."""
+    if isinstance(node, YMap):
+        out = YMap()
+        for key, value in node.items():
+            out[key] = copy_tree(value) if isinstance(value, (YMap, YList)) else value
+        out.pos, out.key_pos, out.value_pos = node.pos, dict(node.key_pos), dict(node.value_pos)
+        return out
+    if isinstance(node, YList):
+        out = YList(copy_tree(v) if isinstance(v, (YMap, YList)) else v for v in node)
+        out.pos, out.item_pos = node.pos, list(node.item_pos)
+        return out
+    return node
 
 
 def locate(target: str) -> tuple[Path, str | None, Path | None]:
