@@ -216,12 +216,26 @@ def apply_overlay(doc: YMap, overlay: YMap) -> YMap:
     patches = overlay.get("flow_patches")
     overlay = overlay_merge(YMap_at(overlay.pos), overlay)  # a copy we may edit
     overlay.pop("flow_patches", None)
+    _check_removals(doc, overlay, "")
     merged = overlay_merge(doc, overlay)
     for key in ("extends", "variant"):
         merged.pop(key, None)
     if patches:
         merged["flow"] = _patch_flow(merged.get("flow") or YList(), patches)
     return merged
+
+
+def _check_removals(base, over: YMap, where: str) -> None:
+    """`KEY: null` in a variant removes KEY from the game: a KEY the game does not have (a typo,
+    or a rule renamed since) is an error, not a silent no-op."""
+    for key, value in over.items():
+        path = f"{where}.{key}" if where else str(key)
+        present = isinstance(base, YMap) and key in base
+        if value is None and not present:
+            raise LoadError(f"`{key}: null` removes nothing: the game has no {path}",
+                            over.key_pos.get(key, over.pos))
+        if present and isinstance(value, YMap):
+            _check_removals(base[key], value, path)
 
 
 def _named_steps(steps, out):

@@ -57,6 +57,13 @@ def build_game(source: Source) -> Game:
         raise ResolveError("the rules nest too deeply to check", source.doc.pos) from None
 
 
+def _not_empty(section: YMap, name: str, key, needs: str) -> None:
+    """`roll:` with nothing under it, in a game file: an error where it stands (a variant removes
+    an entry with `null`, and that never reaches here: see loader.apply_overlay)."""
+    if section[key] is None:
+        raise SchemaError(f"{name}.{key} is empty: {needs}", section.key_pos[key])
+
+
 _FORMULA = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*\(\s*((?:[a-z_][a-z0-9_]*\s*,\s*)*"
                       r"[a-z_][a-z0-9_]*)?\s*\)\s*$")
 
@@ -277,8 +284,7 @@ class _Builder:
         sec = self.section("items")
         tables = self.section("tables")
         for key, spec in sec.items():
-            if spec is None:
-                continue
+            _not_empty(sec, "items", key, "items need `count:` (or `from:` a table) and `zone:`")
             pos = sec.key_pos[key]
             table = str(spec["from"]) if "from" in spec else None
             zone = str(spec["zone"]) if "zone" in spec else None
@@ -322,8 +328,7 @@ class _Builder:
         out = {}
         sec = self.section("actions")
         for key, spec in sec.items():
-            if spec is None:
-                continue
+            _not_empty(sec, "actions", key, "an action needs at least `effect:`")
             pos = sec.key_pos[key]
             param = None
             if spec.get("choose"):
@@ -345,8 +350,7 @@ class _Builder:
         out = []
         sec = self.section("triggers")
         for key, spec in sec.items():
-            if spec is None:
-                continue
+            _not_empty(sec, "triggers", key, "a trigger needs `when:` and `effect:`")
             when = " ".join(str(spec["when"]).split())
             pos = spec.pos_of("when")
             m = _WHEN.match(when)

@@ -174,6 +174,16 @@ CASES = [
     ("python-name-tag", variant("game: g", "game: g\ntitle: !!python/name:os.system"),
      LoadError, "g/game.yaml:2:8: error: YAML tag 'tag:yaml.org,2002:python/name:os.system' is not "
      "allowed in game files (plain data only)"),
+    ("empty-action", variant("actions:\n", "actions:\n  sell:\n"), SchemaError,
+     "g/game.yaml:12:3: error: actions.sell is empty: an action needs at least `effect:`"),
+    ("empty-action-offered", variant("actions:\n", "actions:\n  sell:\n").replace(
+        "actions: [buy]", "actions: [buy, sell]"), SchemaError,
+     "g/game.yaml:12:3: error: actions.sell is empty: an action needs at least `effect:`"),
+    ("empty-item", variant("  card: {count", "  token:\n  card: {count"), SchemaError,
+     "g/game.yaml:10:3: error: items.token is empty: items need `count:` (or `from:` a table) "
+     "and `zone:`"),
+    ("empty-trigger", variant("flow:", "triggers:\n  t:\nflow:"), SchemaError,
+     "g/game.yaml:18:3: error: triggers.t is empty: a trigger needs `when:` and `effect:`"),
     ("alias", variant("  x: {initial: 0}", "  x: &c {initial: 0}\n  y: *c"), LoadError,
      "g/game.yaml:6:6: error: YAML anchors and aliases are not allowed in game files (write the "
      "value out, or use include:)"),

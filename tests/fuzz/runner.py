@@ -2,7 +2,6 @@
 MeeplangError with a position is an escape."""
 from __future__ import annotations
 
-import random
 import traceback
 
 from dsl.errors import MeeplangError, UsageError

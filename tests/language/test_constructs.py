@@ -673,6 +673,29 @@ def test_flow_patches_name_an_unknown_step(tmp_path):
         load_game(str(folder), "bad")
 
 
+def test_a_variant_removes_a_rule_with_null(tmp_path):
+    from dsl.resolve import load_game
+    folder = _pig_copy(tmp_path)
+    (folder / "variants" / "no_horizon.yaml").write_text(
+        "variant: no_horizon\nextends: pig\ntriggers:\n  count_moves: null\n")
+    assert [t.name for t in load_game(str(folder)).triggers] == ["count_moves"]
+    assert load_game(str(folder), "no_horizon").triggers == ()
+
+
+def test_a_variant_removing_what_the_game_lacks_is_an_error(tmp_path):
+    """A misspelt removal would otherwise change nothing, silently (found by the fuzzer's
+    neighbour: an empty action name in the game made the engine fail with a KeyError)."""
+    from dsl.errors import LoadError
+    from dsl.resolve import load_game
+    folder = _pig_copy(tmp_path)
+    (folder / "variants" / "typo.yaml").write_text(
+        "variant: typo\nextends: pig\ntriggers:\n  count_move: null\n")
+    with pytest.raises(LoadError) as info:
+        load_game(str(folder), "typo")
+    assert str(info.value).endswith("variants/typo.yaml:4:3: error: `count_move: null` removes "
+                                    "nothing: the game has no triggers.count_move")
+
+
 GRAPH = """
 game: sea
 players: 1
