@@ -146,13 +146,17 @@ class Compiled:
 class CompiledAction:
     __slots__ = ("action", "name", "param", "pname", "requires", "effect", "why", "before",
                  "after", "plain", "plain_free", "limit", "effect_plain", "plain_path",
-                 "arg_names")
+                 "arg_names", "requires_per_value")
 
     def __init__(self, action, param, requires, effect):
         self.action, self.param, self.requires, self.effect = action, param, requires, effect
         self.name = action.name
         self.pname = action.param.name if action.param is not None else None
         self.arg_names = action.takes + ((self.pname,) if self.pname else ())
+        # `requires` is asked once per offered value only if it reads the chosen value; otherwise
+        # once for the action (`requires: coins >= 6` over a choice of tiles)
+        self.requires_per_value = self.pname is not None and action.requires is not None and any(
+            isinstance(n, A.Name) and n.name == self.pname for n in A.walk(action.requires))
         self.why = str(action.pos)
         self.limit = None  # compiled use limit, if the action has one
         self.effect_plain = None  # the effect as a plain function when it never asks anything

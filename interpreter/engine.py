@@ -566,6 +566,10 @@ class Engine:
             given = args is not None and pname in args
             if given:  # the choice is bound by the rule: legal only if it is one of the options
                 values = [v for v in values if v == args[pname]]  # type: ignore[index]
+            if requires is not None and not ca.requires_per_value:
+                if not values or not requires(ac):
+                    continue
+                requires = None
             for value in values:
                 ac.v[pname] = value
                 if requires is None or requires(ac):

@@ -824,3 +824,48 @@ def test_choose_label_refuses_an_action_whose_requires_is_false(load):
     assert info.value.message == "'dance' is not one of the options; legal: wait"
     d = e.choose_label("wait")
     assert d.player == 1
+
+
+def test_requires_with_and_without_the_chosen_value(load):
+    """`requires` that does not read the choice holds for the action as a whole (asked once);
+    one that reads it filters the values. Both decide the options a player sees, and `can`."""
+    game = load("""
+        game: g
+        players: 1
+        counters:
+          gold: {per: player, initial: 5}
+          able: {initial: -1}
+        tables:
+          prices: [2, 5, 7]
+        actions:
+          build:
+            choose: price in prices
+            requires: gold >= 6
+            effect: pay price gold
+          buy:
+            choose: price in prices
+            requires: gold >= price
+            effect: pay price gold
+          work:
+            effect: |
+              gain 1 gold
+              set able to if can(build) then 1 else 0
+        flow:
+          - turns:
+              actions: [build, buy, work]
+              per_turn: 1
+              until: never
+        scoring:
+          score: gold
+        """)
+    e = Engine(game, 1, seed=0)
+    d = e.start()
+    assert d.labels == ["buy 2", "buy 5", "work"]  # 5 gold: no build at all
+    d = e.choose_label("work")
+    assert e.state["counters"]["able"] == 1
+    assert d.labels == ["build 2", "build 5", "build 7", "buy 2", "buy 5", "work"]
+    d = e.choose_label("build 5")
+    assert d.labels == ["work"]  # 1 gold: neither build nor any buy
+    d = e.choose_label("work")
+    assert e.state["counters"]["able"] == 0
+    assert d.labels == ["buy 2", "work"]
