@@ -98,6 +98,7 @@ class Engine:
         self.prog = compiled(game)
         self.budget, self.max_depth, self.record = step_budget, trigger_depth, record
         self.steps = 0
+        self.turns_taken = 0  # turns of `turns` steps, for the length of a game
         self.depth = 0
         self.windows: list = []
         self.events: list = []
@@ -698,6 +699,7 @@ class Engine:
         if self.triggers_for("before_turn", None):
             yield from self.fire("before_turn", None, tc)
         done = 0
+        self.turns_taken += 1
         self.windows.append((player, free))
         try:
             while True:

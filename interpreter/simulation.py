@@ -32,7 +32,8 @@ def run_games(game, players: int, n: int, seed: int = 0, agents="random", option
     """Yield the result of n games (seed per game derived from the master seed)."""
     for i in range(n):
         e = play_game(game, players, game_seed(seed, i), agents, options, record=False)
-        yield {"index": i, "seed": game_seed(seed, i), "decisions": len(e.choices), **e.result}
+        yield {"index": i, "seed": game_seed(seed, i), "decisions": len(e.choices),
+               "turns": e.turns_taken, **e.result}
 
 
 # ------------------------------------------------------------ many games in chunks (simulate)
@@ -76,7 +77,8 @@ def game_record(game, players: int, master_seed: int, index: int, agents="random
     seed = game_seed(master_seed, index)
     e = play_game(game, players, seed, agents, options, record=False)
     return {"index": index, "seed": seed, "scores": list(e.result["scores"]),
-            "winners": list(e.result["winners"]), "decisions": len(e.choices)}
+            "winners": list(e.result["winners"]), "decisions": len(e.choices),
+            "turns": e.turns_taken}
 
 
 def play_chunk(spec: SimSpec, indexes) -> list[dict]:

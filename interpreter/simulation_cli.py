@@ -293,8 +293,10 @@ def summary_table(run: Run, s: dict):
         table.add_row(str(p), run.agents[p], pct(s["win_rates"][p]), f"{pct(lo)} – {pct(hi)}",
                       f"{s['mean_scores'][p]:.2f}", f"{s['score_sd'][p]:.2f}")
     rate = s["games_per_second"]
-    table.caption = (f"no winner {pct(s['no_winner'])} · {s['decisions_mean']:.1f} decisions per "
-                     f"game (sd {s['decisions_sd']:.1f}) · "
+    turns = (f"{s['turns_mean']:.1f} turns per game (sd {s['turns_sd']:.1f}) · "
+             if s["turns_mean"] else "")
+    table.caption = (f"no winner {pct(s['no_winner'])} · {turns}{s['decisions_mean']:.1f} "
+                     f"decisions per game (sd {s['decisions_sd']:.1f}) · "
                      + (f"{rate:.1f} games/s" if rate else "") +
                      f" ({s['run']['executor']}, {s['run']['jobs']} "
                      f"job{'s' if s['run']['jobs'] > 1 else ''})")
@@ -316,9 +318,14 @@ def compare_table(runs: list, out: dict):
                       f"{100 * row['win_rate_diff']:+.1f}", p_text(row["win_rate_p"]),
                       f"{mb:.2f} → {mo:.2f}",
                       f"{row['mean_score_diff']:+.2f}", p_text(row["score_p"]))
-    d = cmp["decisions"]
-    table.caption = (f"decisions per game {d['mean'][0]:.1f} → {d['mean'][1]:.1f} "
+    lines = []
+    for key in ("turns", "decisions"):
+        d = cmp[key]
+        if key == "turns" and not any(d["mean"]):
+            continue  # no `turns` steps in this game
+        lines.append(f"{key} per game {d['mean'][0]:.1f} → {d['mean'][1]:.1f} "
                      f"({d['diff']:+.1f}, p {p_text(d['p'])})")
+    table.caption = " · ".join(lines)
     return table
 
 
@@ -343,15 +350,15 @@ def write_report(folder: Path, plan: Plan, out: dict) -> list[Path]:
 
 def write_csv(path: Path, run: Run) -> Path:
     """One row per game: index, seed, a score column per seat, winners (space-separated seats,
-    empty when nobody won) and decisions."""
+    empty when nobody won), turns and decisions."""
     players = run.spec.players
     with path.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["index", "seed", *(f"score_{p}" for p in range(players)), "winners",
-                    "decisions"])
+                    "turns", "decisions"])
         for r in run.records:
             w.writerow([r["index"], r["seed"], *r["scores"], " ".join(map(str, r["winners"])),
-                        r["decisions"]])
+                        r["turns"], r["decisions"]])
     return path
 
 

@@ -145,6 +145,7 @@ def summarize(records, players: int) -> dict:
     shares, no_winner = win_shares(records, players)
     spreads = [mean_sd(col) for col in seat_scores(records, players)]
     length_mean, length_sd = mean_sd(r["decisions"] for r in records)
+    turns_mean, turns_sd = mean_sd(r["turns"] for r in records)
     return {
         "games": n,
         "win_rates": [s / n for s in shares],
@@ -156,6 +157,8 @@ def summarize(records, players: int) -> dict:
         "score_sd": [sd for _, sd in spreads],
         "decisions_mean": length_mean,
         "decisions_sd": length_sd,
+        "turns_mean": turns_mean,  # 0 for a game without `turns` steps (goofspiel's rounds)
+        "turns_sd": turns_sd,
     }
 
 
@@ -176,5 +179,8 @@ def compare(base: dict, other: dict, players: int) -> dict:
                       "score_df": score["df"], "score_p": score["p"]})
     length = welch_t(base["decisions_mean"], base["decisions_sd"], nb,
                      other["decisions_mean"], other["decisions_sd"], no)
+    turns = welch_t(base["turns_mean"], base["turns_sd"], nb,
+                    other["turns_mean"], other["turns_sd"], no)
     return {"seats": seats,
-            "decisions": {"mean": [base["decisions_mean"], other["decisions_mean"]], **length}}
+            "decisions": {"mean": [base["decisions_mean"], other["decisions_mean"]], **length},
+            "turns": {"mean": [base["turns_mean"], other["turns_mean"]], **turns}}

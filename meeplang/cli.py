@@ -147,7 +147,7 @@ def cmd_play(args) -> int:
                                                     if game.automa else []),
                "scores": result["scores"], "winners": result["winners"],
                "tie_breaks": result["tie_breaks"], "decisions": len(engine.choices),
-               "rules": game.rules_hash, "final_state": engine.state}
+               "turns": engine.turns_taken, "rules": game.rules_hash, "final_state": engine.state}
         print(json.dumps(out, ensure_ascii=False, sort_keys=False))
         return 0
     title = game.title.get("en", game.name) + (f" ({game.variant})" if game.variant else "")

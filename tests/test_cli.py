@@ -72,6 +72,10 @@ def test_play_json_log_and_replay(tmp_path, monkeypatch, capsys):
     assert data["final_state"] == e.state
     log = (tmp_path / "x.jsonl").read_text().splitlines()
     assert sum(json.loads(line).get("event") == "decision" for line in log) == data["decisions"]
+    # pig: a turn is one player's run of decisions, and the next turn is the next player's
+    deciders = [json.loads(line)["player"] for line in log
+                if json.loads(line).get("event") == "decision"]
+    assert data["turns"] == 1 + sum(a != b for a, b in zip(deciders, deciders[1:])) > 3
 
     assert main(["replay", "x.jsonl"]) == 0
     out, err = capsys.readouterr()

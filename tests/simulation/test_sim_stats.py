@@ -87,9 +87,9 @@ def test_win_shares_split_ties_and_count_no_winner():
 
 
 def test_summarize_and_compare():
-    base = [{"scores": [s, 10 - s], "winners": [0] if s > 5 else [1], "decisions": 10 + s}
-            for s in range(10)]
-    other = [dict(r, decisions=r["decisions"] + 100) for r in base]
+    base = [{"scores": [s, 10 - s], "winners": [0] if s > 5 else [1], "decisions": 10 + s,
+             "turns": 4} for s in range(10)]
+    other = [dict(r, decisions=r["decisions"] + 100, turns=2 + r["scores"][0] % 2) for r in base]
     b, o = stats.summarize(base, 2), stats.summarize(other, 2)
     assert b["games"] == 10 and b["win_rates"] == [0.4, 0.6] and b["no_winner"] == 0
     assert b["mean_scores"] == [4.5, 5.5]
@@ -99,3 +99,6 @@ def test_summarize_and_compare():
     assert cmp["seats"][0]["win_rate_diff"] == 0 and cmp["seats"][0]["win_rate_p"] == 1.0
     assert cmp["seats"][0]["score_p"] == 1.0
     assert cmp["decisions"]["diff"] == 100 and cmp["decisions"]["p"] < 1e-10
+    assert (b["turns_mean"], b["turns_sd"], o["turns_mean"]) == (4, 0, 2.5)
+    assert cmp["turns"]["mean"] == [4, 2.5] and cmp["turns"]["diff"] == -1.5
+    assert cmp["turns"]["p"] < 1e-4

@@ -74,6 +74,7 @@ def test_compare_finds_shorter_games(simulate_json, pig_copy):
     assert cmp["summary"]["seed"] == out["seed"]
     length = cmp["decisions"]
     assert length["diff"] < 0 and length["p"] < 0.001
+    assert cmp["turns"]["diff"] < 0 and cmp["turns"]["p"] < 0.001
     for seat in cmp["seats"]:
         assert seat["mean_score_diff"] < 0 and seat["score_p"] < 0.001
         assert 0 <= seat["win_rate_p"] <= 1
@@ -102,7 +103,9 @@ def test_report_writes_csv_plots_and_summary(run_cli, tmp_path):
     assert b"<svg" in (folder / "win_rates.svg").read_bytes()[:2000]
     rows = list(csv.DictReader((folder / "games.csv").open()))
     assert [r["index"] for r in rows] == [str(i) for i in range(12)]
-    assert set(rows[0]) == {"index", "seed", "score_0", "score_1", "winners", "decisions"}
+    assert set(rows[0]) == {"index", "seed", "score_0", "score_1", "winners", "turns",
+                            "decisions"}
+    assert all(int(r["turns"]) <= int(r["decisions"]) for r in rows)  # a pig turn: 1+ decisions
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["games"] == 12
     wins = sum(len(r["winners"].split()) for r in rows)
@@ -114,6 +117,10 @@ def test_table_output(run_cli):
     assert rc == 0, err
     assert "win rate" in out and "95% interval" in out and "games/s" in out
     assert "first" in out and "random" in out
+    assert "turns per game" in out  # pig has turns; goofspiel, below, only rounds
+    rc, out, err = run_cli("simulate", "goofspiel", "-n", 4)
+    assert rc == 0, err
+    assert "decisions per game" in out and "turns" not in out
 
 
 @pytest.mark.parametrize("args,message", [
