@@ -40,6 +40,8 @@ FUNCTIONS = {
     "row": (1, 1, "int", ("any",)),  # row of an item on a grid zone (1 = top)
     "column": (1, 1, "int", ("any",)),  # column of an item on a grid zone (1 = left)
     "at": (3, 3, "any", ("zone", "int", "int")),  # the item on a grid cell, or none
+    "capacity": (1, 1, "any", ("zone",)),  # the most a zone holds (a grid: its cells), or none
+    "full": (1, 1, "bool", ("zone",)),  # holds as many items as its capacity
     "uses": (1, 1, "int", ("str",)),  # how often you used an action with a `limit:` this period
     "is_automa": (1, 1, "bool", ("player",)),  # is this seat played by the rules (an automa)?
     "subsets": (1, 1, "list", ("list",)),

@@ -607,9 +607,11 @@ class _Names:
         self.actions = actions
         self.counters, self.zones = counters, zones
         self.fields = {f for kind in items.values() for f, _ in kind.fields} | {"kind", "owner", "id"}
-        for kind in items.values():
-            if kind.source_table:
-                for row in tables[kind.source_table]:
+        for table in tables.values():  # a row of a table is read like an item: `prices[r].coins`
+            rows = table.values() if isinstance(table, dict) else table if isinstance(
+                table, list) else ()
+            for row in rows:
+                if isinstance(row, dict):
                     self.fields |= {str(k) for k in row}
         self.zone_specs = zones
         self.player_attrs = {n for n, c in counters.items() if c.per_player} | {
@@ -825,6 +827,11 @@ class _Checker:
         for s in block.stmts:
             self.stmt(s, scope)
 
+    def _is_field(self, t) -> bool:
+        """`x.name` naming an item's field, not a player's counter (the compiler's test too)."""
+        return isinstance(t, A.Attr) and not (t.name in self.n.counters and
+                                              self.n.counters[t.name].per_player)
+
     def _counter_target(self, t, scope):
         if isinstance(t, A.Name) and self.n.kinds.get(t.name) in ("counter", "pcounter") \
                 and t.name not in scope:
@@ -856,6 +863,11 @@ class _Checker:
 
     def stmt(self, s, scope: dict):
         match s:
+            case A.SetStmt(target=t, value=v) if self._is_field(t):
+                self._counter_target(t, scope)
+                if self.expr(v, scope) in ("zone", "family", "graph"):
+                    self.fail("an item's field holds plain data (a number, text, true/false, "
+                              "none, an item, a player or a list), not this", v)
             case A.SetStmt(target=t, value=v) | A.AddStmt(amount=v, target=t):
                 self._counter_target(t, scope)
                 self._want(self.expr(v, scope), "int", v, "the amount")

@@ -317,13 +317,27 @@ class Engine:
                                 "state": st.state_hash(s)})
 
     # ------------------------------------------------------------ services for compiled rules
-    def _check_capacity(self, ref, pos, extra: int):
+    def zone_capacity(self, ref):
+        """How many items the zone holds at most, or None: `capacity:` (`none` is no limit),
+        else a grid's number of cells."""
         cap_fn = self.prog.capacity.get(ref.name)
         if cap_fn is None:
-            return
+            grid = self.game.zones[ref.name].grid
+            return None if grid is None else grid[0] * grid[1]
         local = {"key": ref.member} if ref.member is not None else {}
         cap = cap_fn(Ctx(self.state, ref.owner or 0, local, self))
-        if len(self.state["zones"][ref.key]) + extra > cap:
+        if cap is None:
+            return None
+        if type(cap) is not int:
+            raise RuleError(f"the capacity of zone {ref.key} must be a whole number or none, "
+                            f"not {cap!r}", self.game.zones[ref.name].pos)
+        return cap
+
+    def _check_capacity(self, ref, pos, extra: int):
+        if ref.name not in self.prog.capacity:
+            return  # a grid checks its cells itself
+        cap = self.zone_capacity(ref)
+        if cap is not None and len(self.state["zones"][ref.key]) + extra > cap:
             raise RuleError(f"zone {ref.key} is full (capacity {cap})", pos)
 
     def move_item(self, item, ref, at_top: bool, pos, gravity: bool = True) -> None:
@@ -537,7 +551,7 @@ class Engine:
             d.ctx = ctx
             value = yield d
             if extra and isinstance(value, ActionOption) and value.free:
-                yield from self.run_action(value, player)
+                yield from self.run_free(value, player)
                 options = remake() if remake is not None else options
                 if not options:
                     raise RuleError(f"after a free action nothing is left to choose ({kind})",
@@ -582,6 +596,16 @@ class Engine:
         """`can(ACTION with ...)`: the same enumeration that offers options, so they agree."""
         return bool(self.action_options(Ctx(self.state, player, {}, self), [name], False,
                                         args or None))
+
+    def run_free(self, option: ActionOption, player: int):
+        """A free action, during which no free action is offered: they do not nest (one that
+        asks something would otherwise be offered again inside itself, and could take effect
+        twice on the same choice)."""
+        self.windows.append((None, ()))
+        try:
+            yield from self.run_action(option, player)
+        finally:
+            self.windows.pop()
 
     def run_action(self, option: ActionOption, player: int):
         ca = self.prog.actions[option.action]
@@ -718,6 +742,8 @@ class Engine:
                     ca = self.prog.actions[choice.action]
                     if ca.plain_path:
                         self._run_plain(ca, choice, player)
+                    elif choice.free:
+                        yield from self.run_free(choice, player)
                     else:
                         yield from self.run_action(choice, player)
                 except PassTurn:

@@ -44,6 +44,15 @@ def f_empty(c, x):
     return len(_seq(c, x)) == 0
 
 
+def f_capacity(c, zone):
+    return c.eng.zone_capacity(zone)
+
+
+def f_full(c, zone):
+    cap = c.eng.zone_capacity(zone)
+    return cap is not None and len(c.s["zones"][zone.key]) >= cap
+
+
 def _end(c, x, n, front: bool):
     seq = _seq(c, x)
     if n is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dsl.errors import MeeplangError
 
 from .compile import Ctx
+from .state import ZoneRef, zone_key
 
 
 def structural(engine) -> list[str]:
@@ -22,13 +23,15 @@ def structural(engine) -> list[str]:
             seen[item] = key
             if s["loc"].get(item) != key:
                 out.append(f"item {item} is in {key} but its location says {s['loc'].get(item)}")
-        name = key.partition("@")[0]
-        cap_fn = engine.prog.capacity.get(name)
-        if cap_fn is not None:
-            owner = key.partition("@")[2]
-            cap = cap_fn(Ctx(s, int(owner) if owner else 0, {}, engine))
-            if len(items) > cap:
-                out.append(f"zone {key} holds {len(items)} items, over its capacity {cap}")
+    for name, zone in game.zones.items():
+        owners = range(engine.n) if zone.per_player else (None,)
+        for owner in owners:
+            for member in (zone.keys if zone.keys is not None else (None,)):
+                ref = ZoneRef(zone_key(name, owner, member), name, owner, member)
+                cap, items = engine.zone_capacity(ref), s["zones"].get(ref.key, ())
+                if cap is not None and len(items) > cap:
+                    out.append(f"zone {ref.key} holds {len(items)} items, over its capacity "
+                               f"{cap}")
     for item in s["items"]:
         if item not in seen:
             out.append(f"item {item} is in no zone")

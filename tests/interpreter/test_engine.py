@@ -869,3 +869,51 @@ def test_requires_with_and_without_the_chosen_value(load):
     d = e.choose_label("work")
     assert e.state["counters"]["able"] == 0
     assert d.labels == ["buy 2", "work"]
+
+
+def test_free_actions_do_not_nest(load):
+    """A free action that asks something is not offered again inside itself (it would take
+    effect twice on one choice), nor is any other free action; after it, they are offered again."""
+    game = load("""
+        game: g
+        players: 1
+        counters:
+          notoriety: {per: player, initial: 0}
+          moves: {initial: 0}
+        zones:
+          hand: {per: player}
+          done: {per: player}
+        items:
+          contract: {count: 2, zone: hand, per: player, fields: {value: 3}}
+        actions:
+          work:
+            effect: |
+              add 1 to moves
+              choose n from 1 to 2
+          complete:
+            choose: c in hand
+            effect: |
+              choose how from 1 to 2
+              gain c.value notoriety
+              move c to done
+          tidy:
+            effect: add 10 to moves
+        flow:
+          - turns:
+              actions: [work]
+              free_actions: [complete, tidy]
+              per_turn: 2
+              until: one_round
+        scoring:
+          score: notoriety
+        """)
+    e = Engine(game, 1, seed=0)
+    d = e.start()
+    assert d.labels == ["work", "complete contract#0.1", "complete contract#0.2", "tidy"]
+    d = e.choose_label("complete contract#0.1")
+    assert (d.kind, d.labels) == ("choose how", ["1", "2"])  # nothing free inside it
+    d = e.choose_label("1")
+    assert e.state["players"][0]["notoriety"] == 3
+    assert d.labels == ["work", "complete contract#0.2", "tidy"]
+    d = e.choose_label("work")
+    assert d.labels == ["1", "2", "complete contract#0.2", "tidy"]  # inside a main action: offered

@@ -731,3 +731,91 @@ def test_graphs_shortest_steps_with_forbidden_nodes_and_reach_within_n(tmp_path)
 def test_graph_edges_must_join_declared_nodes(tmp_path):
     with pytest.raises(ResolveError, match="edge .'reef', 'atlantis'. must join two of its nodes"):
         make_game(tmp_path, GRAPH.replace("[d, reef]]", "[d, reef], [reef, atlantis]]"))
+
+
+CAPACITY = """
+game: cap
+players: 1
+tables:
+  sizes: {a: 2, b: null}
+zones:
+  src: {}
+  bins: {each: [a, b], capacity: "sizes[key]"}
+  board: {grid: {rows: 1, columns: 2}}
+items:
+  token: {count: 6, zone: src}
+counters:
+  board_cap: {initial: -1}
+  b_unlimited: {initial: -1}
+actions:
+  drop:
+    choose: bin in ["a", "b"] where not full(bins[bin])
+    effect: move top(src) to bins[bin]
+  stop:
+    effect: end game
+flow:
+  - do: |
+      move top(src) to board
+      move top(src) to board
+      set board_cap to capacity(board)
+      set b_unlimited to if capacity(bins["b"]) == none then 1 else 0
+  - turns: {first: 0, actions: [drop, stop], until: never}
+scoring: {score: 'count(bins["a"])'}
+"""
+
+
+def test_capacity_and_full_make_a_full_zone_an_illegal_choice(tmp_path):
+    """`full(zone)` and `capacity(zone)`: a full zone is filtered out of the choices instead of
+    stopping the game; `capacity: none` is no limit; a grid holds one item per cell."""
+    e = start(make_game(tmp_path, CAPACITY), players=1)
+    assert (e.state["counters"]["board_cap"], e.state["counters"]["b_unlimited"]) == (2, 1)
+    assert e.decision.labels == ["drop a", "drop b", "stop"]
+    play_labels(e, ["drop a", "drop a"])
+    assert e.decision.labels == ["drop b", "stop"]  # bin a holds its 2
+    play_labels(e, ["drop b", "drop b"])
+    assert e.decision.labels == ["drop b", "stop"]  # bin b has no limit
+    assert len(e.state["zones"]["bins[b]"]) == 2
+
+
+def test_a_table_row_is_read_with_a_dot_and_a_field_holds_text(tmp_path):
+    game = make_game(tmp_path, """
+        game: rows
+        players: 1
+        tables:
+          accounts: {hr: {coins: 2, rp: 1}, rd: {coins: 5, rp: 0}}
+        counters:
+          coins: {per: player, initial: 0}
+          total: {initial: 0}
+        zones:
+          tiles: {}
+        items:
+          tile: {count: 1, zone: tiles, fields: {side: '"basic"'}}
+        setup: |
+          for each a in ["hr", "rd"]:
+            add accounts[a].coins to total
+          gain accounts["rd"].coins coins
+          for each t in tiles:
+            set t.side to "advanced"
+        flow: []
+        scoring: {score: total}
+        """)
+    e = start(game, players=1)
+    assert e.state["counters"]["total"] == 7
+    assert e.state["players"][0]["coins"] == 5  # `coins` is also a player counter: no confusion
+    assert [e.state["items"][t]["side"] for t in e.state["zones"]["tiles"]] == ["advanced"]
+
+
+def test_a_field_cannot_hold_a_zone(tmp_path):
+    with pytest.raises(ResolveError, match="an item's field holds plain data"):
+        make_game(tmp_path, """
+            game: z
+            players: 1
+            zones: {tiles: {}, other: {}}
+            items:
+              tile: {count: 1, zone: tiles, fields: {where: 0}}
+            setup: |
+              for each t in tiles:
+                set t.where to other
+            flow: []
+            scoring: {score: 0}
+            """)
