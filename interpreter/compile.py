@@ -87,12 +87,15 @@ class Compiled:
             if a.limit is not None:
                 self.limits_per.setdefault(a.limit_per, []).append(name)
         self.triggers: dict[tuple, list] = {}
-        self.watch: list = []  # `as soon as` triggers: (trigger, condition, effect)
+        # `as soon as` triggers: (trigger, condition, effect, per seat?); a condition that reads a
+        # player's own things (`ingenuity >= 2`, `you`) is watched for each seat on its own
+        self.watch: list = []
         self.watch_now: list = []  # the same, with `timing: immediately`
         for t in game.triggers:
             if t.event == "as_soon_as":
                 (self.watch_now if t.immediate else self.watch).append(
-                    (t, cp.ex(t.cond, set()), cp.block_gen(t.effect, set())))
+                    (t, cp.ex(t.cond, set()), cp.block_gen(t.effect, set()),
+                     reads_seat(game, t.cond)))
                 continue
             scope = {"action"} if t.event.endswith("_action") else (
                 {"excess"} if t.event == "overflow" else set())
@@ -1199,6 +1202,27 @@ def _pool(c, value, pos) -> list:
     if type(value) is list:
         return value
     return need_items(c, value, "what `for` goes through", pos)
+
+
+def reads_seat(game, e, seen: set | None = None) -> bool:
+    """Does an expression depend on whose point of view it is read from: `you`, `others`, a bare
+    per-player counter or zone (yours), `uses(...)`, `can(...)`, or a formula that does?"""
+    seen = set() if seen is None else seen
+    for n in A.walk(e):
+        if isinstance(n, A.Name) and (n.name in ("you", "others") or _per_player(game, n.name)):
+            return True
+        if isinstance(n, A.CanExpr) or (isinstance(n, A.Call) and n.func == "uses"):
+            return True
+        if isinstance(n, A.Call) and n.func in game.formulas and n.func not in seen:
+            seen.add(n.func)
+            if reads_seat(game, game.formulas[n.func].body, seen):
+                return True
+    return False
+
+
+def _per_player(game, name: str) -> bool:
+    spec = game.counters.get(name) or game.zones.get(name)
+    return spec is not None and spec.per_player
 
 
 def need_int(value, what: str, pos) -> int:

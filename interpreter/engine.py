@@ -244,6 +244,8 @@ class Engine:
             self.events.append({"event": "start", "players": self.n, "seed": self.seed})
         try:
             yield from prog.setup(c)
+            if self.pending or self.watching:  # what setup made true counts too
+                yield from self.flush(c)
             yield from prog.flow(c)
         except EndGame:
             pass
@@ -482,20 +484,27 @@ class Engine:
         last = self.state["soon"]
         for _ in range(self.max_depth):
             fired = False
-            for trig, cond, effect in watch:
-                now = bool(cond(Ctx(self.state, c.you, {}, self)))
-                was = last.get(trig.name, False)
-                last[trig.name] = now
-                if now and not was:
-                    fired = True
-                    yield from self._fire([(trig, None, effect, None)], "as_soon_as", None, c)
+            for trig, cond, effect, per_seat in watch:
+                seats = [(c.you + i) % self.n for i in range(self.n)] if per_seat else [None]
+                for seat in seats:  # per seat: the current player first, then clockwise
+                    sc = c if seat is None else Ctx(self.state, seat, {}, self)
+                    key = trig.name if seat is None else f"{trig.name}@{seat}"
+                    now = bool(cond(Ctx(self.state, sc.you, {}, self)))
+                    was = last.get(key, False)
+                    last[key] = now
+                    if now and not was:
+                        fired = True
+                        yield from self._fire([(trig, None, effect, None)], "as_soon_as", None, sc,
+                                              seat)
             if not fired:
                 return
         raise RuleError("`as soon as` triggers keep setting each other off", self.prog.watch[0][0].pos)
 
-    def _fire(self, triggers, event: str, target: str | None, c: Ctx):
+    def _fire(self, triggers, event: str, target: str | None, c: Ctx, seat=None):
+        """`seat`: an `as soon as` watched for each seat, whose `once` is once per seat."""
         for trig, cond, effect, _ in triggers:
-            if trig.once and trig.name in self.state["fired"]:
+            once_key = trig.name if seat is None else f"{trig.name}@{seat}"
+            if trig.once and once_key in self.state["fired"]:
                 continue
             if event == "overflow":
                 tc = Ctx(c.s, c.you, dict(c.v), self)
@@ -510,7 +519,7 @@ class Engine:
                 raise RuleError(f"trigger {trig.name!r} nested more than {self.max_depth} deep: "
                                 "do triggers set each other off?", trig.pos)
             if trig.once:
-                self.state["fired"].append(trig.name)
+                self.state["fired"].append(once_key)
             forced = event in ("overflow", "as_soon_as")
             if forced:  # what such a trigger asks is forced: no free actions beside it
                 self.windows.append((None, ()))

@@ -917,3 +917,69 @@ def test_free_actions_do_not_nest(load):
     assert d.labels == ["work", "complete contract#0.2", "tidy"]
     d = e.choose_label("work")
     assert d.labels == ["1", "2", "complete contract#0.2", "tidy"]  # inside a main action: offered
+
+
+AS_SOON_AS = """
+    game: g
+    players: 2
+    counters:
+      ingenuity: {per: player, initial: 0}
+      impact: {per: player, initial: 0}
+      bonus: {per: player, initial: 0}
+      total: {initial: 0}
+      rang: {initial: 0}
+      ready: {initial: 0}
+    zones:
+      public: {}
+      bag: {}
+    items:
+      token: {count: 5, zone: bag}
+    actions:
+      study:
+        effect: |
+          gain 1 ingenuity
+          add 1 to total
+      forget:
+        effect: lose 1 ingenuity
+    triggers:
+      reach_two:
+        when: as soon as ingenuity >= 2        # each player's own track
+        effect: gain 1 impact
+      first_time_three:
+        when: as soon as ingenuity >= 3
+        once: true                             # the first time *you* reach 3
+        effect: gain 10 bonus
+      game_wide:
+        when: as soon as total >= 3            # one condition for the table: fires once
+        effect: add 1 to rang
+      keep_filled:
+        when: as soon as count(public) < 2     # true right after setup
+        effect: |
+          while count(public) < 2:
+            move top(bag) to public
+    flow:
+      - turns: {first: 0, actions: [study, forget], per_turn: 1, until: never}
+    scoring:
+      score: impact
+"""
+
+
+def test_as_soon_as_is_watched_for_each_player_on_their_own(load):
+    e = Engine(load(AS_SOON_AS), 2, seed=0)
+    d = e.start()
+    assert len(e.state["zones"]["public"]) == 2  # setup left it empty: filled before any turn
+    players = e.state["players"]
+    for label in ["study", "study", "study", "study"]:  # 0 and 1 alternate: each reaches 2
+        d = e.choose_label(label)
+    assert [p["impact"] for p in players] == [1, 1]  # seat 1 too, though seat 0 got there first
+    assert e.state["counters"]["rang"] == 1  # total reached 3 once; not once per seat
+    for label in ["forget", "study", "study", "forget"]:  # seat 0: 2 -> 1 -> 2, seat 1: 2 -> 3 -> 2
+        d = e.choose_label(label)
+    assert [p["ingenuity"] for p in players] == [2, 2] and [p["impact"] for p in players] == [2, 1]
+    assert [p["bonus"] for p in players] == [0, 10]
+    for label in ["study", "study"]:  # both reach 3: seat 1 for the second time
+        d = e.choose_label(label)
+    assert [p["ingenuity"] for p in players] == [3, 3]
+    assert [p["bonus"] for p in players] == [10, 10]  # `once` is once per seat
+    assert e.state["counters"]["rang"] == 1
+    assert d is not None
