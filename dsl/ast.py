@@ -423,12 +423,20 @@ def _with(args) -> str:
     return (" with " + ", ".join(f"{n} = {expr_source(e)}" for n, e in args)) if args else ""
 
 
-def _options(s) -> str:
+def _options(s, x=None) -> str:
+    x = x or expr_source
     if s.is_range:
-        return f"from {expr_source(s.source[0])} to {expr_source(s.source[1])}"
-    if s.subsets:
-        return f"from subsets of {expr_source(s.source)}"
-    return f"in {expr_source(s.source)}"
+        return f"from {x(s.source[0])} to {x(s.source[1])}"
+    if getattr(s, "subsets", False):
+        return f"from subsets of {x(s.source)}"
+    return f"in {x(s.source)}"
+
+
+def choice_source(p, x=None) -> str:
+    """A choice as written: `card in hand where ...`, `n from 1 to 3`, `kept from subsets of
+    hand`; `x` renders the expressions (the diagrams pass their own)."""
+    x = x or expr_source
+    return f"{p.name} {_options(p, x)}" + (f" where {x(p.cond)}" if p.cond is not None else "")
 
 
 def _stmt(s, ind: str) -> str:

@@ -86,6 +86,9 @@ class _ToAst(Transformer):
     def param_range(self, meta, c):
         return A.ChooseStmt(str(c[0]), (c[1], c[2]), c[3], True, pos=self._p(meta))
 
+    def param_subsets(self, meta, c):
+        return A.ChooseStmt(str(c[0]), c[1], c[2], False, subsets=True, pos=self._p(meta))
+
     # -- statements
     def set_stmt(self, meta, c):
         return A.SetStmt(c[0], c[1], pos=self._p(meta))

@@ -471,11 +471,7 @@ class _Builder:
         lines, code = [], []
         if action is not None:
             if self.detail == "full" and action.param is not None:
-                p = action.param
-                src = (f"{p.name} from {expr(p.source[0])} to {expr(p.source[1])}"
-                       if p.is_range else f"{p.name} in {expr(p.source)}")
-                if p.cond is not None:
-                    src += f" where {expr(p.cond)}"
+                src = A.choice_source(action.param, expr)
                 lines += wrap(f"{w.ui('choose')} {src}", 30, 2)
             if action.requires is not None:
                 lines += wrap(w.field("requires", expr(action.requires)), 40,

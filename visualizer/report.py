@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+from dsl.ast import choice_source
 from dsl.model import PhaseStep, TurnsStep
 
 from .dot import DETAILS, when_text
@@ -148,11 +149,7 @@ def build_html(game, svg_text: str, lang: str = "en") -> str:
     for a in game.actions.values():
         choose = ""
         if a.param is not None:
-            p = a.param
-            choose = (f"{p.name} from {expr(p.source[0])} to {expr(p.source[1])}" if p.is_range
-                      else f"{p.name} in {expr(p.source)}")
-            if p.cond is not None:
-                choose += f" where {expr(p.cond)}"
+            choose = choice_source(a.param, expr)
         rows.append([_name(w, a.name), _code(choose), _code(expr(a.requires)),
                      _e(", ".join(offered.get(a.name, []))),
                      f"<pre>{_e(chr(10).join(block_lines(a.effect)))}</pre>"])

@@ -819,3 +819,33 @@ def test_a_field_cannot_hold_a_zone(tmp_path):
             flow: []
             scoring: {score: 0}
             """)
+
+
+def test_an_action_chooses_from_subsets(tmp_path):
+    """`choose: kept from subsets of hand where ...` on an action, as in a statement."""
+    game = make_game(tmp_path, """
+        game: keep
+        players: 1
+        zones: {hand: {}, kept: {}}
+        items:
+          card: {count: 3, zone: hand, fields: {value: n}}
+        counters:
+          total: {initial: 0}
+        actions:
+          keep:
+            choose: picked from subsets of hand where count(picked) == 2
+            effect: |
+              for each c in picked:
+                add c.value to total
+                move c to kept
+              end game
+        flow:
+          - turns: {first: 0, actions: [keep], until: never}
+        scoring: {score: total}
+        """)
+    e = start(game, players=1)
+    assert e.decision.labels == ["keep [card#1, card#2]", "keep [card#1, card#3]",
+                                 "keep [card#2, card#3]"]
+    play_labels(e, ["keep [card#2, card#3]"])
+    assert e.result is not None and e.state["counters"]["total"] == 2 + 3
+    assert e.state["zones"]["kept"] == ["card#2", "card#3"]
