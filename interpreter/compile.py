@@ -1157,7 +1157,7 @@ class _Compiler:
             outer_turn = c.s["turn"]
             passed: list = []
             c.s["turn"] = {"player": start, "passed": passed}
-            seat, taken = start, 0
+            seat, taken, idle = start, 0, 0  # idle: turns in a row in which nobody could act
             try:
                 while True:
                     if until == "all_passed" and len(passed) >= n:
@@ -1171,10 +1171,25 @@ class _Compiler:
                             tc.v[var] = seat
                         c.s["turn"]["player"] = seat
                         limit = per_turn(c) if per_turn is not None else None
-                        yield from eng.take_turn(tc, actions, free, limit, passed, why,
-                                                 automa_actions)
+                        acted = yield from eng.take_turn(tc, actions, free, limit, passed, why,
+                                                         automa_actions)
                         if until_cond is not None and until_cond(c):
                             break
+                        if acted:
+                            idle = 0
+                        elif until == "all_passed":
+                            if seat not in passed:
+                                passed.append(seat)  # who cannot act passes
+                        elif until != "one_round" and until_round is None and not (
+                                eng.triggers_for("before_turn", None) or
+                                eng.triggers_for("after_turn", None)):
+                            # nothing happens between turns: a round in which nobody could act
+                            # leaves the game as it was, for ever
+                            idle += 1
+                            if idle >= n - len(passed):
+                                raise RuleError(
+                                    "no player can take any action, and these turns go on "
+                                    f"{_ENDS[until]}: the game cannot go on", pos)
                     taken += 1
                     seat = (seat + step) % n
                     if until_round is not None and seat == start and until_round(c):
@@ -1186,6 +1201,8 @@ class _Compiler:
 
 _MISSING = object()
 MAX_LIST = 100_000
+_ENDS = {"never": "until a rule ends the game (until: never)",
+         "condition": "until their condition holds, and nothing can change it now"}
 
 
 def _constant(e):

@@ -724,6 +724,7 @@ class Engine:
         return True
 
     def take_turn(self, tc: Ctx, actions, free, limit, passed: list, why: str, automa_actions=()):
+        """One player's turn; returns how many actions they took (0: none was legal)."""
         player = tc.you
         if player >= self.humans and automa_actions:
             actions, free = automa_actions, ()
@@ -731,7 +732,7 @@ class Engine:
             self.reset_uses("turn", player)
         if self.triggers_for("before_turn", None):
             yield from self.fire("before_turn", None, tc)
-        done = 0
+        done = taken = 0
         self.turns_taken += 1
         self.windows.append((player, free))
         try:
@@ -744,6 +745,7 @@ class Engine:
                         self.events.append({"event": "no legal action", "player": player})
                     break
                 choice = yield Decision(player, "action", opts, why)
+                taken += 1
                 self.steps += 1
                 if self.steps > self.budget:
                     self.tick(self.prog.actions[choice.action].action.pos)
@@ -769,6 +771,7 @@ class Engine:
             self.windows.pop()
         if self.triggers_for("after_turn", None):
             yield from self.fire("after_turn", None, tc)
+        return taken
 
     # ------------------------------------------------------------ lookahead and scores
     def fork(self, choices: list | None = None) -> "Engine":

@@ -983,3 +983,51 @@ def test_as_soon_as_is_watched_for_each_player_on_their_own(load):
     assert [p["bonus"] for p in players] == [10, 10]  # `once` is once per seat
     assert e.state["counters"]["rang"] == 1
     assert d is not None
+
+
+STUCK = """
+    game: g
+    players: 2
+    counters:
+      coins: {per: player, initial: 0}
+      done: {initial: 0}
+    actions:
+      buy:
+        requires: coins >= 3
+        effect: |
+          pay 3 coins
+          add 1 to done
+          if done >= 2:
+            end game
+    flow:
+      - do: set done to 10
+      - turns: {first: 0, actions: [buy], per_turn: 1, until: UNTIL}
+    scoring:
+      score: done
+"""
+
+
+def test_turns_nobody_can_act_in_stops_with_an_error_not_at_the_step_budget(load, stop_message):
+    game = load(STUCK.replace("UNTIL", "never"))
+    assert stop_message(game, 2) == (
+        "g/game.yaml:16:5: error: no player can take any action, and these turns go on until a "
+        "rule ends the game (until: never): the game cannot go on")
+
+
+def test_who_cannot_act_passes_in_turns_until_all_passed(load):
+    e = Engine(load(STUCK.replace("UNTIL", "all_passed")), 2, seed=0)
+    assert e.start() is None  # nobody can buy: both pass, the step ends, and the game
+    assert e.state["counters"]["done"] == 10
+    assert e.turns_taken == 2  # one turn each, in which each could only pass
+
+
+def test_turn_triggers_can_make_an_action_legal_again(load):
+    game = load(STUCK.replace("UNTIL", "never").replace("    scoring:", """    triggers:
+      income:
+        when: before turn
+        effect: gain 1 coins
+    scoring:"""))
+    e = Engine(game, 2, seed=0)
+    d = e.start()
+    assert (d.player, d.labels) == (0, ["buy"])  # seat 0's third turn: 3 coins
+    assert [p["coins"] for p in e.state["players"]] == [3, 2]
