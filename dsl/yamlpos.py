@@ -227,6 +227,9 @@ def _block_indent(lines: list[str], start_line0: int) -> int:
     return 1
 
 
+_BOOL, _STR = "tag:yaml.org,2002:bool", "tag:yaml.org,2002:str"
+
+
 def _convert(node, path: str, lines: list[str], loader: _Loader):
     pos = _pos(path, node.start_mark)
     if node.tag not in _PLAIN_TAGS:
@@ -250,7 +253,9 @@ def _convert(node, path: str, lines: list[str], loader: _Loader):
         out.pos = pos
         out.item_pos = [_pos(path, item.start_mark) for item in node.value]
         return out
-    if node.tag == "tag:yaml.org,2002:str" or node.tag == "tag:yaml.org,2002:timestamp":
+    if node.tag == _BOOL and node.value.lower() not in ("true", "false"):
+        node.tag = _STR  # YAML 1.1 reads on/off/yes/no as booleans: a field `on:` became True
+    if node.tag == _STR or node.tag == "tag:yaml.org,2002:timestamp":
         s = YStr(node.value)
         s.pos, s.style = pos, node.style
         s.indent = _block_indent(lines, node.start_mark.line) if node.style in ("|", ">") else pos.col

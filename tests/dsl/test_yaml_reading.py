@@ -1,5 +1,6 @@
-"""A game and its variants read the same files: each file's text is read as YAML once per
-process (dsl/loader.read_yaml_file), and every reader gets a tree of its own."""
+"""Reading game files (dsl/loader.read_yaml_file): a game and its variants read the same files, so
+each text is read as YAML once per process and every reader gets a tree of its own; and what
+YAML scalars become."""
 from __future__ import annotations
 
 from dsl import loader
@@ -45,3 +46,13 @@ def test_an_edited_file_is_read_again(tmp_path):
     assert loader.read_yaml_file(path)["game"] == "g"
     path.write_text(TEXT.replace("game: g", "game: h"), encoding="utf-8")
     assert loader.read_yaml_file(path)["game"] == "h"
+
+
+def test_only_true_and_false_are_booleans(tmp_path):
+    """YAML 1.1 reads on/off/yes/no as booleans, so a field named `on` became the key True;
+    Meeplang reads them as text, like YAML 1.2."""
+    path = tmp_path / "game.yaml"
+    path.write_text("on: 1\nanswer: yes\nflags: [off, No, true, FALSE, 'on']\n", encoding="utf-8")
+    doc = loader.read_yaml_file(path)
+    assert dict(doc) == {"on": 1, "answer": "yes", "flags": ["off", "No", True, False, "on"]}
+    assert doc.key_pos["on"].line == 1 and doc.pos_of("answer").col == 9
