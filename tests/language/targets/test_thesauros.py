@@ -1,0 +1,1210 @@
+"""Thesauros expressiveness targets (LANGUAGE-TARGETS.md, "Thesauros (T-TH)").
+
+Each test states one target as a small inline game, written as close to the rule sentence as the
+language allows, and plays the worked example of shared/rules/thesauros.md (EX-nn) with its
+numbers. Where a target can only be stated in part, the docstring says what is missing.
+"""
+import pytest
+
+from dsl.resolve import load_game
+from dsl.errors import UsageError
+
+from ..helpers import make_game, play_labels, start
+
+
+def _variant(tmp_path, name: str, text: str, game: str = "g"):
+    """Write variants/<name>.yaml next to an inline game and load the game with it."""
+    folder = tmp_path / game
+    (folder / "variants").mkdir(exist_ok=True)
+    (folder / "variants" / f"{name}.yaml").write_text(text, encoding="utf-8")
+    return load_game(str(folder), name)
+
+
+def _me(e, seat=0):
+    return e.state["players"][seat]
+
+
+# ---------------------------------------------------------------------------------- T-TH-01
+ACCOUNTS = """
+game: accounts
+players: [1, 2]
+options:
+  year: {default: 2, min: 1, max: 3}
+  expense: {default: 12}
+tables:
+  fee: {1: 1, 2: 2, 3: 3}                # per source account used, by year (§7.2)
+  sources: [rd, me]                      # accounts money may come from (never the Slush Fund)
+  targets: [hr, rd, me]                  # accounts money may go to
+counters:
+  hr: {per: player, initial: 4, min: 0}
+  rd: {per: player, initial: 8, min: 0}
+  me: {per: player, initial: 4, min: 0}
+  sf: {per: player, initial: 0, min: 0}
+  rp: {per: player, initial: 0, min: 0}
+  workers: {per: player, initial: 5}
+  bank: {initial: 0}
+formulas:
+  balance(p, a): >-
+    if a == "hr" then p.hr else if a == "rd" then p.rd else if a == "me" then p.me else p.sf
+actions:
+  # "move money into it from another account, the source paying the bank a fee"
+  transfer:
+    choose: source in sources where balance(you, source) > fee[year]
+    effect: |
+      choose target in targets where target != source
+      choose amount from 1 to balance(you, source) - fee[year]
+      do take_out with account = source, amount = amount + fee[year]
+      do put_in with account = target, amount = amount
+      add fee[year] to bank
+  take_out:
+    takes: [account, amount]
+    effect: |
+      if account == "hr": pay amount hr
+      elif account == "rd": pay amount rd
+      elif account == "me": pay amount me
+      else: pay amount sf
+  put_in:
+    takes: [account, amount]
+    effect: |
+      if account == "hr": gain amount hr
+      elif account == "rd": gain amount rd
+      elif account == "me": gain amount me
+      else: gain amount sf
+  pay_expense:
+    requires: hr >= expense
+    effect: |
+      pay expense hr
+      add expense to bank
+      end game
+  # Salary (§7.5): $2 per worker from HR; if HR is short, every possible transfer is made
+  # (fees paid), then 1 RP lost per worker not fully paid.
+  salary:
+    effect: |
+      let due = 2 * workers
+      for each source in sources:
+        if hr < due and balance(you, source) > fee[year]:
+          let amount = min(due - hr, balance(you, source) - fee[year])
+          do take_out with account = source, amount = amount + fee[year]
+          gain amount hr
+          add fee[year] to bank
+      let paid = min(workers, hr // 2)
+      pay 2 * paid hr
+      add 2 * paid to bank
+      lose workers - paid rp
+flow:
+  - turns: {first: 0, actions: [transfer, pay_expense, salary], until: never}
+scoring: {score: rp}
+"""
+
+
+def test_target_t_th_01_account_transfers_fees_and_salary(tmp_path):
+    """EX-03 (transfers with a per-source fee by year) and EX-29 (forced transfers at Salary).
+
+    Partly: the fee is stated once, but as an action (`transfer`) the player must invoke, not as
+    a property of the accounts that any `pay N from R&D` would use; counters have no families, so
+    reading/writing "the account named a" needs an if-chain per account."""
+    e = start(make_game(tmp_path, ACCOUNTS), players=1)
+    assert e.decision.labels == ["transfer rd", "transfer me", "salary"]  # HR $4 < $12: no expense yet
+    with pytest.raises(UsageError, match="pay_expense is not allowed now: it requires hr >= expense"):
+        e.choose_label("pay_expense")
+    play_labels(e, ["transfer rd", "hr", "6", "transfer me", "hr", "2"])
+    me = _me(e)
+    assert (me["rd"], me["me"], me["hr"]) == (8 - 8, 4 - 4, 4 + 8)
+    assert "transfer me" not in e.decision.labels  # ME is empty; the Slush Fund is never offered
+    play_labels(e, ["pay_expense"])
+    assert me["hr"] == 0 and e.state["counters"]["bank"] == 4 + 12  # $4 of fees, $12 of expense
+
+    # EX-29: year 3, 4 workers, HR $5, R&D $10: $3 moves from R&D plus a $3 fee; all paid.
+    game = make_game(tmp_path, ACCOUNTS.replace("initial: 4, min: 0}\n  rd: {per: player, initial: 8",
+                                                "initial: 5, min: 0}\n  rd: {per: player, initial: 10")
+                     .replace("me: {per: player, initial: 4", "me: {per: player, initial: 0")
+                     .replace("workers: {per: player, initial: 5}", "workers: {per: player, initial: 4}")
+                     .replace("rp: {per: player, initial: 0", "rp: {per: player, initial: 2"),
+                     name="ex29")
+    e = start(game, players=1, options={"year": 3})
+    play_labels(e, ["salary"])
+    me = _me(e)
+    assert (me["hr"], me["rd"], me["rp"], e.state["counters"]["bank"]) == (0, 10 - 3 - 3, 2, 3 + 8)
+    # all accounts together short: R&D $4 can give only $1 (fee $3): 3 workers unpaid, RP 2 -> 0
+    e = start(game, players=1, options={"year": 3})
+    e.state["players"][0]["hr"], e.state["players"][0]["rd"] = 1, 4
+    play_labels(e, ["salary"])
+    me = _me(e)
+    assert (me["hr"], me["rd"], me["rp"]) == (0, 0, 0)
+
+
+def test_target_t_th_01_intro_slush_fund_overlays(tmp_path):
+    """Intro mode: the FR reading adds the Slush Fund as a source only, the EN one both ways;
+    each is an overlay changing only the lists of sources/targets."""
+    make_game(tmp_path, ACCOUNTS.replace("initial: 0, min: 0}\n  rp", "initial: 7, min: 0}\n  rp"))
+    fr = _variant(tmp_path, "intro_fr", "variant: intro_fr\nextends: accounts\n"
+                                        "tables: {sources: [rd, me, sf]}\n")
+    en = _variant(tmp_path, "intro_en", "variant: intro_en\nextends: accounts\n"
+                                        "tables: {sources: [rd, me, sf], targets: [hr, rd, me, sf]}\n")
+    e = start(fr, players=1)
+    assert "transfer sf" in e.decision.labels
+    play_labels(e, ["transfer rd"])
+    assert e.decision.labels == ["hr", "me"]  # FR: never into the Slush Fund
+    e = start(en, players=1)
+    play_labels(e, ["transfer rd"])
+    assert e.decision.labels == ["hr", "me", "sf"]
+    play_labels(e, ["sf", "3"])
+    assert (_me(e)["sf"], _me(e)["rd"]) == (7 + 3, 8 - 3 - 2)
+
+
+# ---------------------------------------------------------------------------------- T-TH-02
+LINES = """
+game: lines
+players: [3, 4]
+tables:
+  zones_with_lines: [1, 2, 6]            # 1 = the blue line, 2 = a red line, 6 = no limit
+  line_sizes: {3: {1: 4, 2: 3, 6: null}, 4: {1: 5, 2: 4, 6: null}}   # null: no limit
+zones:
+  rest: {per: player}
+  line: {each: zones_with_lines, capacity: "by_players(line_sizes)[key]"}
+items:
+  meeple: {per: player, count: 3, zone: rest}
+actions:
+  place:
+    choose: z in zones_with_lines where not full(line[z])
+    requires: not empty(rest)
+    effect: move top(rest) to line[z]          # the first free (top-most) space
+flow:
+  - turns: {first: 0, actions: [place], per_turn: 1, until: "all(empty(p.rest) for p in players)"}
+scoring: {score: 0}
+"""
+
+
+@pytest.mark.parametrize("players, blue, red", [(3, 4, 3), (4, 5, 4)])
+def test_target_t_th_02_waiting_lines_sized_by_player_count(tmp_path, players, blue, red):
+    """EX-04/EX-05: the blue line holds 5 at 4p and 4 at 3p, a red line 4 and 3; Zone 6 has no
+    limit. The capacity is declared once on the zone family (a player-count table, `null` for
+    no limit) and the choice reads it with `full(...)`."""
+    e = start(make_game(tmp_path, LINES), players=players)
+    play_labels(e, ["place 1"] * blue)
+    assert e.decision.labels == ["place 2", "place 6"]  # a full line takes no more
+    with pytest.raises(UsageError, match="'place 1' is not a legal way to place now"):
+        e.choose_label("place 1")
+    line = e.state["zones"]["line[1]"]
+    assert [e.state["items"][m]["owner"] for m in line] == [s % players for s in range(blue)]
+    play_labels(e, ["place 2"] * red)
+    assert e.decision.labels == ["place 6"]
+    while e.decision is not None:  # compulsory: every meeple is placed, Zone 6 takes the rest
+        play_labels(e, ["place 6"])
+    assert len(e.state["zones"]["line[6]"]) == 3 * players - blue - red
+    assert all(not e.state["zones"][f"rest@{p}"] for p in range(players))
+
+
+# ---------------------------------------------------------------------------------- T-TH-03
+RESOLUTION = """
+game: resolution
+players: [2, 2]
+tables:
+  zone_keys: [1, 4, 5, 6]
+  zone_actions: {1: [earn, recruit], 4: [fly], 5: [rent], 6: [fish]}
+counters:
+  coins: {per: player, initial: 0}
+  rp: {per: player, initial: 2, min: 0}
+  acted: {initial: 0}
+zones:
+  line: {each: zone_keys}
+  rest: {per: player}
+items:
+  meeple: {per: player, count: 2, zone: rest, fields: {double: false}}
+setup: |
+  move top(players[1].rest) to line[1]
+  move top(players[0].rest) to line[1]
+  set line[1][1].double to true                # on its owner's Double Action token
+  move top(players[0].rest) to line[4]
+  move top(players[1].rest) to line[6]
+actions:
+  resolve:                       # a meeple acts in its zone; "does not act" costs 1 RP, once here
+    takes: [m, z]
+    effect: |
+      set acted to 0
+      let actions = if m.double then 2 else 1
+      may do act with z = z actions times
+      set m.double to false       # the Double Action token goes back to the box
+      if acted == 0:
+        lose 1 rp
+  act:                           # one action of the zone's list
+    takes: z
+    choose: a in zone_actions[z]
+    effect: |
+      add 1 to acted
+      if a == "earn": gain 1 coins
+      elif a == "recruit": gain 10 coins
+      elif a == "fly": gain 100 coins
+      elif a == "rent": gain 1000 coins
+      else: gain 2 coins
+flow:
+  - repeat: 2
+    as: q
+    steps:
+      - do: |
+          for each z in zone_keys:
+            if q > 1 or z not in [4, 5]:         # Zones 4 and 5 are skipped in Q1
+              for each m in line[z]:               # waiting-line order
+                do resolve for owner(m) with m = m, z = z
+scoring: {score: coins}
+"""
+
+
+def test_target_t_th_03_resolution_order_decline_costs_rp_and_double_action(tmp_path):
+    """Zones resolve in ascending order (4 and 5 skipped in Q1), meeples in line order; declining
+    costs 1 RP in one rule; a Double Action meeple performs 2 (different) actions of its zone.
+
+    Partly: `may do` offers "skip" but the price of declining cannot be attached to it (the rule
+    keeps a flag counter to learn whether anything was done); `do` names its action statically,
+    so one `act` action dispatches over the zone's list with an if-chain."""
+    e = start(make_game(tmp_path, RESOLUTION))
+    seen = []
+
+    def answer(label):
+        seen.append((e.decision.player, tuple(e.decision.labels)))
+        play_labels(e, [label])
+
+    answer("act earn")       # Q1, zone 1: player 1's meeple first
+    answer("act earn")       # player 0's meeple on its Double Action token: two actions...
+    answer("act recruit")    # ...which may differ
+    answer("skip")           # zone 6: player 1 declines (zone 4 was skipped in Q1)
+    assert seen == [(1, ("act earn", "act recruit", "skip"))] + [(0, ("act earn", "act recruit", "skip"))] * 2 \
+        + [(1, ("act fish", "skip"))]
+    assert [(p["coins"], p["rp"]) for p in e.state["players"]] == [(11, 2), (1, 1)]
+    answer("act earn")       # Q2, zone 1: the token is gone, one action only
+    answer("act recruit")
+    assert e.decision.player == 0 and e.decision.labels == ["act fly", "skip"]  # zone 4 now
+    answer("skip")
+    answer("act fish")
+    assert e.decision is None
+    assert [(p["coins"], p["rp"]) for p in e.state["players"]] == [(21, 1), (4, 1)]
+
+
+# ---------------------------------------------------------------------------------- T-TH-04
+APPRENTICE = """
+game: apprentice
+players: [2, 4]
+tables:
+  zone_keys: [2, 6]
+  hat_zones: [2, 3, 7, 8]
+  hats_per_zone: {2: 1, 3: 2, 4: 3}
+counters:
+  coins: {per: player, initial: 20}
+zones:
+  line: {each: zone_keys}
+  rest: {per: player}
+  hat_supply: {}
+  box: {}
+items:
+  meeple: {per: player, count: 2, zone: rest, fields: {boss: "n == 1", hat: none}}
+  hat: {count: by_players(hats_per_zone), zone: hat_supply, fields: {zones: "[2]"}}   # #5/7: [5, 7]
+formulas:
+  # the one "Boss advantage here" predicate: the Boss, or a worker wearing this zone's hat
+  advantaged(m, z): m.boss or (m.hat != none and z in m.hat.zones)
+  hatless(p, z): "[x for x in line[z] if owner(x) == p and not x.boss and x.hat == none]"
+  boss_or_hatless(p, z): "[x for x in line[z] if owner(x) == p and (x.boss or x.hat == none)]"
+  hats_left(z): "[h for h in hat_supply if z in h.zones]"
+setup: |
+  move players[0].rest[0] to line[2]      # Red's Boss
+  move players[0].rest[0] to line[2]      # Red's basic worker
+  move players[1].rest[1] to line[2]      # Green's basic worker
+  move players[1].rest[0] to line[2]      # Green's Boss
+actions:
+  resolve:
+    takes: [m, z]
+    effect: pay 5 - (if advantaged(m, z) then 2 else 0) coins     # buy at bank cost $5, $2 off
+  put_hat:
+    takes: z
+    effect: |
+      let hat = first(hats_left(z))
+      set first(hatless(you, z)).hat to hat      # worn for good
+      move hat to box
+triggers:
+  apprenticeship:                          # just before the first of Boss / hatless worker resolves
+    when: before resolve
+    if: >-
+      z in hat_zones and not empty(hats_left(z)) and not empty(hatless(you, z))
+      and any(x.boss for x in boss_or_hatless(you, z)) and m == first(boss_or_hatless(you, z))
+    effect: may do put_hat with z = z
+flow:
+  - do: |
+      for each z in zone_keys:
+        for each m in line[z]:
+          do resolve for owner(m) with m = m, z = z
+scoring: {score: coins}
+"""
+
+
+@pytest.mark.parametrize("players, green_hat", [(3, True), (2, False)])
+def test_target_t_th_04_apprenticeship_hat_gives_boss_advantage_at_once(tmp_path, players, green_hat):
+    """EX-06: line Red Boss, Red worker, Green worker, Green Boss. Red hats its worker just before
+    its Boss acts; Green hats its worker just before that worker acts, which then pays $2 less in
+    the same action. Hats: 2 per zone at 3p, 1 at 2p (then they go in line order: Green gets none).
+    The worker's `hat` field holds the hat item itself, so the one predicate reads the zones that
+    hat covers (the #5/7 hat would be `zones: [5, 7]`), with no coded hat number."""
+    e = start(make_game(tmp_path, APPRENTICE), players=players)
+    assert e.decision.player == 0 and e.decision.labels == ["put_hat", "skip"]
+    play_labels(e, ["put_hat"])
+    if green_hat:
+        assert e.decision.player == 1 and e.decision.labels == ["put_hat", "skip"]
+        play_labels(e, ["put_hat"])
+    assert e.decision is None
+    items = e.state["items"]
+    hats = {items[m]["owner"]: items[m]["hat"] and items[items[m]["hat"]]["zones"]
+            for m in e.state["zones"]["line[2]"] if not items[m]["boss"]}
+    assert hats == {0: [2], 1: [2] if green_hat else None}
+    assert _me(e, 0)["coins"] == 20 - 3 - 3
+    assert _me(e, 1)["coins"] == 20 - (3 if green_hat else 5) - 3
+
+
+# ---------------------------------------------------------------------------------- T-TH-05
+ROYALTIES = """
+game: royalties
+players: [2, 2]
+options:
+  advantaged: {default: true, doc: "the acting meeple is the Boss or a SW#2"}
+tables:
+  techs: [{name: mask, d: 5, g: 3, h: 2}, {name: cage, d: 4, g: 3, h: 2}]
+counters:
+  coins: {per: player, initial: 20, min: 0}
+  bank: {initial: 0}
+zones:
+  market: {}
+items:
+  tech: {from: techs, zone: market, fields: {patent: none}}
+setup: set market[1].patent to players[1]      # player 1 owns the cage patent
+formulas:
+  discount(): if advantaged then 2 else 0
+  royalty(card): if card.patent == you then 0 else card.h
+actions:
+  develop_and_buy:                 # D + G + H, all to the bank; $2 off the bank part
+    choose: card in market where card.patent == none
+    effect: |
+      let bank_part = max(0, card.d + card.g + card.h - discount())
+      pay bank_part coins
+      add bank_part to bank
+      set card.patent to you
+      end turn
+  buy:                             # G to the bank (discounted), H to the patent owner (never)
+    choose: card in market where card.patent != none
+    effect: |
+      let bank_part = max(0, card.g - discount())
+      pay bank_part + royalty(card) coins
+      add bank_part to bank
+      if royalty(card) > 0:
+        card.patent gains royalty(card) coins
+      end turn
+flow:
+  - turns: {first: 0, actions: [develop_and_buy, buy], per_turn: 1, until: one_round}
+scoring: {score: coins}
+"""
+
+
+def test_target_t_th_05_bank_part_discounted_royalty_in_full(tmp_path):
+    """EX-27: a SW#2 develops and buys (D 5, G 3, H 2): $8 to the bank; a SW#2 buying a patent
+    another player owns pays G - 2 to the bank and H in full to the owner; the owner pays only G.
+
+    Partly: a cost is not a declared list of parts with payees; each action writes its bank part
+    and its royalty, and "the discount applies to the bank part" is a choice of where to subtract."""
+    e = start(make_game(tmp_path, ROYALTIES))
+    assert e.decision.labels == ["develop_and_buy tech#1", "buy tech#2"]
+    play_labels(e, ["develop_and_buy tech#1"])
+    assert (_me(e, 0)["coins"], e.state["counters"]["bank"]) == (20 - 8, 8)
+    play_labels(e, ["buy tech#1"])  # player 1 buys player 0's mask: G - 2 = 1 to the bank, H = 2 to 0
+    assert (_me(e, 1)["coins"], _me(e, 0)["coins"], e.state["counters"]["bank"]) == (17, 14, 9)
+
+    e = start(make_game(tmp_path, ROYALTIES, name="plain"), options={"advantaged": False})
+    play_labels(e, ["buy tech#2"])   # no advantage: G 3 to the bank, H 2 to the owner
+    assert (_me(e, 0)["coins"], _me(e, 1)["coins"], e.state["counters"]["bank"]) == (15, 22, 3)
+    play_labels(e, ["buy tech#2"])   # the patent owner pays only G
+    assert (_me(e, 1)["coins"], e.state["counters"]["bank"]) == (19, 6)
+
+
+# ---------------------------------------------------------------------------------- T-TH-06
+FLEA = """
+game: flea
+players: 1
+tables:
+  prices: [1, 2, 3, 4, 5, 6, 7, 8]                  # the price track; a space is named by its price
+  draws: [{number: 1}, {number: 3}, {number: 2}, {number: 2}, {number: 4}, {number: 2}]
+counters:
+  coins: {per: player, initial: 30, min: 0}
+zones:
+  deck: {}
+  space: {each: prices}                            # each space holds a stack (index 0 = top)
+  maps: {per: player}
+items:
+  map: {from: draws, zone: deck}
+formulas:
+  free_spaces(): "[s for s in prices if empty(space[s])]"
+  nearest_cheaper(here): "highest(each s in [s for s in free_spaces() if s < here] by s)"
+  nearest_dearer(here): "lowest(each s in [s for s in free_spaces() if s > here] by s)"
+  holding(n): "[s for s in prices if any(m.number == n for m in space[s])]"
+actions:
+  place_new_map:                    # setup and maintenance alike
+    takes: card
+    effect: |
+      if empty(holding(card.number)):
+        move card to space[lowest(each s in [s for s in free_spaces() if s >= 4] by s)]
+      else:
+        let here = first(holding(card.number))
+        move card to space[here] at top
+        do move_stack with here = here, there = nearest_cheaper(here)
+  move_stack:
+    takes: [here, there]
+    effect: |
+      if there != none:
+        for each m in [m for m in space[here]]:
+          move m to space[there]
+  draw:                             # stands for a maintenance draw
+    requires: not empty(deck)
+    effect: do place_new_map with card = top(deck)
+  buy:
+    choose: s in prices where not empty(space[s])
+    effect: |
+      pay s coins
+      move top(space[s]) to maps
+      if not empty(space[s]):
+        do move_stack with here = s, there = nearest_dearer(s)
+setup: |
+  repeat 3 times:
+    do place_new_map with card = top(deck)
+flow:
+  - turns: {first: 0, actions: [draw, buy], until: never}
+scoring: {score: coins}
+"""
+
+
+def _track(e):
+    return {int(k[6:-1]): [e.state["items"][m]["number"] for m in v]
+            for k, v in e.state["zones"].items() if k.startswith("space[") and v}
+
+
+def test_target_t_th_06_flea_market_stacks_move_to_the_nearest_free_space(tmp_path):
+    """EX-10 (a second copy is stacked and the stack moves to the first free cheaper space, a $3
+    space) and EX-09 (buying the top of a stack on $5 with $6 taken moves the rest to $7)."""
+    e = start(make_game(tmp_path, FLEA), players=1)
+    assert _track(e) == {4: [1], 5: [3], 6: [2]}
+    play_labels(e, ["buy 5", "draw"])        # $5 freed; a 2nd #2 joins the #2 on $6: the stack -> $5
+    assert _track(e) == {4: [1], 5: [2, 2]}
+    play_labels(e, ["draw"])                 # #4: the cheapest free space worth at least $4
+    assert _track(e) == {4: [1], 5: [2, 2], 6: [4]}
+    play_labels(e, ["buy 5"])                # EX-09: pays $5, the remaining #2 moves to $7
+    assert _track(e) == {4: [1], 6: [4], 7: [2]}
+    assert _me(e)["coins"] == 30 - 5 - 5
+    play_labels(e, ["draw"])                 # a 3rd #2 joins $7; $6 is taken: the stack moves to $5
+    assert _track(e) == {4: [1], 5: [2, 2], 6: [4]}
+    e2 = start(make_game(tmp_path, FLEA.replace("{number: 3}, {number: 2}, {number: 2}",
+                                                "{number: 2}, {number: 3}, {number: 2}"), name="ex10"), players=1)
+    play_labels(e2, ["draw"])                # EX-10: #1 on $4, #2 on $5, #3 on $6; a 2nd #2 is drawn
+    assert _track(e2) == {3: [2, 2], 4: [1], 6: [3]}
+
+
+# ---------------------------------------------------------------------------------- T-TH-07
+DIG_TILES = """
+game: digtiles
+players: [3, 3]
+tables:
+  sites: [3, 5]
+  tiles: [{name: a}, {name: b}, {name: c}, {name: d}, {name: e}]
+zones:
+  pile: {visibility: hidden}
+  drawn: {per: player, visibility: owner}
+  face_down: {each: sites, visibility: hidden}
+  face_up: {each: sites}
+items:
+  tile: {from: tiles, zone: pile}
+actions:
+  first_map:                        # the first player to get map n: keep 1 of the top 3
+    takes: n
+    effect: |
+      deal 3 from pile to drawn
+      choose kept in drawn
+      for each t in [t for t in drawn if t != kept]:
+        move t to pile at bottom
+      move kept to face_down[n]
+  arrive:                           # a map holder's zodiac first arrives at site n
+    choose: n in sites where not empty(face_down[n])
+    effect: move top(face_down[n]) to face_up[n]
+flow:
+  - do: do first_map for players[0] with n = 5
+  - turns: {first: 0, actions: [arrive], per_turn: 1, until: one_round}
+scoring: {score: 0}
+"""
+
+
+def test_target_t_th_07_keep_one_of_three_face_down_then_face_up_on_arrival(tmp_path):
+    """EX-11 in part: Red draws 3 tiles, keeps 1 secretly, the other 2 go under the pile; the kept
+    tile lies face down on site 5, hidden from a third player, and turns face up when Red arrives.
+
+    Partly: visibility is per zone (public / owner / hidden), never per item, so "face down but
+    visible to the holders of map n" cannot be declared (Red and Blue cannot peek) and turning
+    face up is a move between two zones written in the arrival action."""
+    e = start(make_game(tmp_path, DIG_TILES), players=3)
+    assert e.decision.player == 0 and e.decision.labels == ["tile#1", "tile#2", "tile#3"]
+    assert e.view(2)["zones"]["drawn@0"] == ["?"] * 3        # the draw is secret
+    play_labels(e, ["tile#2"])
+    assert e.state["zones"]["pile"] == ["tile#4", "tile#5", "tile#1", "tile#3"]
+    assert e.view(2)["zones"]["face_down[5]"] == ["?"] and "tile#2" not in e.view(2)["items"]
+    play_labels(e, ["arrive 5"])
+    assert e.view(2)["zones"]["face_up[5]"] == ["tile#2"]
+
+
+# ---------------------------------------------------------------------------------- T-TH-08
+SEA = """
+game: sea
+players: [2, 2]
+options:
+  moves: {default: 8}
+tables:
+  spaces: [d2, d4a, d4b, d6, a1, a2, c1, b1, b2, b3, b4, b5, b6, b7, f1]
+  lanes: [[d2, a1], [a1, d4a], [d4a, a2], [a2, d6], [d2, c1], [c1, d4b], [d4b, d6],
+          [d2, b1], [b1, b2], [b2, b3], [b3, b4], [b4, b5], [b5, b6], [b6, b7], [b7, d6], [b1, f1]]
+  number: {d2: 2, d4a: 4, d4b: 4, d6: 6}             # dig-site spaces and their numbers
+  fishing: [f1]                                      # large spaces: no limit, $2 for stopping
+graphs:
+  sea: {nodes: spaces, edges: lanes}
+counters:
+  coins: {per: player, initial: 0}
+  route: {per: player, initial: 0}
+zones:
+  maps: {per: player}
+  boat: {per: player}
+  supply: {}
+items:
+  map: {count: 2, zone: supply, fields: {number: "[2, 6][n - 1]"}}
+  zodiac: {per: player, count: 1, zone: boat, fields: {at: '"d2"'}}        # every zodiac starts on dig site 2...
+formulas:
+  holds(p, n): any(m.number == n for m in p.maps)
+  forbidden(p): "[s for s in spaces if s in number and not holds(p, number[s])]"
+  small(s): s not in fishing and s not in number
+  occupied(s): any(first(p.boat).at == s for p in players)
+  can_stop(p, s): not (small(s) and occupied(s))
+setup: |
+  move supply[0] to players[0].maps
+  move supply[0] to players[0].maps
+  set first(players[1].boat).at to "b3"              # ...but Blue's, on a small space
+actions:
+  sail:
+    choose: to in within(sea, first(boat).at, moves, forbidden(you)) where can_stop(you, to)
+    effect: |
+      set route to steps_between(sea, first(boat).at, to, forbidden(you))
+      set first(boat).at to to
+triggers:
+  fishing_space:
+    when: after sail
+    if: to in fishing
+    effect: gain 2 coins
+flow:
+  - turns: {first: 0, actions: [sail], per_turn: 1, until: one_round}
+scoring: {score: coins}
+"""
+
+
+def test_target_t_th_08_sea_moves_avoid_unmapped_sites_and_pass_occupied_spaces(tmp_path):
+    """EX-14: Red on dig site 2 without map #4 reaches the central site of zone 6 by the shortest
+    legal path, 8 spaces, avoiding every space numbered 4 and passing (not stopping on) a small
+    space holding Blue's zodiac; stopping on a large fishing space earns $2."""
+    e = start(make_game(tmp_path, SEA))
+    offered = set(label.split()[1] for label in e.decision.labels)
+    assert "sail d6" in e.decision.labels and not offered & {"d4a", "d4b", "b3"}
+    assert {"b4", "b7", "f1", "a1"} <= offered
+    play_labels(e, ["sail d6"])
+    assert _me(e)["route"] == 8
+    e = start(make_game(tmp_path, SEA, name="fish"))
+    play_labels(e, ["sail f1"])
+    assert (_me(e)["route"], _me(e)["coins"]) == (2, 2)
+    with_map_4 = make_game(tmp_path, SEA.replace('"[2, 6][n - 1]"', '"[4, 6][n - 1]"'), name="m4")
+    e = start(with_map_4)
+    assert "sail d4a" in e.decision.labels and "sail d2" not in e.decision.labels  # no map #2 now
+    play_labels(e, ["sail d6"])
+    assert _me(e)["route"] == 3                  # through a space numbered 4, now allowed
+
+
+# ---------------------------------------------------------------------------------- T-TH-09
+ENGINES = """
+game: engines
+players: 1
+tables:
+  # an engine is data: spaces it adds for free, spaces it may add for a price
+  engine_data: [{name: base, free: 2, extra: 1, price: 1},
+                {name: super, free: 0, extra: 2, price: 0},
+                {name: medium, free: 0, extra: 2, price: 1},
+                {name: booster, free: 0, extra: 1, price: 1}]
+counters:
+  me: {per: player, initial: 10, min: 0}
+  moved: {per: player, initial: 0}
+zones:
+  shop: {}
+  aboard: {per: player}
+items:
+  engine: {from: engine_data, zone: shop}
+formulas:
+  reach(engines): sum(e.free + e.extra for e in engines)
+  # the price of a move: the cheapest set of engines whose paid spaces cover the distance
+  move_cost(d): >-
+    min(sum(e.price for e in used) for used in subsets(aboard)
+        if sum(e.free for e in aboard) + sum(e.extra for e in used) >= d)
+setup: move shop[0] to aboard             # the base engine
+actions:
+  install:                                # at most 2 extra engines
+    choose: e in shop
+    requires: count(aboard) < 3
+    effect: move e to aboard
+  move:
+    choose: d from 1 to reach(aboard)
+    requires: me >= move_cost(d)
+    effect: |
+      pay move_cost(d) me
+      set moved to d
+      end game
+flow:
+  - turns: {first: 0, actions: [install, move], until: never}
+scoring: {score: me}
+"""
+
+
+def test_target_t_th_09_move_price_is_the_cheapest_engine_combination(tmp_path):
+    """EX-23: base + Super + Medium: 1-4 spaces $0, 5-6 $1, 7 $2; a third extra engine is refused.
+
+    The minimum over combinations is written as a formula over `subsets(...)` of the engines
+    aboard (no per-item cases); engines are data rows."""
+    e = start(make_game(tmp_path, ENGINES), players=1)
+    play_labels(e, ["install engine#2", "install engine#3"])
+    assert "install engine#4" not in e.decision.labels
+    with pytest.raises(UsageError, match="'install engine#4' is not a legal way to install now"):
+        e.choose_label("install engine#4")
+    assert [x for x in e.decision.labels if x.startswith("move")] == [f"move {d}" for d in range(1, 8)]
+    paid = []
+    for d in range(1, 8):
+        f = e.fork()
+        play_labels(f, [f"move {d}"])
+        paid.append(10 - f.result["scores"][0])
+    assert paid == [0, 0, 0, 0, 1, 1, 2]
+
+
+# ---------------------------------------------------------------------------------- T-TH-10
+SHARK = """
+game: shark
+players: 1
+options:
+  boss: {default: true, doc: "the diver is the Boss (or a SW#5/7)"}
+tables:
+  gear_data: [{name: spear_gun, kills_at: 4, bonus: 0, at: aboard},
+              {name: shark_cage, kills_at: 0, bonus: 2, at: aboard},
+              {name: harpoon, kills_at: 6, bonus: 0, at: shop}]
+counters:
+  die: {per: player, initial: 0}
+  sharks: {per: player, initial: 0}
+  depth: {per: player, initial: 0}
+zones:
+  shop: {}
+  aboard: {}                                     # the diver's zodiac
+items:
+  gear: {from: gear_data, zone_field: at}
+formulas:
+  weapons(): "[g for g in aboard if g.kills_at > 0]"
+  role_bonus(): if boss then 1 else 0
+  # each modifier is declared where it comes from: on the gear and on the role
+  shark_total(roll): roll + sum(g.bonus for g in aboard) + role_bonus()
+actions:
+  dive_past_shark:
+    requires: not empty(aboard)                 # with none of the three it cannot dive here
+    effect: |
+      if empty(weapons()):
+        add 1 to depth                          # a Cage alone: pass without a roll
+      else:
+        roll d6 as d
+        set die to d
+        if shark_total(d) >= min(g.kills_at for g in weapons()):
+          add 1 to sharks
+        add 1 to depth                          # either way the diver goes on down
+      end game
+flow:
+  - turns: {first: 0, actions: [dive_past_shark], until: never}
+scoring: {score: sharks}
+"""
+
+
+def test_target_t_th_10_shark_roll_adds_modifiers_declared_on_gear_and_role(tmp_path):
+    """EX-16: Boss + Spear Gun + Shark Cage kills even on a die of 1 (1 + 2 + 1 = 4); with a basic
+    worker, Cage + Spear Gun kills on 2-6; a Cage alone passes without a roll."""
+    game = make_game(tmp_path, SHARK)
+    seen = set()
+    for seed in range(12):
+        for boss in (True, False):
+            e = start(game, players=1, seed=seed, options={"boss": boss})
+            play_labels(e, ["dive_past_shark"])
+            me = _me(e)
+            seen.add(me["die"])
+            assert me["depth"] == 1
+            assert me["sharks"] == (1 if boss or me["die"] >= 2 else 0), (seed, boss, me["die"])
+    assert 1 in seen and len(seen) >= 4          # the seeds do roll a 1
+    cage_only = start(make_game(tmp_path, SHARK.replace("spear_gun, kills_at: 4, bonus: 0, at: aboard",
+                                                        "spear_gun, kills_at: 4, bonus: 0, at: shop"),
+                                name="cage"), players=1)
+    play_labels(cage_only, ["dive_past_shark"])
+    assert (_me(cage_only)["depth"], _me(cage_only)["die"]) == (1, 0)
+    assert not any(ev["event"] == "roll" for ev in cage_only.events)
+
+
+# ---------------------------------------------------------------------------------- T-TH-11
+MUSSELS = """
+game: mussels
+players: [2, 2]
+options:
+  start_space: {default: 1, min: 1, max: 3}
+  in_zone_6: {default: 2}
+tables:
+  zone_keys: [6]
+  mussel_rewards: {1: {coins: 1, rp: 0}, 2: {coins: 2, rp: 0}, 3: {coins: 0, rp: 1}}
+counters:
+  coins: {per: player, initial: 0}
+  rp: {per: player, initial: 0}
+  mussel_cube: {initial: start_space, min: 1, max: 3, overflow: clamp}
+zones:
+  line: {each: zone_keys}
+  rest: {per: player}
+items:
+  meeple: {per: player, count: 2, zone: rest, fields: {boss: "n == 1"}}
+setup: |
+  repeat in_zone_6 times:
+    move top(players[0].rest) to line[6]
+actions:
+  fish:                                # the reward above the cube; the Boss gets $2 more
+    takes: m
+    effect: |
+      gain mussel_rewards[mussel_cube].coins + (if m.boss then 2 else 0) coins
+      gain mussel_rewards[mussel_cube].rp rp
+triggers:
+  mussel_cube_advances:                # after Zone 6 resolves, if it was used; stops at the end
+    when: end of zone_6
+    if: not empty(line[6])
+    effect: add 1 to mussel_cube
+flow:
+  - phase: zone_6
+    steps:
+      - do: |
+          for each m in line[6]:
+            do fish for owner(m) with m = m
+scoring: {score: rp}
+"""
+
+
+@pytest.mark.parametrize("start_space, in_zone, coins, rp, cube", [
+    (3, 2, 2, 2, 3),       # EX-25: Boss 1 RP + $2, worker 1 RP, the cube stays at the end
+    (1, 2, 1 + 2 + 1, 0, 2),
+    (2, 1, 2 + 2, 0, 3),
+    (2, 0, 0, 0, 2),       # nobody in Zone 6: the cube does not move
+])
+def test_target_t_th_11_mussel_track_reward_at_the_cube_and_advance_if_used(
+        tmp_path, start_space, in_zone, coins, rp, cube):
+    """The rewards are data rows read with a dot (`mussel_rewards[mussel_cube].coins`).
+
+    Partly: the track is a clamped counter plus a reward table, but a counter cannot be passed
+    to a rule (no counter references / families), so Zone 9's advertising track would need its own
+    copy of the "advance after resolution if occupied" trigger."""
+    e = start(make_game(tmp_path, MUSSELS), options={"start_space": start_space, "in_zone_6": in_zone})
+    assert e.decision is None
+    assert (_me(e)["coins"], _me(e)["rp"], e.state["counters"]["mussel_cube"]) == (coins, rp, cube)
+
+
+# ---------------------------------------------------------------------------------- T-TH-12
+MUSEUM = """
+game: museum
+players: [2, 2]
+tables:
+  room_keys: [1, 2, 4]
+  room_size: {1: 2, 2: 3, 4: 2}
+  door_data: [{room: 1, opening: 1, seat: 0}, {room: 2, opening: 3, seat: 1}, {room: 4, opening: 2, seat: 0}]
+counters:
+  rp: {per: player, initial: 0, min: 0}
+zones:
+  room: {each: room_keys, capacity: "room_size[key]"}
+  doors: {}
+  treasures: {per: player}
+items:
+  door: {from: door_data, zone: doors, fields: {open: false}}
+  treasure: {per: player, count: 3, zone: treasures}
+formulas:
+  door_of(r): first([d for d in doors if d.room == r])
+setup: |
+  move top(players[1].treasures) to room[4]
+actions:
+  sell:
+    choose: r in room_keys where not full(room[r])
+    requires: not empty(treasures)
+    effect: move top(treasures) to room[r]
+triggers:
+  room_opens:                             # as soon as a room's last display space is filled
+    when: as soon as any(full(room[d.room]) and not d.open for d in doors)
+    effect: |
+      for each d in [d for d in doors if full(room[d.room]) and not d.open]:
+        set d.open to true
+        players[d.seat] gains d.opening rp
+flow:
+  - turns: {first: 0, actions: [sell], per_turn: 1, until: one_round}
+scoring: {score: rp}
+"""
+
+LAWLESS_MUSEUM = """
+variant: lawless
+extends: museum
+actions:
+  mercenary:                              # a Zone 8 mercenary takes a treasure out of a room
+    choose: r in room_keys where not empty(room[r])
+    effect: move top(room[r]) to treasures
+triggers:
+  room_closes:                            # the reverse of room_opens
+    when: as soon as any(d.open and not full(room[d.room]) for d in doors)
+    effect: |
+      for each d in [d for d in doors if d.open and not full(room[d.room])]:
+        set d.open to false
+        players[d.seat] loses d.opening rp
+flow:
+  - turns: {first: 0, actions: [sell, mercenary], per_turn: 1, until: one_round}
+"""
+
+
+def test_target_t_th_12_room_opening_credits_the_sponsor_and_lawless_reverses_it(tmp_path):
+    """EX-19: Red (sponsor of the 4th-column room) fills its last space: +2 RP at once; the
+    sponsor need not be the seller; in Lawless a mercenary emptying a space closes it again."""
+    game = make_game(tmp_path, MUSEUM)
+    e = start(game)
+    play_labels(e, ["sell 4"])                    # Red fills the room it sponsors
+    assert [p["rp"] for p in e.state["players"]] == [2, 0]
+    assert e.decision.labels == ["sell 1", "sell 2"]
+    play_labels(e, ["sell 1"])                    # Blue fills nothing yet
+    assert [p["rp"] for p in e.state["players"]] == [2, 0]
+    e = start(game, seed=1)
+    play_labels(e, ["sell 1", "sell 1"])          # Blue fills room 1, sponsored by Red: Red gains
+    assert [p["rp"] for p in e.state["players"]] == [1, 0]
+    lawless = _variant(tmp_path, "lawless", LAWLESS_MUSEUM)
+    e = start(lawless)
+    play_labels(e, ["sell 4"])
+    assert _me(e, 0)["rp"] == 2
+    play_labels(e, ["mercenary 4"])               # Blue's mercenary: the room closes, Red loses 2
+    assert [p["rp"] for p in e.state["players"]] == [0, 0]
+    assert not [d for d in e.state["zones"]["doors"] if e.state["items"][d]["open"]]
+
+
+# ---------------------------------------------------------------------------------- T-TH-13
+BRIBES = """
+game: bribes
+players: [4, 4]
+tables:
+  posting: [3, 0, 2, 1]            # when each seat posted its envelope (0 = none): White, Blue, Green
+counters:
+  sf: {per: player, initial: 10, min: 0}
+  rp: {per: player, initial: 1, min: 0}
+  posted_at: {per: player, initial: "posting[you]"}
+  order: {per: player, initial: "you + 1"}      # Green, Red, Blue, White
+  bank: {initial: 0}
+flow:
+  - do: |
+      secretly each player chooses bid from 0 to sf where bid == 0 or (posted_at > 0 and bid >= 2)
+      for each p in players:
+        if p.posted_at > 0 and bid[p] == 0:
+          p loses 1 rp                            # posted but does not bid: no part in it
+        p pays bid[p] sf
+        add bid[p] to bank
+      let bidders = sorted(each p in [p for p in players if bid[p] > 0] by [-bid[p], p.posted_at])
+      let others = sorted(each p in [p for p in players if bid[p] == 0] by p.order)
+      let place = 1
+      for each p in bidders + others:
+        set p.order to place
+        let place = place + 1
+scoring: {score: -order}
+"""
+
+
+def test_target_t_th_13_sealed_bribes_sort_the_turn_order(tmp_path):
+    """EX-20: order Green, Red, Blue, White; envelopes White, Blue, Green; bids Green $6, White $6,
+    Blue $3 -> White, Green, Blue, Red, and $15 to the bank.
+
+    Partly: the new order is a sort key over a per-player `order` counter; a `turns` step cannot
+    follow it (only `first:` + clockwise/counterclockwise), so there is no turn-order list; and
+    non-posters are still asked the secret choice, with the single option 0."""
+    e = start(make_game(tmp_path, BRIBES), players=4)
+    assert e.decision.secret and e.decision.labels[:3] == ["0", "2", "3"]
+    play_labels(e, ["6"])                          # Green
+    assert e.decision.labels == ["0"]              # Red posted nothing
+    play_labels(e, ["0", "3", "6"])                # Red, Blue, White
+    order = [p["order"] for p in e.state["players"]]
+    assert sorted(range(4), key=lambda s: order[s]) == [3, 0, 2, 1]   # White, Green, Blue, Red
+    assert e.state["counters"]["bank"] == 15
+    assert [p["sf"] for p in e.state["players"]] == [4, 10, 7, 4]
+    assert [p["rp"] for p in e.state["players"]] == [1, 1, 1, 1]
+    e = start(make_game(tmp_path, BRIBES, name="nobid"), players=4)
+    play_labels(e, ["6", "0", "0", "6"])           # Blue posted but does not bid: -1 RP, no part
+    order = [p["order"] for p in e.state["players"]]
+    assert sorted(range(4), key=lambda s: order[s]) == [3, 0, 1, 2]   # White, Green, then Red, Blue
+    assert [p["rp"] for p in e.state["players"]] == [1, 1, 0, 1]
+
+
+# ---------------------------------------------------------------------------------- T-TH-14
+TECH = """
+game: tech
+players: [2, 2]
+tables:
+  reveals_after: [0, 1, 1, 2, 1, 2, 0, 0, 0, 0]       # by quadrimester (index 0 unused)
+counters:
+  reserver: {initial: -1}                             # the one reservation of the quadrimester
+  face_up: {initial: 0}
+zones:
+  tech_deck: {visibility: hidden}
+  zone_2: {}
+  line_2: {}
+  rest: {per: player}
+items:
+  tech: {count: 14, zone: tech_deck}
+  meeple: {per: player, count: 1, zone: rest}
+setup: deal 3 from tech_deck to zone_2
+actions:
+  reserve_deck:                        # only one meeple per quadrimester, across all players
+    requires: reserver == -1 and not empty(rest)
+    effect: |
+      set reserver to you
+      end turn
+  done: {effect: pass}
+flow:
+  - repeat: 7
+    as: q
+    steps:
+      - phase: quadrimester
+        steps:
+          - turns: {first: 0, actions: [reserve_deck, done], until: all_passed}
+      - phase: maintenance
+        steps:
+          - do: |
+              let due = reveals_after[q]
+              if reserver != -1 and due > 0:
+                choose card in tech_deck by players[reserver]   # looks through the deck
+                move card to zone_2
+                let due = due - 1
+                move top(players[reserver].rest) to line_2 at top   # space 1 of the Zone 2 line
+              deal due from tech_deck to zone_2
+              set reserver to -1
+              set face_up to count(zone_2)
+scoring: {score: 0}
+"""
+
+
+def test_target_t_th_14_reveal_schedule_and_one_deck_reservation(tmp_path):
+    """EX-28: after the maintenance of Q1..Q5 the board holds 4, 5, 7, 8, 10 face-up cards, none
+    more from Q6 on; a reservation lets its owner pick the card revealed (the others keep their
+    order), once per quadrimester across all players, and puts the meeple on space 1 of line 2.
+
+    Partly: `limit:` counts per player, so the cross-player limit is a counter in `requires:`; the
+    search of the deck is written out (choose + move), not a generic deck operation."""
+    e = start(make_game(tmp_path, TECH))
+    counts = []
+    for q in range(1, 8):
+        if q == 3:  # player 1 reserves the deck in Q3 (2 cards due); player 0 then cannot
+            play_labels(e, ["done", "reserve_deck"])
+            assert e.decision.player == 1 and e.decision.labels == ["done"]
+            play_labels(e, ["done"])
+            deck_before = list(e.state["zones"]["tech_deck"])
+            assert e.decision.player == 1 and len(e.decision.labels) == len(deck_before)
+            play_labels(e, ["tech#11"])
+            assert e.state["zones"]["zone_2"][-2:] == ["tech#11", deck_before[0]]
+            assert e.state["zones"]["tech_deck"] == [c for c in deck_before if c != "tech#11"][1:]
+            assert e.state["zones"]["line_2"] == ["meeple#1.1"]
+        else:
+            play_labels(e, ["done", "done"])
+        counts.append(e.state["counters"]["face_up"])
+    assert counts == [4, 5, 7, 8, 10, 10, 10]
+
+
+# ---------------------------------------------------------------------------------- T-TH-15
+ENDING = """
+game: ending
+players: [1, 2]
+tables:
+  solo_bonus: {1: 30, 2: 30, 3: 30, 4: 30, 5: 30, 6: 30, 7: 20, 8: 10, 9: 0}
+counters:
+  quad: {initial: 0}
+  open_rooms: {initial: 0, max: 3}
+  salaries: {initial: 0}
+  maintenances: {initial: 0}
+  rp: {per: player, initial: 0}
+actions:
+  open_room: {requires: open_rooms < 3, effect: add 1 to open_rooms}
+  wait: {effect: pass}
+triggers:
+  final_scoring:                     # right after the Salary phase: all rooms open, or Q9
+    when: end of salary
+    if: open_rooms == 3 or quad == 9
+    effect: end game
+flow:
+  - repeat: 9
+    as: q
+    steps:
+      - do: set quad to q
+      - phase: actions
+        steps:
+          - turns: {first: 0, actions: [open_room, wait], per_turn: 1, until: all_passed}
+      - phase: salary
+        steps:
+          - do: add 1 to salaries
+      - phase: maintenance
+        steps:
+          - do: add 1 to maintenances
+scoring: {score: rp}
+"""
+
+SOLO_ENDING = """
+variant: solo
+extends: ending
+players: 1
+scoring: {score: "rp + (if open_rooms == 3 then solo_bonus[quad] else 0)"}
+"""
+
+
+@pytest.mark.parametrize("opened_in, last_q, bonus", [(5, 5, 30), (7, 7, 20), (8, 8, 10), (9, 9, 0), (None, 9, 0)])
+def test_target_t_th_15_game_ends_after_salary_and_skips_maintenance(tmp_path, opened_in, last_q, bonus):
+    """Final scoring right after the Salary phase of the quadrimester in which all rooms are open
+    (or of Q9): that Maintenance never runs; in Solo, all rooms open by Q6/7/8/9 -> +30/20/10/0."""
+    make_game(tmp_path, ENDING)
+    e = start(_variant(tmp_path, "solo", SOLO_ENDING), players=1)
+    for q in range(1, 10):
+        if e.decision is None:
+            break
+        play_labels(e, ["open_room"] * 3 + ["wait"] if q == opened_in else ["wait"])
+    assert e.decision is None
+    counters = e.state["counters"]
+    assert (counters["quad"], counters["salaries"], counters["maintenances"]) == (last_q, last_q, last_q - 1)
+    assert e.result["scores"] == [bonus]
+
+
+# ---------------------------------------------------------------------------------- T-TH-16
+MERCENARIES = """
+game: mercs
+players: [2, 2]
+counters:
+  quad: {initial: 0}
+  sf: {per: player, initial: 6, min: 0}
+  mercenaries: {per: player, initial: 0}
+  auctions: {initial: 0}
+  bank: {initial: 0}
+flow:
+  - repeat: 8
+    as: q
+    steps:
+      - do: set quad to q
+      - name: maintenance
+        phase: maintenance
+        steps:
+          - do: log "maintenance"
+scoring: {score: mercenaries}
+"""
+
+LAWLESS_MERCS = """
+variant: lawless
+extends: mercs
+flow_patches:
+  maintenance:
+    after:
+      - if: quad in [3, 5, 7, 8]
+        steps:
+          - do: |
+              add 1 to auctions
+              auction among players_from(0) paying sf as winner, price
+              if winner != none:
+                winner pays price sf
+                add price to bank
+                winner gains 1 mercenaries
+"""
+
+
+def test_target_t_th_16_lawless_open_mercenary_auction_after_four_maintenances(tmp_path):
+    """An open ascending auction (optional, strictly higher bids, only the winner pays from the
+    Slush Fund to the bank) inserted after the Maintenance of Q3, Q5, Q7 and Q8 by an overlay.
+
+    Partly: the auction offers only bids the bidder can pay from the counter, and returns only the
+    winner and price: "a last bidder who cannot pay loses 1 RP and the previous bidder buys" needs
+    bids beyond one's means and the bid history (the previous bidder and its bid)."""
+    make_game(tmp_path, MERCENARIES)
+    base = start(load_game(str(tmp_path / "g")))
+    assert base.decision is None and base.state["counters"]["auctions"] == 0
+    e = start(_variant(tmp_path, "lawless", LAWLESS_MERCS))
+    assert e.state["counters"]["quad"] == 3 and e.decision.labels == ["out"] + [str(b) for b in range(1, 7)]
+    play_labels(e, ["2", "3"])
+    assert e.decision.player == 0 and e.decision.labels == ["out", "4", "5", "6"]
+    play_labels(e, ["out"])
+    assert e.state["counters"]["quad"] == 5
+    play_labels(e, ["out", "out"])               # taking part is optional: nobody buys
+    assert e.state["counters"]["quad"] == 7
+    play_labels(e, ["6", "out", "out", "out"])   # Q7: player 0 pays 6; Q8: nobody
+    assert e.decision is None
+    assert [(p["sf"], p["mercenaries"]) for p in e.state["players"]] == [(0, 1), (3, 1)]
+    assert (e.state["counters"]["auctions"], e.state["counters"]["bank"]) == (4, 9)
+
+
+# ---------------------------------------------------------------------------------- T-TH-17
+VIRTUAL = """
+game: virtual
+players: [1, 1]
+automa: {name: virtual_opponent, seats: 1}
+tables:
+  spaces: [1, 2, 3]
+  marked: [1, 3]                   # Zone 2 spaces holding a virtual-opponent cube
+  techs: [{name: mask, g: 3, h: 2}, {name: cage, g: 4, h: 1}, {name: tank, g: 5, h: 2}]
+counters:
+  coins: {per: player, initial: 20, min: 0}
+  bank: {initial: 0}
+zones:
+  tech_deck: {}
+  zone_2: {each: spaces}
+  bought: {per: player}
+items:
+  tech: {from: techs, zone: tech_deck, fields: {patent: none, copies: 3}}
+formulas:
+  virtual(): first([p for p in players if is_automa(p)])
+actions:
+  reveal_tech:
+    takes: [card, space]
+    effect: move card to zone_2[space]
+  buy:                              # G to the bank, H to the patent owner (the bank if virtual)
+    choose: s in spaces where not empty(zone_2[s]) and top(zone_2[s]).patent not in [none, you]
+    effect: |
+      let card = top(zone_2[s])
+      pay card.g + card.h coins
+      add card.g to bank
+      if is_automa(card.patent):
+        add card.h to bank
+      else:
+        card.patent gains card.h coins
+      subtract 1 from card.copies
+  stop: {effect: pass}
+triggers:
+  virtual_patent:                   # a card placed on a marked space: the virtual opponent owns
+    when: after reveal_tech         # its patent and has bought one copy
+    if: space in marked
+    effect: |
+      set card.patent to virtual()
+      subtract 1 from card.copies
+setup: |
+  for each s in spaces:
+    do reveal_tech with card = top(tech_deck), space = s
+flow:
+  - turns: {first: 0, actions: [buy, stop], automa_actions: [stop], per_turn: 1, until: all_passed}
+scoring: {score: coins}
+"""
+
+
+def test_target_t_th_17_virtual_opponent_owns_patents_royalties_to_the_bank(tmp_path):
+    """EX-24: the Mask revealed on marked space 1: the virtual opponent owns its patent and has
+    bought one (2 Masks left for sale); buying one costs G + H, with H going to the bank.
+
+    Partly: "a card placed on a marked space" is a trigger on the action that reveals it (there
+    is no event on an item entering a zone), and the payee is an if on `is_automa(owner)` in the
+    buying action rather than declared once on the royalty."""
+    e = start(make_game(tmp_path, VIRTUAL), players=1)
+    items = e.state["items"]
+    assert [(items[x]["patent"], items[x]["copies"]) for x in ("tech#1", "tech#2", "tech#3")] == \
+        [(1, 2), (None, 3), (1, 2)]
+    assert e.decision.labels == ["buy 1", "buy 3", "stop"]   # no patent on the unmarked space
+    play_labels(e, ["buy 1"])
+    assert (_me(e, 0)["coins"], _me(e, 1)["coins"], e.state["counters"]["bank"]) == (15, 20, 5)
+    assert items["tech#1"]["copies"] == 1
