@@ -164,6 +164,7 @@ class TurnsStep:
     var: str | None
     automa_actions: tuple = ()  # what automa seats are offered (their rules must leave one)
     until_round: object = None  # condition checked after each complete round of turns
+    free_after_last: bool = False  # free actions go on after the last main action, until `end turn`
     pos: Pos = _pos
 
 

@@ -463,7 +463,7 @@ class _Builder:
                          until, until_cond, str(t["as"]) if "as" in t else None,
                          tuple(t.get("automa_actions") or ()),
                          self.expr(t.get("until_round"), "until_round", t.pos_of("until_round")),
-                         pos=pos)
+                         bool(t.get("free_after_last", False)), pos=pos)
 
     def _offerable(self, names, node):
         """Actions a step offers to players must exist and take no arguments."""

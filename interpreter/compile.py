@@ -1143,7 +1143,7 @@ class _Compiler:
         until_cond = self.ex(s.until_cond, scope) if s.until_cond is not None else None
         step = -1 if s.order == "counterclockwise" else 1
         actions, free, until, var, pos = s.actions, s.free_actions, s.until, s.var, s.pos
-        automa_actions = s.automa_actions
+        automa_actions, free_after = s.automa_actions, s.free_after_last
         until_round = self.ex(s.until_round, scope) if s.until_round is not None else None
         why = str(pos)
 
@@ -1172,7 +1172,7 @@ class _Compiler:
                         c.s["turn"]["player"] = seat
                         limit = per_turn(c) if per_turn is not None else None
                         acted = yield from eng.take_turn(tc, actions, free, limit, passed, why,
-                                                         automa_actions)
+                                                         automa_actions, free_after)
                         if until_cond is not None and until_cond(c):
                             break
                         if acted:

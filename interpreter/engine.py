@@ -53,6 +53,7 @@ def _copy_state(state: dict) -> dict:
     out["turn"] = {"player": state["turn"]["player"], "passed": list(state["turn"]["passed"])}
     return out
 SKIP = ActionOption("skip")  # the option to decline a `may do`
+END_TURN = ActionOption("end turn")  # after the last main action, when free actions go on
 DEFAULT_TRIGGER_DEPTH = 32
 MAX_ITEMS = 100_000
 
@@ -723,8 +724,11 @@ class Engine:
         yield from self.run_action(choice, player)
         return True
 
-    def take_turn(self, tc: Ctx, actions, free, limit, passed: list, why: str, automa_actions=()):
-        """One player's turn; returns how many actions they took (0: none was legal)."""
+    def take_turn(self, tc: Ctx, actions, free, limit, passed: list, why: str, automa_actions=(),
+                  free_after: bool = False):
+        """One player's turn; returns how many actions they took (0: none was legal). With
+        `free_after`, the turn's free actions are still offered after its last main action,
+        beside `end turn`."""
         player = tc.you
         if player >= self.humans and automa_actions:
             actions, free = automa_actions, ()
@@ -735,16 +739,25 @@ class Engine:
         done = taken = 0
         self.turns_taken += 1
         self.windows.append((player, free))
+        only_free = False
         try:
             while True:
-                opts = self.action_options(tc, actions, False)
-                if free:
-                    opts += self.action_options(tc, free, True)
+                if only_free:
+                    opts = self.action_options(tc, free, True)
+                    if not opts:
+                        break
+                    opts.append(END_TURN)
+                else:
+                    opts = self.action_options(tc, actions, False)
+                    if free:
+                        opts += self.action_options(tc, free, True)
                 if not opts:
                     if self.record:
                         self.events.append({"event": "no legal action", "player": player})
                     break
                 choice = yield Decision(player, "action", opts, why)
+                if choice is END_TURN:
+                    break
                 taken += 1
                 self.steps += 1
                 if self.steps > self.budget:
@@ -766,7 +779,9 @@ class Engine:
                 if not choice.free:
                     done += 1
                     if limit is not None and done >= limit:
-                        break
+                        if not (free_after and free):
+                            break
+                        only_free = True
         finally:
             self.windows.pop()
         if self.triggers_for("after_turn", None):

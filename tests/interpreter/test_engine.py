@@ -1031,3 +1031,44 @@ def test_turn_triggers_can_make_an_action_legal_again(load):
     d = e.start()
     assert (d.player, d.labels) == (0, ["buy"])  # seat 0's third turn: 3 coins
     assert [p["coins"] for p in e.state["players"]] == [3, 2]
+
+
+def test_free_actions_after_the_last_main_action_until_end_turn(load):
+    """`free_after_last: true`: "before or after it, any number of free actions during your own
+    turn". After the turn's last main action its free actions are offered beside `end turn`;
+    without the key the turn ends at once."""
+    text = """
+        game: g
+        players: 2
+        counters:
+          coins: {per: player, initial: 0}
+          plants: {per: player, initial: 0}
+        actions:
+          work:
+            effect: gain 2 coins
+          plant:
+            limit: {times: 2, per: turn}
+            effect: add 1 to plants
+        flow:
+          - turns: {first: 0, actions: [work], free_actions: [plant], per_turn: 1,
+                    until: one_round FREE_AFTER}
+        scoring:
+          score: coins + plants
+        """
+    e = Engine(load(text.replace(" FREE_AFTER", ", free_after_last: true")), 2, seed=0)
+    d = e.start()
+    assert (d.player, d.labels) == (0, ["work", "plant"])
+    d = e.choose_label("work")
+    assert (d.player, d.labels) == (0, ["plant", "end turn"])  # the turn goes on
+    d = e.choose_label("plant")
+    assert (d.player, d.labels) == (0, ["plant", "end turn"])
+    d = e.choose_label("plant")
+    assert (d.player, d.labels) == (1, ["work", "plant"])  # no free action left: the turn ends
+    d = e.choose_label("plant")
+    d = e.choose_label("work")
+    assert (d.player, d.labels) == (1, ["plant", "end turn"])  # one plant used, one left
+    assert e.choose_label("end turn") is None
+    assert [(p["coins"], p["plants"]) for p in e.state["players"]] == [(2, 2), (2, 1)]
+    e = Engine(load(text.replace(" FREE_AFTER", "")), 2, seed=0)
+    e.start()
+    assert e.choose_label("work").player == 1  # by default the last main action ends the turn
