@@ -132,7 +132,7 @@ def phase(e: Engine) -> str | None:
 
 def quiet_choice(d) -> str:
     """A harmless answer to any decision: pass, buy nothing, bid out, skip, else the first."""
-    for text in ("pass_development", "[]", "out", "skip"):
+    for text in ("end turn", "pass_development", "[]", "out", "skip"):
         if text in d.labels:
             return text
     return d.labels[0]
@@ -148,6 +148,12 @@ def advance(e: Engine, stop) -> Engine:
 
 def at_phase(name: str, seat: int | None = None):
     return lambda e: phase(e) == name and (seat is None or e.decision.player == seat)
+
+
+def end_turn(e: Engine) -> Engine:
+    """After the turn's main action free actions are still offered (FR l.160-161): end it."""
+    assert "end turn" in labels(e), labels(e)
+    return play(e, "end turn")
 
 
 def stay_home(e: Engine) -> Engine:

@@ -9,8 +9,8 @@ import pytest
 
 from dsl.errors import UsageError
 
-from .helpers import (advance, at_phase, cell, clear, formula, item, labels, me, modules,
-                      pass_all, phase, play, put, refresh, start, stay_home, where, zone)
+from .helpers import (advance, at_phase, cell, clear, end_turn, formula, item, labels, me,
+                      modules, pass_all, phase, play, put, refresh, start, stay_home, where, zone)
 
 
 def plain(e, x, category, **fields):
@@ -188,7 +188,8 @@ def test_rulebook_ex4():
     assert formula(e, "activated(you, m)", m=s2) is True
     assert item(e, O)["face_up"] is False
     assert d not in formula(e, "movable(you)")
-    assert e.decision.player == 1                           # the turn is over
+    end_turn(e)                                             # free actions could follow (FR l.160)
+    assert e.decision.player == 1
     # P's next turn: no face-up oxygen card, so no move_deeples
     while e.decision.player != 0:
         play(e, "pass_development")
@@ -276,6 +277,7 @@ def test_rulebook_d4(players, gains):
     assert e.decision.player == 0 and e.state["counters"]["nautilus"] == 0
     before = [me(e, p)["points"] for p in range(players)]
     play(e, "move_deeples start_oxygen#0.1", "deeple#1", "None")     # seat 0 acts, without passing
+    end_turn(e)
     for p in range(1, players):                                      # A, B, C pass in order
         assert e.decision.player == p
         play(e, "pass_development")
@@ -476,8 +478,10 @@ def test_rulebook_d13(seed):
     # row 1 is not empty: nothing drops
     assert all(cell(e, board3[rc]) == rc for rc in board3 if rc != (1, 1))
     play(e, f"buy_card {board3[(4, 3)]}")
+    end_turn(e)
     assert len(zone(e, "board_a")) == 10 and len(fired(e, "two_player_discard")) == 1
     play(e, f"buy_card {board3[(4, 2)]}")                    # before seat 1's turn: no discard
+    end_turn(e)
     assert len(fired(e, "two_player_discard")) == 2          # then before seat 0's turn again
     assert where(e, board3[(2, 1)]) == "box"                 # the top card of the leftmost column
     assert cell(e, board3[(3, 1)]) == (3, 1) and cell(e, board3[(4, 1)]) == (4, 1)
@@ -529,8 +533,10 @@ def test_r8_and_r10_hit_every_other_player():
         put(e, x, "board_a", at=at)
     refresh(e)
     play(e, f"buy_card {r8}")
+    end_turn(e)
     assert [me(e, p)["coins"] - coins[p] for p in range(3)] == [-1, 5, 5]
     play(e, "move_deeples start_oxygen#1.1", "deeple#2", "None")   # seat 1 acts
+    end_turn(e)
     play(e, "pass_development")                                     # seat 2 passes
     assert e.decision.player == 0
     refresh(e)

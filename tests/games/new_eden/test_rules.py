@@ -2,8 +2,8 @@
 of the ambiguous points (games/new-eden/README.md)."""
 from __future__ import annotations
 
-from .helpers import (advance, cell, formula, item, labels, me, modules, phase, play, put,
-                      refresh, start, stay_home, where, zone)
+from .helpers import (advance, cell, end_turn, formula, item, labels, me, modules, phase, play,
+                      put, refresh, start, stay_home, where, zone)
 
 
 def plain(e, x, category, **fields):
@@ -132,9 +132,11 @@ def test_the_discard_collapse_option_in_isolation():
         put(e, c, "board_a", at=(4, 3))
         refresh(e)
         play(e, f"buy_card {c}")                                 # seat 0 (row 4 emptied: a, b drop)
+        end_turn(e)
         assert (cell(e, a), cell(e, b)) == ((3, 2), (4, 1))
         play(e, "move_deeples start_oxygen#1.1")
-        stay_home(e)                                             # before seat 0's turn: b discarded
+        stay_home(e)
+        end_turn(e)                                              # before seat 0's turn: b discarded
         assert where(e, b) == "box"
         assert cell(e, a) == expected                            # row 4 emptied by the discard
 

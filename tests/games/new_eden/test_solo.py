@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import (cell, clear, formula, item, labels, me, modules, phase, play, put,
-                      refresh, start, stay_home, where, zone)
+from .helpers import (cell, clear, end_turn, formula, item, labels, me, modules, phase, play,
+                      put, refresh, start, stay_home, where, zone)
 
 DT = 1
 
@@ -79,6 +79,7 @@ def test_rulebook_s2():
     refresh(e)
     play(e, "move_deeples start_oxygen#0.1")                    # the human acts without passing
     stay_home(e)
+    end_turn(e)
     assert automa_moves(e)[-1] == "dt_activate_all"             # DT's only legal automa action
     assert me(e, DT)["points"] == points + 3
     assert me(e, DT)["coins"] == coins + 2
@@ -87,6 +88,7 @@ def test_rulebook_s2():
     assert all(item(e, x)["face_up"] for x in zone(e, f"oxygen@{DT}"))     # no oxygen card used
     play(e, "move_deeples start_oxygen#0.2")
     stay_home(e)
+    end_turn(e)
     assert automa_moves(e)[-1] == "pass_development"            # DT passes on its next turn
     assert me(e, DT)["points"] == points + 3 + 3                 # first to pass: 3 points
     assert e.state["counters"]["nautilus"] == DT
