@@ -750,7 +750,10 @@ class Engine:
                 else:
                     opts = self.action_options(tc, actions, False)
                     if free:
+                        main = len(opts)
                         opts += self.action_options(tc, free, True)
+                        if main == 0 and opts:
+                            opts.append(END_TURN)  # no main action: free ones are not forced
                 if not opts:
                     if self.record:
                         self.events.append({"event": "no legal action", "player": player})

@@ -1072,3 +1072,33 @@ def test_free_actions_after_the_last_main_action_until_end_turn(load):
     e = Engine(load(text.replace(" FREE_AFTER", "")), 2, seed=0)
     e.start()
     assert e.choose_label("work").player == 1  # by default the last main action ends the turn
+
+
+def test_free_actions_alone_are_not_forced(load):
+    """With no legal main action, the free actions are offered beside `end turn`: nobody is made
+    to spend a free action because nothing else is possible."""
+    game = load("""
+        game: g
+        players: 1
+        counters:
+          coins: {per: player, initial: 0}
+          tokens: {per: player, initial: 1}
+        actions:
+          buy:
+            requires: coins >= 5
+            effect: pay 5 coins
+          spend:
+            requires: tokens >= 1
+            effect: |
+              lose 1 tokens
+              gain 2 coins
+        flow:
+          - turns: {first: 0, actions: [buy], free_actions: [spend], per_turn: 1, until: one_round}
+        scoring:
+          score: tokens
+        """)
+    e = Engine(game, 1, seed=0)
+    d = e.start()
+    assert d.labels == ["spend", "end turn"]
+    assert e.choose_label("end turn") is None
+    assert e.result["scores"] == [1]  # the token was kept
