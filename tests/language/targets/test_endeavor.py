@@ -394,14 +394,12 @@ setup: |
 flow:
   - repeat: 2
     steps:
-      - turns: {first: 0, actions: [dive, end_my_turn], free_actions: [spend_dive_token],
-                until: one_round}
+      - turns: {first: 0, actions: [dive], free_actions: [spend_dive_token],
+                per_turn: 1, free_after_last: true, until: one_round}   # one specialist activation
 actions:
   dive:
-    limit: {times: 1, per: turn}              # the turn's one specialist activation
     requires: not empty(dive_site)
     effect: move top(dive_site) to dive_tokens
-  end_my_turn: {effect: end turn}
   spend_dive_token:
     choose: t in dive_tokens
     effect: do use_token with t = t
@@ -430,12 +428,13 @@ def test_target_t_en_05_dive_tokens_are_free_actions_capped_research_keep_one(tm
     me = e.state["players"][0]
     stored, found = item_id(e, "stored"), item_id(e, "three_or_travel")
     # offered before activating
-    assert sorted(e.decision.labels) == sorted(["dive", "end_my_turn", f"spend_dive_token {stored}"])
+    assert sorted(e.decision.labels) == sorted(["dive", f"spend_dive_token {stored}"])
     play_labels(e, ["dive"])                          # E17: reveal and take the top token
-    # offered after activating too, the token gained this turn included; dive is used up
+    # offered after activating too (the turn's one activation), the token gained this turn
+    # included, beside `end turn`; dive is used up
     assert sorted(e.decision.labels) == sorted(
-        ["end_my_turn", f"spend_dive_token {stored}", f"spend_dive_token {found}"])
-    play_labels(e, ["end_my_turn"])
+        ["end turn", f"spend_dive_token {stored}", f"spend_dive_token {found}"])
+    play_labels(e, ["end turn"])
     # end of turn with 2 tokens: one must be spent
     assert sorted(e.decision.labels) == sorted([stored, found])
     play_labels(e, [found])
@@ -449,7 +448,8 @@ def test_target_t_en_05_dive_tokens_are_free_actions_capped_research_keep_one(tm
     assert sorted(e.decision.labels) == ["research", "travel"]
     play_labels(e, ["travel"])
     assert (me["research"], me["travels"]) == (12, 1)
-    assert e.decision.labels == ["end_my_turn"]       # the dive site is empty now
+    # the dive site is empty now: no dive, no token left to spend, so the turn (and game) ends
+    assert e.state["zones"]["dive_site"] == [] and e.decision is None
 
 
 # ----------------------------------------------------------------------------------------------

@@ -300,11 +300,10 @@ setup: |
       roll d2 as coin
       set s.side to (if coin == 2 then "advanced" else "standard")
 flow:
-  - turns: {first: 0, actions: [activate, end_my_turn], free_actions: [complete_contract], until: one_round}
+  - turns: {first: 0, actions: [activate], free_actions: [complete_contract], per_turn: 1,
+            free_after_last: true, until: one_round}
 actions:
-  end_my_turn: {effect: end turn}
   activate:
-    limit: {times: 1, per: turn}
     choose: level from 1 to 2
     effect: |
       let s = at_level(display, level)
@@ -341,7 +340,7 @@ def test_target_t_ot_05_sponsor_2_does_the_diver_action_twice(tmp_path):
     assert e.decision.labels == ["diver_action", "skip", "complete_contract"]
     play_labels(e, ["complete_contract", "diver_action"])   # a contract between the two actions
     assert me(e)["notoriety"] == 3 and len(e.state["zones"]["zone1@0"]) == 1
-    assert e.decision.labels == ["end_my_turn", "complete_contract"]   # no third action
+    assert e.decision.labels == ["complete_contract", "end turn"]   # no third action
     # a diver with two options may choose a different one each time
     e = start(make_game(tmp_path, TWICE.replace("[{id: 2}, {id: 1}", "[{id: 1}, {id: 2}"),
                         name="eng"), players=1)
@@ -351,7 +350,7 @@ def test_target_t_ot_05_sponsor_2_does_the_diver_action_twice(tmp_path):
     e = start(make_game(tmp_path, TWICE.replace("[{id: 2}, {id: 1}", "[{id: 1}, {id: 3}"),
                         name="once"), players=1)
     play_labels(e, ["activate 1", "diver_action"])
-    assert e.decision.labels == ["end_my_turn", "complete_contract"]   # no second action
+    assert e.decision.labels == ["complete_contract", "end turn"]   # no second action
 
 
 def test_target_t_ot_05_advanced_mode_draws_each_tile_side(tmp_path):
@@ -513,12 +512,11 @@ setup: |
     if c.start > 0:
       move c to dig[c.start]
 flow:
-  - turns: {first: 0, actions: [find_plant, done], free_actions: [complete_contract], until: one_round}
+  - turns: {first: 0, actions: [find_plant], free_actions: [complete_contract], per_turn: 1,
+            free_after_last: true, until: one_round}
 actions:
   find_plant:                             # Ex. 4: the Plants expert at L5
-    limit: {times: 1, per: turn}
     effect: move first([x for x in supply if x.type == "plant"]) to dig[5]
-  done: {effect: end turn}
   complete_contract:
     choose: contract in public where not empty(zones_for(you, contract))
     effect: |
@@ -538,7 +536,7 @@ def test_target_t_ot_07_fixed_and_free_combinations_from_one_zone(tmp_path):
     e = start(make_game(tmp_path, CONTRACTS), players=1)
     types = lambda z: sorted(e.state["items"][x]["type"] for x in e.state["zones"][z])  # noqa: E731
     # before the plant is found: Rodrigue's 2 plants + 1 metal is met by zone 1 only
-    assert e.decision.labels == ["find_plant", "done", "complete_contract contract#1",
+    assert e.decision.labels == ["find_plant", "complete_contract contract#1",
                                  "complete_contract contract#2", "complete_contract contract#3",
                                  "complete_contract contract#4"]
     play_labels(e, ["complete_contract contract#1"])    # Ex. 5(b) 1-1-1
@@ -569,6 +567,9 @@ def test_target_t_ot_07_contract_completed_mid_turn_ex4(tmp_path):
     assert me(e)["notoriety"] == 3
     assert [e.state["items"][x]["type"] for x in e.state["zones"]["dig[5]@0"]] == ["fuel"]
     assert e.state["zones"]["discard"] == ["contract#4"]
+    assert e.decision.labels[-1] == "end turn"      # free actions go on after the one main action
+    play_labels(e, ["end turn"])
+    assert e.decision is None
 
 
 def test_target_t_ot_07_a_contract_is_not_completed_again_inside_its_own_completion(tmp_path):
@@ -584,7 +585,7 @@ def test_target_t_ot_07_a_contract_is_not_completed_again_inside_its_own_complet
     assert me(e)["notoriety"] == 3 and e.state["zones"]["discard"] == ["contract#4"]
     assert e.state["zones"]["dig[1]@0"] == []
     # once it is done, the free action is offered again (the other contracts)
-    assert e.decision.labels == ["find_plant", "done", "complete_contract contract#1",
+    assert e.decision.labels == ["find_plant", "complete_contract contract#1",
                                  "complete_contract contract#2", "complete_contract contract#3"]
 
 
