@@ -314,3 +314,12 @@ def test_edge_cases(games):
     melee = [cid for s, cid in d.phases if s.name == "melee"][0]
     assert [e.attrs.get("ltail") for e in d.edges
             if e.kind == "trigger" and e.head == d.triggers["on_melee"]] == [melee]
+
+
+@pytest.mark.parametrize("lang, text", [("en", "free actions before or after"),
+                                        ("fr", "actions libres avant ou après")])
+def test_turns_box_says_free_actions_go_on_after_the_main_one(games, lang, text):
+    """New Eden's Phase A keeps free actions open after the main action (free_after_last);
+    pig's turns have no free actions, so their box says nothing of it."""
+    assert text in dot_source(games[("new-eden", None)], "phases", lang)
+    assert text not in dot_source(games[("pig", None)], "phases", lang)
