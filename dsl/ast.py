@@ -174,6 +174,7 @@ class MoveStmt:
     dest: object
     place: str | None  # "top", "bottom" or None (= bottom)
     gravity: bool = True  # `without gravity`: the cell left does not make the grid settle
+    position: object = None  # `at position N`: the item's place in the zone afterwards (1 = top)
     pos: Pos = _pos
 
 
@@ -454,8 +455,9 @@ def _stmt(s, ind: str) -> str:
             line = f"{x(p, 8)} {verb}s {x(a)} {c}"
         case LetStmt(name=n, value=v):
             line = f"let {n} = {x(v)}"
-        case MoveStmt(item=i, dest=d, place=p, gravity=grav):
+        case MoveStmt(item=i, dest=d, place=p, gravity=grav, position=n):
             line = f"move {x(i)} to {x(d)}" + (f" at {p}" if p else "") + (
+                f" at position {x(n)}" if n is not None else "") + (
                 "" if grav else " without gravity")
         case DealStmt(count=c, source=s_, dest=d, place=p):
             line = f"deal {x(c)} from {x(s_)} to {x(d)}" + (f" at {p}" if p else "")

@@ -15,6 +15,7 @@ from lark.exceptions import (
     UnexpectedEOF,
     UnexpectedInput,
     UnexpectedToken,
+    VisitError,
 )
 from lark.indenter import DedentError, Indenter
 
@@ -118,6 +119,9 @@ class _ToAst(Transformer):
     def placement(self, meta, c):
         return str(c[0])
 
+    def position_placement(self, meta, c):
+        return ("position", c[0], self._p(meta))
+
     def where(self, meta, c):
         return c[0]
 
@@ -128,9 +132,15 @@ class _ToAst(Transformer):
         return c[0]
 
     def move_stmt(self, meta, c):
+        if isinstance(c[2], tuple):  # `at position N`
+            return A.MoveStmt(c[0], c[1], None, gravity=not c[3], position=c[2][1],
+                              pos=self._p(meta))
         return A.MoveStmt(c[0], c[1], c[2], gravity=not c[3], pos=self._p(meta))
 
     def deal_stmt(self, meta, c):
+        if isinstance(c[3], tuple):
+            raise RuleSyntaxError("deal puts items at the top or the bottom; to put one item at a "
+                                  "position, `move` it `at position N`", c[3][2])
         return A.DealStmt(c[0], c[1], c[2], c[3], pos=self._p(meta))
 
     def shuffle_stmt(self, meta, c):
@@ -442,6 +452,10 @@ def _parse_text(source, start: str, path: str):
         result = _ToAst(origin).transform(tree)
     except RecursionError:
         raise RuleSyntaxError("rule nested too deeply", origin(1, 1)) from None
+    except VisitError as e:  # a rule the grammar accepts but the language refuses
+        if isinstance(e.orig_exc, RuleSyntaxError):
+            raise e.orig_exc from None
+        raise
     _check_depth(result)
     return result
 

@@ -882,9 +882,11 @@ class _Checker:
             case A.LetStmt(name=n, value=v):
                 scope[n] = self.expr(v, scope)
                 self.locals_seen.add(n)
-            case A.MoveStmt(item=i, dest=d):
+            case A.MoveStmt(item=i, dest=d, position=n):
                 self.expr(i, scope)
                 self._zone(d, scope, "the destination of move")
+                if n is not None:
+                    self._want(self.expr(n, scope), "int", n, "the position")
             case A.DealStmt(count=c, source=src, dest=d):
                 self._want(self.expr(c, scope), "int", c, "the number of items to deal")
                 self._zone(src, scope, "the source of deal")

@@ -725,6 +725,16 @@ class _Compiler:
     def s_MoveStmt(self, s, scope):
         item, dest, pos = self.ex(s.item, scope), self._dest(s.dest, scope, s.pos), s.pos
         at_top, gravity = s.place == "top", s.gravity
+        if s.position is not None:
+            place_at = self.ex(s.position, scope)
+
+            def move_at(c: Ctx):
+                x, z = item(c), dest(c)
+                n = need_int(place_at(c), "the position", pos)
+                for one in (x if isinstance(x, list) else [x]):
+                    c.eng.move_to_position(one, z, n, pos, gravity)
+                    n += 1  # several items keep their order
+            return move_at, False
 
         def move(c: Ctx):
             x = item(c)

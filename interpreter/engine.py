@@ -365,6 +365,21 @@ class Engine:
         self._leave(item, key, gravity)
         self._enter(item, ref, at_top, pos)
 
+    def move_to_position(self, item, ref, n: int, pos, gravity: bool = True) -> None:
+        """`move ITEM to ZONE at position N`: afterwards the item is the Nth of the zone (1 =
+        top), the items from there on one place further."""
+        if self.game.zones[ref.name].grid is not None:
+            raise RuleError(f"{ref.key} is a grid: its items are on cells (`place ... at R, C`), "
+                            "not at positions", pos)
+        dest = self.state["zones"][ref.key]
+        size = len(dest) + (0 if self.state["loc"].get(item) == ref.key else 1)
+        if not 1 <= n <= size:
+            raise RuleError(f"position {n} is outside {ref.key}, which will hold {size} "
+                            f"item{'s' if size != 1 else ''} (positions 1 to {size})", pos)
+        self.move_item(item, ref, False, pos, gravity)
+        dest.remove(item)
+        dest.insert(n - 1, item)
+
     def _leave(self, item, key, gravity: bool = True) -> None:
         s = self.state
         s["zones"][key].remove(item)

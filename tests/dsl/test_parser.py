@@ -293,7 +293,7 @@ SYNTAX_ERRORS = [
     (parse_block, "roll six as d",
      "<rule>:1:6: error: unexpected 'six'; expected a die such as d6"),
     (parse_block, "move c to d at middle",
-     "<rule>:1:16: error: unexpected 'middle'; expected \"top\" or \"bottom\""),
+     "<rule>:1:16: error: unexpected 'middle'; expected \"position\", \"top\" or \"bottom\""),
     (parse_block, "for x in L: pass",
      "<rule>:1:5: error: unexpected 'x'; expected \"each\""),
     (parse_block, "if a:",

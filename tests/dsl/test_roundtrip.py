@@ -129,6 +129,7 @@ HAND_WRITTEN_BLOCKS = [
     "move top(deck) to hand at top\nmove card to p.won at bottom\nmove x to discard",
     "deal 2 from deck to hand\ndeal count(hand) from deck to left(you).hand at top",
     "shuffle deck\nroll d6 as die\nroll d100 as pct",
+    "move d to queue at position count(queue) - 1\nmove top(deck) to queue at position 1",
     "choose card in hand where card.value > 2 and card.kind == \"gold\"",
     "choose n from 1 to coins where n % 2 == 0",
     "secretly each player chooses card in hand where card.value != 3",

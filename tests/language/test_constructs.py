@@ -849,3 +849,54 @@ def test_an_action_chooses_from_subsets(tmp_path):
     play_labels(e, ["keep [card#2, card#3]"])
     assert e.result is not None and e.state["counters"]["total"] == 2 + 3
     assert e.state["zones"]["kept"] == ["card#2", "card#3"]
+
+
+QUEUE = """
+game: queue
+players: 1
+tables:
+  names: [{name: a}, {name: b}, {name: c}, {name: d}, {name: e}]
+zones:
+  queue: {}
+  bench: {}
+  board: {grid: {rows: 1, columns: 3}}
+items:
+  diver: {from: names, zone: queue}
+  spare: {count: 1, zone: bench, fields: {name: '"x"'}}
+setup: |
+  STEPS
+flow: []
+scoring: {score: 0}
+"""
+
+
+def _queue(tmp_path, steps: str):
+    e = start(make_game(tmp_path, QUEUE.replace("STEPS", steps.replace("\n", "\n  "))), 1)
+    return [e.state["items"][x]["name"] for x in e.state["zones"]["queue"]]
+
+
+def test_move_at_position_inserts_and_shifts_the_rest(tmp_path):
+    """`move x to zone at position N`: x ends up Nth (1 = top) and the items from there on move
+    one place further, in the same zone or from another."""
+    assert _queue(tmp_path, 'move [d for d in queue if d.name == "c"][0] to queue at position 1'
+                  ) == list("cabde")
+    assert _queue(tmp_path, "move top(queue) to queue at position 5") == list("bcdea")
+    assert _queue(tmp_path, "move top(bench) to queue at position 2") == list("axbcde")
+    assert _queue(tmp_path, "move top(bench) to queue at position 6") == list("abcdex")
+
+
+def test_move_at_a_position_outside_the_zone_or_into_a_grid_is_an_error(tmp_path, stop_message):
+    for i, (steps, message) in enumerate([
+        ("move top(bench) to queue at position 7",
+         "position 7 is outside queue, which will hold 6 items (positions 1 to 6)"),
+        ("move top(queue) to queue at position 0",
+         "position 0 is outside queue, which will hold 5 items (positions 1 to 5)"),
+        ("move top(bench) to board at position 1",
+         "board is a grid: its items are on cells (`place ... at R, C`), not at positions"),
+    ]):
+        folder = tmp_path / str(i)
+        folder.mkdir()
+        game = make_game(folder, QUEUE.replace("STEPS", steps))
+        assert stop_message(game, 1).endswith(message)
+    with pytest.raises(Exception, match="deal puts items at the top or the bottom"):
+        make_game(tmp_path, QUEUE.replace("STEPS", "deal 1 from bench to queue at position 2"))
