@@ -91,11 +91,7 @@ actions:
     effect: |
       choose level from 1 to 5 where level != level_of(diver) and abs(level - level_of(diver)) <= move_capacity(you)
       pay 1 batteries
-      # the divers it passes close the gap: rebuild the queue with the diver at its new place
-      let rest = [d for d in queue if d != diver]
-      let order = [rest[i] for i in range(0, level + 1)] + [diver] + [rest[i] for i in range(level + 2, 6)]
-      for each d in order:
-        move d to queue
+      move diver to queue at position 3 + level           # the divers it passes close the gap
   upgrade_mechanic:
     requires: mechanic < 3 and credits >= 1
     effect: |
@@ -107,12 +103,17 @@ scoring: {score: batteries}
 
 
 def test_target_t_ot_02_thruster_moves_by_up_to_the_mechanic_capacity(tmp_path):
+    """Met. The thruster is one `move diver to queue at position 3 + level`: the divers it
+    passes shift by the zone's order, the reach is `move_capacity` read from the Mechanic track
+    (the value after a 3rd upgrade one option [?]), and a move beyond it is refused."""
     game = make_game(tmp_path, THRUSTER)
     e = start(game, players=1)
     play_labels(e, ["upgrade_mechanic", "upgrade_mechanic"])   # capacity 3 (Ex. 3)
     play_labels(e, ["thruster diver#0.5", "4"])                 # the Metals expert L2 -> L4
     assert names(e, "queue@0") == ["a", "b", "c", "d", "f", "g", "metals", "h"]  # f, g move up
     assert me(e)["batteries"] == 2
+    play_labels(e, ["thruster diver#0.5", "2"])                 # and back up L4 -> L2: f, g move down
+    assert names(e, "queue@0") == list("abcd") + ["metals", "f", "g", "h"]
     # the same move at capacity 1 is refused
     e = start(game, players=1)
     play_labels(e, ["thruster diver#0.5"])
