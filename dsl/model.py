@@ -165,6 +165,7 @@ class TurnsStep:
     automa_actions: tuple = ()  # what automa seats are offered (their rules must leave one)
     until_round: object = None  # condition checked after each complete round of turns
     free_after_last: bool = False  # free actions go on after the last main action, until `end turn`
+    order_list: object = None  # order "list": an expression giving the seats in turn order
     pos: Pos = _pos
 
 

@@ -456,14 +456,23 @@ class _Builder:
             until = "condition"
         for key in ("actions", "free_actions", "automa_actions"):
             self._offerable(t.get(key) or [], t.get(key))
+        order, order_list = str(t.get("order", "clockwise")), None
+        if order not in ("clockwise", "counterclockwise"):
+            order_list = parse_expression(t["order"], self.path)
+            if isinstance(order_list, A.Name) and order_list.name not in self.doc.get(
+                    "tables", {}) and order_list.name not in ("players", "others"):
+                raise SchemaError("order must be clockwise, counterclockwise, or the seats in turn "
+                                  "order, e.g. `sorted(each p in players by -p.bribe)`",
+                                  t.pos_of("order"))
+            order = "list"
         return TurnsStep(self.expr(t.get("first", 0), "first", t.pos_of("first")),
-                         str(t.get("order", "clockwise")), tuple(t["actions"]),
+                         order, tuple(t["actions"]),
                          tuple(t.get("free_actions") or ()),
                          self.expr(t.get("per_turn"), "per_turn", t.pos_of("per_turn")),
                          until, until_cond, str(t["as"]) if "as" in t else None,
                          tuple(t.get("automa_actions") or ()),
                          self.expr(t.get("until_round"), "until_round", t.pos_of("until_round")),
-                         bool(t.get("free_after_last", False)), pos=pos)
+                         bool(t.get("free_after_last", False)), order_list, pos=pos)
 
     def _offerable(self, names, node):
         """Actions a step offers to players must exist and take no arguments."""
@@ -1001,6 +1010,9 @@ class _Checker:
                     self.steps(other, scope)
                 case TurnsStep():
                     self._want(self.expr(s.first, scope), "player", s.first, "the first player")
+                    if s.order_list is not None:
+                        self._want(self.expr(s.order_list, scope), "list", s.order_list,
+                                   "the turn order")
                     if s.per_turn is not None:
                         self._want(self.expr(s.per_turn, scope), "int", s.per_turn,
                                    "actions per turn")

@@ -1154,26 +1154,37 @@ class _Compiler:
         step = -1 if s.order == "counterclockwise" else 1
         actions, free, until, var, pos = s.actions, s.free_actions, s.until, s.var, s.pos
         automa_actions, free_after = s.automa_actions, s.free_after_last
+        order_list = self.ex(s.order_list, scope) if s.order_list is not None else None
         until_round = self.ex(s.until_round, scope) if s.until_round is not None else None
         why = str(pos)
 
         def turns(c: Ctx):
             eng = c.eng
             n = eng.n
-            start = first(c)
-            if type(start) is not int or not 0 <= start < n:
-                raise RuleError(f"the first player must be a seat from 0 to {n - 1}, got {start!r}",
-                                pos)
+            if order_list is not None:  # the seats in turn order, read once as the step starts
+                seats = order_list(c)
+                if (type(seats) is not list or not seats or len(set(seats)) != len(seats) or
+                        not all(type(p) is int and 0 <= p < n for p in seats)):
+                    raise RuleError(f"the turn order must list different seats from 0 to {n - 1}, "
+                                    f"got {seats!r}", pos)
+            else:
+                start = first(c)
+                if type(start) is not int or not 0 <= start < n:
+                    raise RuleError(f"the first player must be a seat from 0 to {n - 1}, got "
+                                    f"{start!r}", pos)
+                seats = [(start + step * i) % n for i in range(n)]
+            k = len(seats)
             outer_turn = c.s["turn"]
             passed: list = []
-            c.s["turn"] = {"player": start, "passed": passed}
-            seat, taken, idle = start, 0, 0  # idle: turns in a row in which nobody could act
+            c.s["turn"] = {"player": seats[0], "passed": passed}
+            taken, idle = 0, 0  # idle: turns in a row in which nobody could act
             try:
                 while True:
-                    if until == "all_passed" and len(passed) >= n:
+                    if until == "all_passed" and len(passed) >= k:
                         break
-                    if until == "one_round" and taken >= n:
+                    if until == "one_round" and taken >= k:
                         break
+                    seat = seats[taken % k]
                     if seat not in passed:
                         eng.tick(pos)
                         tc = c.with_player(seat)
@@ -1196,13 +1207,12 @@ class _Compiler:
                             # nothing happens between turns: a round in which nobody could act
                             # leaves the game as it was, for ever
                             idle += 1
-                            if idle >= n - len(passed):
+                            if idle >= k - len(passed):
                                 raise RuleError(
                                     "no player can take any action, and these turns go on "
                                     f"{_ENDS[until]}: the game cannot go on", pos)
                     taken += 1
-                    seat = (seat + step) % n
-                    if until_round is not None and seat == start and until_round(c):
+                    if until_round is not None and taken % k == 0 and until_round(c):
                         break
             finally:
                 c.s["turn"] = outer_turn

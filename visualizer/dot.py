@@ -403,6 +403,8 @@ class _Builder:
         start = w.ui("from_seat", first.value) if isinstance(first, A.Num) else \
             w.ui("from_expr", shorten(expr(first), 30))
         lines = [f"{order}, {start}"]
+        if getattr(step, "order_list", None) is not None:  # the seats in a computed order
+            lines = wrap(w.ui("order_list", expr(step.order_list)), 34, 3)
         if step.per_turn is not None:
             lines.append(w.ui("per_turn", shorten(expr(step.per_turn), 20)))
         if getattr(step, "free_after_last", False) and step.free_actions:

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from dsl.errors import RuleError, UsageError
+from dsl.errors import RuleError, SchemaError, UsageError
 from interpreter.engine import Engine
 from interpreter.simulation import play_game
 
@@ -1102,3 +1102,48 @@ def test_free_actions_alone_are_not_forced(load):
     assert d.labels == ["spend", "end turn"]
     assert e.choose_label("end turn") is None
     assert e.result["scores"] == [1]  # the token was kept
+
+
+ORDER = """
+    game: g
+    players: 4
+    counters:
+      bribe: {per: player, initial: 0}
+      log_pos: {initial: 0}
+      seen: {per: player, initial: -1}
+    actions:
+      act:
+        effect: |
+          set seen to log_pos
+          add 1 to log_pos
+    setup: |
+      for each p in players:
+        set p.bribe to [3, 9, 5, 9][p]
+    flow:
+      - turns:
+          order: ORDER
+          actions: [act]
+          per_turn: 1
+          until: one_round
+    scoring:
+      score: seen
+"""
+
+
+def test_turns_follow_a_computed_order_of_seats(load, stop_message):
+    """`order: EXPR` lists the seats in turn order (sealed bribes: the highest first, ties to the
+    lower seat); a seat missing from the list has no turn in this step."""
+    game = load(ORDER.replace("ORDER", "'sorted(each p in players by [-p.bribe, p])'"))
+    e = play_game(game, 4, 0, "first")
+    assert [p["seen"] for p in e.state["players"]] == [3, 0, 2, 1]  # seats 1, 3, 2, 0
+    e = play_game(load(ORDER.replace("ORDER", "'[2, 0]'")), 4, 0, "first")
+    assert [p["seen"] for p in e.state["players"]] == [1, -1, 0, -1]
+    assert stop_message(load(ORDER.replace("ORDER", "'[2, 2]'")), 4).endswith(
+        "the turn order must list different seats from 0 to 3, got [2, 2]")
+
+
+def test_an_order_that_is_not_a_direction_or_a_list_is_refused(load):
+    with pytest.raises(SchemaError) as info:
+        load(ORDER.replace("ORDER", "clockwize"))
+    assert "order must be clockwise, counterclockwise, or the seats in turn order" in str(
+        info.value)
