@@ -898,8 +898,16 @@ counters:
   sf: {per: player, initial: 10, min: 0}
   rp: {per: player, initial: 1, min: 0}
   posted_at: {per: player, initial: "posting[you]"}
-  order: {per: player, initial: "you + 1"}      # Green, Red, Blue, White
+  bribe: {per: player, initial: 0}
+  place: {per: player, initial: "you + 1"}      # the Zone 10 track: Green, Red, Blue, White
+  turns_taken: {initial: 0}
+  turn_at: {per: player, initial: 0}            # when each seat took its turn (0 = none)
   bank: {initial: 0}
+actions:
+  place_meeple:
+    effect: |
+      add 1 to turns_taken
+      set turn_at to turns_taken
 flow:
   - do: |
       secretly each player chooses bid from 0 to sf where bid == 0 or (posted_at > 0 and bid >= 2)
@@ -908,38 +916,59 @@ flow:
           p loses 1 rp                            # posted but does not bid: no part in it
         p pays bid[p] sf
         add bid[p] to bank
-      let bidders = sorted(each p in [p for p in players if bid[p] > 0] by [-bid[p], p.posted_at])
-      let others = sorted(each p in [p for p in players if bid[p] == 0] by p.order)
-      let place = 1
-      for each p in bidders + others:
-        set p.order to place
-        let place = place + 1
-scoring: {score: -order}
+        set p.bribe to bid[p]
+      # bidders by bid, highest first, ties to whoever posted first; then the others (bribe 0),
+      # keeping their previous relative order
+      let new_order = sorted(each p in players by [-p.bribe, if p.bribe > 0 then p.posted_at else p.place])
+      let at = 1
+      for each p in new_order:
+        set p.place to at
+        let at = at + 1
+  - turns:                                        # the next quadrimester follows the new order
+      order: 'sorted(each p in players by p.place)'
+      actions: [place_meeple]
+      per_turn: 1
+      until: one_round
+scoring: {score: -place}
 """
+
+
+def _turn_order(e):
+    """The seats in the order they took their turn in the `turns` step."""
+    turn_at = [p["turn_at"] for p in e.state["players"]]
+    return sorted((s for s in range(4) if turn_at[s]), key=lambda s: turn_at[s])
 
 
 def test_target_t_th_13_sealed_bribes_sort_the_turn_order(tmp_path):
     """EX-20: order Green, Red, Blue, White; envelopes White, Blue, Green; bids Green $6, White $6,
     Blue $3 -> White, Green, Blue, Red, and $15 to the bank.
 
-    Partly: the new order is a sort key over a per-player `order` counter; a `turns` step cannot
-    follow it (only `first:` + clockwise/counterclockwise), so there is no turn-order list; and
-    non-posters are still asked the secret choice, with the single option 0."""
+    Partly: the new order is one `sorted(...)` stored on the Zone 10 track (`place`), and the next
+    `turns` step follows it with `order:`. Still missing: a secret choice that only some players
+    take part in (non-posters are asked it, with the single option 0); the envelope posting is a
+    table, not a move made during placement."""
     e = start(make_game(tmp_path, BRIBES), players=4)
     assert e.decision.secret and e.decision.labels[:3] == ["0", "2", "3"]
     play_labels(e, ["6"])                          # Green
     assert e.decision.labels == ["0"]              # Red posted nothing
     play_labels(e, ["0", "3", "6"])                # Red, Blue, White
-    order = [p["order"] for p in e.state["players"]]
-    assert sorted(range(4), key=lambda s: order[s]) == [3, 0, 2, 1]   # White, Green, Blue, Red
+    place = [p["place"] for p in e.state["players"]]
+    assert sorted(range(4), key=lambda s: place[s]) == [3, 0, 2, 1]   # White, Green, Blue, Red
     assert e.state["counters"]["bank"] == 15
     assert [p["sf"] for p in e.state["players"]] == [4, 10, 7, 4]
     assert [p["rp"] for p in e.state["players"]] == [1, 1, 1, 1]
+    seats = []
+    while e.decision is not None:                  # the next turns follow the new order
+        seats.append(e.decision.player)
+        play_labels(e, ["place_meeple"])
+    assert seats == [3, 0, 2, 1] and _turn_order(e) == [3, 0, 2, 1]   # White, Green, Blue, Red
     e = start(make_game(tmp_path, BRIBES, name="nobid"), players=4)
     play_labels(e, ["6", "0", "0", "6"])           # Blue posted but does not bid: -1 RP, no part
-    order = [p["order"] for p in e.state["players"]]
-    assert sorted(range(4), key=lambda s: order[s]) == [3, 0, 1, 2]   # White, Green, then Red, Blue
+    place = [p["place"] for p in e.state["players"]]
+    assert sorted(range(4), key=lambda s: place[s]) == [3, 0, 1, 2]   # White, Green, then Red, Blue
     assert [p["rp"] for p in e.state["players"]] == [1, 1, 0, 1]
+    play_labels(e, ["place_meeple"] * 4)
+    assert e.decision is None and _turn_order(e) == [3, 0, 1, 2]
 
 
 # ---------------------------------------------------------------------------------- T-TH-14
