@@ -433,6 +433,13 @@ def _options(s, x=None) -> str:
     return f"in {x(s.source)}"
 
 
+def sets_a_field(target, counters: dict) -> bool:
+    """Does `set`/`add` on this target change an item's field (`x.side`), rather than a counter
+    (`coins`, or `p.coins` for a per-player counter)? The checker and the compiler both ask."""
+    return isinstance(target, Attr) and not (target.name in counters and
+                                             counters[target.name].per_player)
+
+
 def choice_source(p, x=None) -> str:
     """A choice as written: `card in hand where ...`, `n from 1 to 3`, `kept from subsets of
     hand`; `x` renders the expressions (the diagrams pass their own)."""

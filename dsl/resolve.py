@@ -836,11 +836,6 @@ class _Checker:
         for s in block.stmts:
             self.stmt(s, scope)
 
-    def _is_field(self, t) -> bool:
-        """`x.name` naming an item's field, not a player's counter (the compiler's test too)."""
-        return isinstance(t, A.Attr) and not (t.name in self.n.counters and
-                                              self.n.counters[t.name].per_player)
-
     def _counter_target(self, t, scope):
         if isinstance(t, A.Name) and self.n.kinds.get(t.name) in ("counter", "pcounter") \
                 and t.name not in scope:
@@ -872,7 +867,7 @@ class _Checker:
 
     def stmt(self, s, scope: dict):
         match s:
-            case A.SetStmt(target=t, value=v) if self._is_field(t):
+            case A.SetStmt(target=t, value=v) if A.sets_a_field(t, self.n.counters):
                 self._counter_target(t, scope)
                 if self.expr(v, scope) in ("zone", "family", "graph"):
                     self.fail("an item's field holds plain data (a number, text, true/false, "

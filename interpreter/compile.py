@@ -651,8 +651,7 @@ class _Compiler:
         return set_field, False
 
     def _is_item_field(self, target) -> bool:
-        return isinstance(target, A.Attr) and not (target.name in self.g.counters and
-                                                   self.g.counters[target.name].per_player)
+        return A.sets_a_field(target, self.g.counters)
 
     def s_SetStmt(self, s, scope):
         value, pos = self.ex(s.value, scope), s.pos
