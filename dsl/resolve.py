@@ -464,6 +464,9 @@ class _Builder:
                 raise SchemaError("order must be clockwise, counterclockwise, or the seats in turn "
                                   "order, e.g. `sorted(each p in players by -p.bribe)`",
                                   t.pos_of("order"))
+            if "first" in t:
+                raise SchemaError("first: is not used when `order` lists the seats (the list's "
+                                  "first seat plays first)", t.key_pos["first"])
             order = "list"
         return TurnsStep(self.expr(t.get("first", 0), "first", t.pos_of("first")),
                          order, tuple(t["actions"]),

@@ -1162,8 +1162,9 @@ class _Compiler:
             n = eng.n
             if order_list is not None:  # the seats in turn order, read once as the step starts
                 seats = order_list(c)
-                if (type(seats) is not list or not seats or len(set(seats)) != len(seats) or
-                        not all(type(p) is int and 0 <= p < n for p in seats)):
+                if (type(seats) is not list or not seats or
+                        not all(type(p) is int and 0 <= p < n for p in seats) or
+                        len(set(seats)) != len(seats)):
                     raise RuleError(f"the turn order must list different seats from 0 to {n - 1}, "
                                     f"got {seats!r}", pos)
             else:
@@ -1195,11 +1196,13 @@ class _Compiler:
                                                          automa_actions, free_after)
                         if until_cond is not None and until_cond(c):
                             break
-                        if acted:
+                        if acted > 0:
                             idle = 0
                         elif until == "all_passed":
                             if seat not in passed:
                                 passed.append(seat)  # who cannot act passes
+                        elif acted == 0:
+                            idle = 0  # ended by choice, with free actions open: not stuck
                         elif until != "one_round" and until_round is None and not (
                                 eng.triggers_for("before_turn", None) or
                                 eng.triggers_for("after_turn", None)):

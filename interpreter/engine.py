@@ -741,9 +741,9 @@ class Engine:
 
     def take_turn(self, tc: Ctx, actions, free, limit, passed: list, why: str, automa_actions=(),
                   free_after: bool = False):
-        """One player's turn; returns how many actions they took (0: none was legal). With
-        `free_after`, the turn's free actions are still offered after its last main action,
-        beside `end turn`."""
+        """One player's turn; returns how many actions they took: 0 if they ended it without one,
+        -1 if nothing at all was legal. With `free_after`, the turn's free actions are still
+        offered after its last main action, beside `end turn`."""
         player = tc.you
         if player >= self.humans and automa_actions:
             actions, free = automa_actions, ()
@@ -772,6 +772,8 @@ class Engine:
                 if not opts:
                     if self.record:
                         self.events.append({"event": "no legal action", "player": player})
+                    if taken == 0:
+                        taken = -1
                     break
                 choice = yield Decision(player, "action", opts, why)
                 if choice is END_TURN:

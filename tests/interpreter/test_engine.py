@@ -1138,8 +1138,9 @@ def test_turns_follow_a_computed_order_of_seats(load, stop_message):
     assert [p["seen"] for p in e.state["players"]] == [3, 0, 2, 1]  # seats 1, 3, 2, 0
     e = play_game(load(ORDER.replace("ORDER", "'[2, 0]'")), 4, 0, "first")
     assert [p["seen"] for p in e.state["players"]] == [1, -1, 0, -1]
-    assert stop_message(load(ORDER.replace("ORDER", "'[2, 2]'")), 4).endswith(
-        "the turn order must list different seats from 0 to 3, got [2, 2]")
+    for order in ("[2, 2]", "[[2]]", "[4]"):
+        assert stop_message(load(ORDER.replace("ORDER", f"'{order}'")), 4).endswith(
+            f"the turn order must list different seats from 0 to 3, got {order}")
 
 
 def test_an_order_that_is_not_a_direction_or_a_list_is_refused(load):
@@ -1147,3 +1148,40 @@ def test_an_order_that_is_not_a_direction_or_a_list_is_refused(load):
         load(ORDER.replace("ORDER", "clockwize"))
     assert "order must be clockwise, counterclockwise, or the seats in turn order" in str(
         info.value)
+    with pytest.raises(SchemaError) as info:
+        load(ORDER.replace("ORDER", "'[1, 0]'\n          first: 1"))
+    assert "first: is not used when `order` lists the seats" in str(info.value)
+
+
+def test_ending_turns_by_choice_is_not_being_stuck(load):
+    """Only turns in which nothing at all was legal count towards 'nobody can act': players
+    who end their turns by choice, with a free action open, may still use it later."""
+    game = load("""
+        game: g
+        players: 2
+        counters:
+          coins: {per: player, initial: 0}
+          bought: {initial: 0}
+        actions:
+          buy:
+            requires: coins >= 2
+            effect: |
+              pay 2 coins
+              add 1 to bought
+              end game
+          earn:
+            effect: gain 1 coins
+        flow:
+          - turns: {first: 0, actions: [buy], free_actions: [earn], per_turn: 1, until: never}
+        scoring:
+          score: bought
+        """)
+    e = Engine(game, 2, seed=0)
+    d = e.start()
+    for _ in range(3):  # a whole round and more of turns ended at once: no error
+        assert d.labels == ["earn", "end turn"]
+        d = e.choose_label("end turn")
+    d = e.choose_label("earn")
+    d = e.choose_label("earn")
+    assert d.labels == ["buy", "earn"]
+    assert e.choose_label("buy") is None and e.state["counters"]["bought"] == 1

@@ -2,7 +2,7 @@
 open auctions, use limits, overflow triggers, item fields, table-made items, automa seats."""
 import pytest
 
-from dsl.errors import ResolveError, RuleError
+from dsl.errors import ResolveError, RuleError, RuleSyntaxError
 
 from .helpers import cells, make_game, play_labels, start
 
@@ -898,5 +898,8 @@ def test_move_at_a_position_outside_the_zone_or_into_a_grid_is_an_error(tmp_path
         folder.mkdir()
         game = make_game(folder, QUEUE.replace("STEPS", steps))
         assert stop_message(game, 1).endswith(message)
-    with pytest.raises(Exception, match="deal puts items at the top or the bottom"):
+    with pytest.raises(RuleSyntaxError) as info:
         make_game(tmp_path, QUEUE.replace("STEPS", "deal 1 from bench to queue at position 2"))
+    assert str(info.value).endswith(
+        "g/game.yaml:14:30: error: deal puts items at the top or the bottom; to put one item at a "
+        "position, `move` it `at position N`")
