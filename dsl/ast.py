@@ -228,12 +228,14 @@ class SecretChooseStmt:
 
 @node
 class AuctionStmt:
-    """An open ascending auction: bidders in order raise strictly or drop out for good."""
+    """An open ascending auction: bidders in order raise strictly or drop out for good; the
+    `ties` player (if any) may also bid the standing high bid and take the lead with it."""
 
     bidders: object
     currency: str
     winner: str
     price: str
+    ties: object = None
     pos: Pos = _pos
 
 
@@ -477,8 +479,9 @@ def _stmt(s, ind: str) -> str:
                                                              else "")
         case SecretChooseStmt(name=n, cond=c):
             line = f"secretly each player chooses {n} {_options(s)}{_where(c)}"
-        case AuctionStmt(bidders=b, currency=cur, winner=w, price=pr):
-            line = f"auction among {x(b)} paying {cur} as {w}, {pr}"
+        case AuctionStmt(bidders=b, currency=cur, winner=w, price=pr, ties=t):
+            line = f"auction among {x(b)} paying {cur} as {w}, {pr}" + (
+                f" ties to {x(t)}" if t is not None else "")
         case PlaceStmt(item=i, zone=z, row=r, column=col):
             line = f"place {x(i)} on {x(z)} at {x(r)}, {x(col)}"
         case DoStmt(action=a, player=p, times=t, optional=opt, args=args):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 import attrs
@@ -20,7 +21,11 @@ GAME_FILE = "game.yaml"
 
 
 def games_dir() -> Path:
-    """The bundled games: ./games in a checkout, meeplang/games when installed."""
+    """The bundled games: ./games in a checkout, meeplang/games when installed; the folder
+    `$MEEPLANG_GAMES_DIR` instead when set (the mutation harness points the tests at mutated copies)."""
+    given = os.environ.get("MEEPLANG_GAMES_DIR")
+    if given:
+        return Path(given)
     here = Path(__file__).resolve().parent
     for candidate in (here.parent / "games", here.parent / "meeplang" / "games"):
         if candidate.is_dir():
@@ -302,6 +307,8 @@ def _with_includes(doc: YMap, folder: Path) -> YMap:
         if "include" in part:
             raise LoadError("included files cannot include further files", part.key_pos["include"])
         for key, value in part.items():
+            if key == "sample":  # says which data of that file is sample: not merged
+                continue
             if key not in doc:
                 doc[key] = value
                 doc.key_pos[key], doc.value_pos[key] = part.key_pos[key], part.value_pos[key]

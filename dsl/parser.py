@@ -172,7 +172,7 @@ class _ToAst(Transformer):
         return A.SecretChooseStmt(str(c[0]), c[1], c[2], subsets=True, pos=self._p(meta))
 
     def auction_stmt(self, meta, c):
-        return A.AuctionStmt(c[0], str(c[1]), str(c[2]), str(c[3]), pos=self._p(meta))
+        return A.AuctionStmt(c[0], str(c[1]), str(c[2]), str(c[3]), c[4], pos=self._p(meta))
 
     def place_stmt(self, meta, c):
         return A.PlaceStmt(c[0], c[1], c[2], c[3], pos=self._p(meta))

@@ -911,8 +911,10 @@ class _Checker:
                 scope[s.name] = "list" if isinstance(s, A.SecretChooseStmt) or s.subsets else (
                     "int" if s.is_range else "any")
                 self.locals_seen.add(s.name)
-            case A.AuctionStmt(bidders=b, currency=cur, winner=w, price=pr):
+            case A.AuctionStmt(bidders=b, currency=cur, winner=w, price=pr, ties=t):
                 self._want(self.expr(b, scope), "list", b, "the bidders")
+                if t is not None:
+                    self._want(self.expr(t, scope), "player", t, "who wins ties")
                 if cur not in self.n.counters or not self.n.counters[cur].per_player:
                     self.fail(_unknown("player counter", cur, self.n.player_attrs) +
                               " (an auction is paid from a counter declared with `per: player`)", s)

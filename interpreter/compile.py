@@ -847,6 +847,7 @@ class _Compiler:
 
     def s_AuctionStmt(self, s, scope):
         bidders, currency, why, pos = self.ex(s.bidders, scope), s.currency, str(s.pos), s.pos
+        ties = self.ex(s.ties, scope) if s.ties is not None else None
         winner_var, price_var = s.winner, s.price
         scope.update((winner_var, price_var))
 
@@ -854,14 +855,18 @@ class _Compiler:
             order = items_of(c, bidders(c))
             if any(type(p) is not int or not 0 <= p < c.eng.n for p in order):
                 raise RuleError(f"the bidders must be seats, got {order!r}", pos)
+            tie_holder = ties(c) if ties is not None else None
             high, leader = 0, None
             while order and not (len(order) == 1 and order[0] == leader):
                 p = order.pop(0)
                 if p == leader:
                     order.append(p)
                     continue
-                def bids(p=p, high=high):  # again after a free action: money may have changed
-                    return ["out"] + list(range(high + 1, c.s["players"][p][currency] + 1))
+                # the tie holder may bid the standing high bid itself: it then leads with it
+                low = high if p == tie_holder and leader is not None else high + 1
+
+                def bids(p=p, low=low):  # again after a free action: money may have changed
+                    return ["out"] + list(range(low, c.s["players"][p][currency] + 1))
                 bid = yield from c.eng.ask(p, "bid", bids(), why, bids, ctx=c)
                 if bid != "out":
                     high, leader = bid, p

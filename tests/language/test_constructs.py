@@ -191,6 +191,28 @@ def test_an_opening_of_zero_is_out_and_nobody_may_win(tmp_path):
     assert e.decision is None and e.state["counters"]["won_by"] == -1
 
 
+def test_the_tie_holder_may_match_the_high_bid_and_lead_with_it(tmp_path):
+    """`ties to P`: P may bid the standing high bid itself (a matching offer beats it); every
+    other bidder must still outbid, so the tie holder loses only to a strictly higher bid."""
+    text = AUCTION.replace("as winner, price", "as winner, price ties to 2")
+    e = start(make_game(tmp_path, text), players=3)
+    play_labels(e, ["2"])                       # player 1 opens at 2
+    assert e.decision.player == 2 and e.decision.labels == ["out", "2", "3", "4", "5"]
+    play_labels(e, ["2"])                       # player 2 matches: it leads with 2
+    assert e.decision.player == 0 and e.decision.labels[:2] == ["out", "3"]
+    play_labels(e, ["out", "3"])                # player 0 drops out, player 1 raises to 3
+    assert e.decision.labels == ["out", "3", "4", "5"]
+    play_labels(e, ["3", "out"])                # player 2 matches again; player 1 gives up
+    assert e.decision is None
+    assert e.state["counters"]["won_by"] == 2 and e.state["counters"]["paid"] == 3
+
+
+def test_the_tie_holder_cannot_match_when_nobody_has_bid(tmp_path):
+    text = AUCTION.replace("as winner, price", "as winner, price ties to 1")
+    e = start(make_game(tmp_path, text), players=3)
+    assert e.decision.labels == ["out", "1", "2", "3", "4", "5"]
+
+
 LIMIT = """
 game: limit
 players: 1

@@ -198,6 +198,47 @@ def test_rulebook_d14(rounding, bid):
     assert asked(e, DT) == []
 
 
+def d14_human_opens(dt_coins=10):
+    """The card row chosen by the human, who opens; DT with dt_coins, the human with 10 coins."""
+    e = to_auctions(buy=0)
+    e.state["counters"]["nautilus"] = 0                         # the human chooses the row and opens
+    me(e, DT)["coins"], me(e)["coins"] = dt_coins, 10
+    play(e, "3", "4", "1")                                      # block rows 3 and 4, choose row 1
+    assert e.decision.kind == "bid" and e.decision.player == 0
+    assert labels(e) == ["out"] + [str(b) for b in range(1, 11)]
+    return e
+
+
+def test_rulebook_d14_human_opens_at_half():
+    """FR l.526: DT always offers half its coins; you win only by offering one coin more. Opening
+    at exactly its half (5 of 10) does not beat it: DT holds at 5, and 6 wins."""
+    e = d14_human_opens()
+    play(e, "5")
+    assert automa_moves(e)[-1] == "5"                           # DT's half holds against your 5
+    assert e.decision.kind == "bid" and e.decision.player == 0
+    assert labels(e) == ["out"] + [str(b) for b in range(6, 11)]
+    row1 = list(zone(e, "lot[1]"))
+    play(e, "6")
+    assert automa_moves(e)[-1] == "out"
+    assert me(e)["coins"] == 4 and me(e, DT)["coins"] == 10
+    assert all(where(e, x).endswith("@0") for x in row1)
+
+
+def test_rulebook_d14_dt_takes_the_row_at_its_half():
+    e = d14_human_opens()
+    row1 = list(zone(e, "lot[1]"))
+    play(e, "5", "out")                                         # you open at DT's half and stop
+    assert me(e)["coins"] == 10 and me(e, DT)["coins"] == 5     # DT paid its half
+    assert all(where(e, x).endswith(f"@{DT}") for x in row1)
+
+
+def test_rulebook_d14_human_opening_below_half_is_raised_to_half():
+    e = d14_human_opens()
+    play(e, "3")
+    assert automa_moves(e)[-1] == "5"
+    assert labels(e) == ["out"] + [str(b) for b in range(6, 11)]
+
+
 def test_rulebook_d14_dt_without_coins_stays_out():
     e = d14(0)
     assert labels(e) == ["out"] + [str(b) for b in range(1, 11)]

@@ -1,0 +1,141 @@
+"""Mutation testing of a game's rules: does some test fail when a rulebook number changes?
+
+    python benchmarks/mutation.py new-eden [--tests tests/games/new_eden] [--jobs 2]
+        [--only games/new-eden/game.yaml:118 ...] [--sample K] [--seed S] [--list] [--timeout T]
+
+For every mutant of the game's files (dsl/mutation.py: each number +-1, each comparison flipped,
+neighbouring numbers swapped), the game is copied to a temporary games folder with that one change
+and the tests are run in a fresh `pytest -x` process with `MEEPLANG_GAMES_DIR` pointing at the
+copy (dsl/loader.games_dir honours it, so every test that loads a game by name loads the mutant).
+A mutant is killed when the tests fail; a survivor is printed with its `file:line:col`. Numbers the
+game's files declare sample (`sample:`) are not run: they are listed at the end. The tests are
+first run once on the unchanged game, which must pass.
+
+GAME is a bundled game's name or a game folder; the default tests are tests/games/<name> (with
+`_` for `-`). `--jobs N` runs N mutants at once (each in its own copy); `--only` runs the mutants
+at the given `file:line` (or `file:line:col`) places; `--sample K` runs K of them, chosen by
+`--seed`. Exit status: 0 when no mutant survived, 1 otherwise.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from dsl.loader import GAME_FILE, games_dir  # noqa: E402
+from dsl.mutation import Mutant, game_mutants, select  # noqa: E402
+
+
+def shown_root() -> Path:
+    """Places are shown relative to the current folder (games/new-eden/game.yaml:118:24)."""
+    return Path.cwd().resolve()
+
+
+def where(m: Mutant) -> str:
+    try:
+        return m.where(shown_root())
+    except ValueError:
+        return m.where()
+
+
+def run_tests(games: Path, tests: list[str], timeout: float) -> str:
+    """'killed', 'survived' or 'timeout': the tests run against the games folder `games`."""
+    env = dict(os.environ, MEEPLANG_GAMES_DIR=str(games), PYTHONDONTWRITEBYTECODE="1")
+    env.pop("PYTEST_XDIST_WORKER", None)
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-m", "not slow",
+           *tests]
+    try:
+        done = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "timeout"
+    if done.returncode == 5:
+        raise SystemExit(f"no tests collected by {' '.join(tests)}")
+    return "survived" if done.returncode == 0 else "killed"
+
+
+def copy_games(folder: Path, into: Path) -> Path:
+    """A copy of every game next to `folder` (a variant may extend one of them)."""
+    for game in folder.parent.iterdir():
+        if (game / GAME_FILE).is_file():
+            shutil.copytree(game, into / game.name)
+    return into / folder.name
+
+
+def run(folder: Path, mutants: list, tests: list[str], jobs: int, timeout: float) -> dict:
+    """Each mutant's outcome, running `jobs` at once, each worker in its own copy of the games."""
+    with tempfile.TemporaryDirectory(prefix="meeplang-mutants-") as tmp:
+        copies: queue.Queue = queue.Queue()
+        for j in range(jobs):
+            copies.put(copy_games(folder, Path(tmp) / str(j)))
+
+        def one(m: Mutant) -> str:
+            game = copies.get()
+            target = game / m.file.relative_to(folder)
+            original = target.read_text(encoding="utf-8")
+            try:
+                target.write_text(m.apply(original), encoding="utf-8")
+                return run_tests(game.parent, tests, timeout)
+            finally:
+                target.write_text(original, encoding="utf-8")
+                copies.put(game)
+
+        with ThreadPoolExecutor(jobs) as pool:
+            return dict(zip(mutants, pool.map(one, mutants)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("game", help="a bundled game's name, or a game folder")
+    parser.add_argument("--tests", nargs="+", help="pytest selection (default tests/games/<name>)")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--only", nargs="+", default=[], help="file:line or file:line:col places")
+    parser.add_argument("--sample", type=int, help="run only K mutants, chosen by --seed")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--timeout", type=float, default=900, help="seconds per test run")
+    parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
+    args = parser.parse_args(argv)
+
+    given = Path(args.game)
+    folder = (given if (given / GAME_FILE).is_file() else games_dir() / args.game).resolve()
+    tests = args.tests or [f"tests/games/{folder.name.replace('-', '_')}"]
+    found = game_mutants(folder)
+    chosen = select(found.live, args.only, shown_root()) if args.only else found.live
+    if args.sample is not None:
+        chosen = random.Random(args.seed).sample(chosen, min(args.sample, len(chosen)))
+    if args.list:
+        for m in chosen:
+            print(f"{where(m)}  {m.what}")
+        print(f"{len(chosen)} mutants; {len(found.sample)} sample numbers left out")
+        return 0
+
+    start = time.perf_counter()
+    if run_tests(folder.parent, tests, args.timeout) != "survived":
+        print(f"the tests fail on the unchanged game: {' '.join(tests)}")
+        return 2
+    outcome = run(folder, chosen, tests, max(1, args.jobs), args.timeout)
+    survivors = [m for m in chosen if outcome[m] == "survived"]
+    for m in sorted(survivors, key=lambda m: (str(m.file), m.line, m.edits[0].col)):
+        print(f"SURVIVED {where(m)}  {m.what}")
+    sample_places = sorted({f"{where(m).rsplit(':', 1)[0]}" for m in found.sample})
+    if sample_places:
+        print(f"sample data left out ({len(found.sample)} mutants): " + ", ".join(sample_places))
+    timeouts = sum(1 for v in outcome.values() if v == "timeout")
+    print(f"{folder.name}: {len(found.live)} mutants, {len(chosen)} run: "
+          f"{len(chosen) - len(survivors)} killed ({timeouts} by timeout), {len(survivors)} "
+          f"survived; {len(found.sample)} sample-excluded; {time.perf_counter() - start:.0f} s")
+    return 1 if survivors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
