@@ -49,6 +49,25 @@ def where(m: Mutant) -> str:
         return m.where()
 
 
+def sample_lines(mutants: list) -> str:
+    """`games/x/cards.yaml lines 50-139, 172-175`: the lines of the sample numbers, as ranges."""
+    by_file: dict = {}
+    for m in mutants:
+        by_file.setdefault(where(m).split(":")[0], set()).add(m.line)
+    out = []
+    for name, lines in sorted(by_file.items()):
+        ranges, run = [], []
+        for n in sorted(lines):
+            if run and n != run[-1] + 1:
+                ranges.append(run)
+                run = []
+            run.append(n)
+        ranges.append(run)
+        out.append(f"{name} lines " + ", ".join(
+            str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in ranges))
+    return "; ".join(out)
+
+
 def run_tests(games: Path, tests: list[str], timeout: float) -> str:
     """'killed', 'survived' or 'timeout': the tests run against the games folder `games`."""
     env = dict(os.environ, MEEPLANG_GAMES_DIR=str(games), PYTHONDONTWRITEBYTECODE="1")
@@ -127,9 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     survivors = [m for m in chosen if outcome[m] == "survived"]
     for m in sorted(survivors, key=lambda m: (str(m.file), m.line, m.edits[0].col)):
         print(f"SURVIVED {where(m)}  {m.what}")
-    sample_places = sorted({f"{where(m).rsplit(':', 1)[0]}" for m in found.sample})
-    if sample_places:
-        print(f"sample data left out ({len(found.sample)} mutants): " + ", ".join(sample_places))
+    if found.sample:
+        print(f"sample data left out ({len(found.sample)} mutants): {sample_lines(found.sample)}")
     timeouts = sum(1 for v in outcome.values() if v == "timeout")
     print(f"{folder.name}: {len(found.live)} mutants, {len(chosen)} run: "
           f"{len(chosen) - len(survivors)} killed ({timeouts} by timeout), {len(survivors)} "

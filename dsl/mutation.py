@@ -8,7 +8,8 @@ game folder (game.yaml, its includes, its variants), every such change with its 
 - two neighbouring numbers of one table row, or of one line of rule text, swapped.
 
 Prose is left alone (`title`, `summary`, `terms`, `doc`, quoted strings and comments inside rule
-text), and so are a table's keys and an option's `min`/`max` (the range of a reading, not a rule).
+text), and so are a table's keys, an option's `min`/`max` (the range of a reading, not a rule) and
+`invariants:` (checks of the rules, which never change play).
 Numbers a file declares SAMPLE (`sample: true` for the file, or `sample: [table, table.field]`)
 are not mutated but returned apart, so a report can list them. benchmarks/mutation.py runs a
 game's tests against each mutant.
@@ -23,8 +24,8 @@ import attrs
 from .loader import GAME_FILE
 from .yamlpos import YList, YMap, YStr, load_yaml_text
 
-PROSE_KEYS = frozenset({"meeplang", "game", "variant", "extends", "include", "sample", "title",
-                        "summary", "terms", "doc", "graphs"})
+NOT_RULES = frozenset({"meeplang", "game", "variant", "extends", "include", "sample", "title",
+                       "summary", "terms", "doc", "graphs", "invariants"})
 OPTION_RANGE_KEYS = frozenset({"min", "max"})
 FLIPPED = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
 
@@ -118,7 +119,7 @@ class _Finder:
     def walk(self, node, keys: tuple) -> None:
         if isinstance(node, YMap):
             entries = [(k, v, node.pos_of(k)) for k, v in node.items()
-                       if not (isinstance(k, str) and k in PROSE_KEYS)
+                       if not (isinstance(k, str) and k in NOT_RULES)
                        and not (len(keys) == 2 and keys[0] == "options" and k in OPTION_RANGE_KEYS)]
         elif isinstance(node, YList):
             entries = [(i, v, node.pos_of(i)) for i, v in enumerate(node)]

@@ -1,0 +1,102 @@
+"""The mutation harness (dsl/mutation.py, benchmarks/mutation.py) on a tiny synthetic game: which
+mutants it makes, where it places them, and that a run reports a killed and a surviving one."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from dsl.mutation import game_mutants
+
+ROOT = Path(__file__).resolve().parents[2]
+
+TINY = """\
+game: tiny
+title: {en: "Tiny 1000"}
+players: 1
+options:
+  bonus: {default: 2, min: 1, max: 3, doc: "points for 3 or more"}
+tables:
+  prize: [3, 5]
+counters:
+  points: {per: player, initial: 0}
+flow:
+  - do: |
+      gain prize[0] points       # the first prize: 3 (rule 7)
+      if points >= 3:
+        gain bonus points
+      log "9 lives"
+scoring:
+  score: points
+invariants:
+  small: points < 100
+"""
+
+CARDS = """\
+sample: [deck]
+tables:
+  deck: [{id: a, value: 4}]
+"""
+
+TEST = """\
+from dsl.resolve import load_game
+from interpreter.engine import Engine
+
+
+def test_tiny_scores_five():
+    e = Engine(load_game("tiny"), 1, 0)
+    e.start()
+    assert e.result["scores"] == [5]
+"""
+
+
+def tiny(tmp_path) -> Path:
+    folder = tmp_path / "games" / "tiny"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(TINY.replace("players: 1", "players: 1\ninclude: [cards.yaml]"))
+    (folder / "cards.yaml").write_text(CARDS)
+    (tmp_path / "test_tiny.py").write_text(TEST)
+    return folder
+
+
+def test_mutants_of_numbers_comparisons_and_swaps_with_their_places(tmp_path):
+    found = game_mutants(tiny(tmp_path))
+    made = {(m.file.name, m.line, m.edits[0].col, m.what) for m in found.live}
+    assert ("game.yaml", 3, 10, "1 -> 2") in made                     # players
+    assert ("game.yaml", 6, 20, "2 -> 3") in made                     # an option's default
+    assert ("game.yaml", 8, 11, "3 -> 4") in made                     # a table entry
+    assert ("game.yaml", 8, 11, "swap 3, 5") in made                  # neighbours swapped
+    assert ("game.yaml", 13, 18, "0 -> -1") in made                   # a number in rule text
+    assert ("game.yaml", 14, 17, ">= -> >") in made                   # a comparison
+    assert ("game.yaml", 14, 20, "3 -> 2") in made
+    lines = {m.line for m in found.live}
+    assert not lines & {2, 16, 18, 20}                                # title, log text, score, invariants
+    assert {w for _, line, _, w in made if line == 6} == {"2 -> 3", "2 -> 1"}   # no min/max
+    assert not any("7" in w for *_, w in made)                         # comments inside rule text
+    assert [(m.file.name, m.what) for m in found.sample] == [("cards.yaml", "4 -> 5"),
+                                                             ("cards.yaml", "4 -> 3")]
+
+
+def test_a_mutant_applies_at_its_place_only(tmp_path):
+    folder = tiny(tmp_path)
+    text = (folder / "game.yaml").read_text()
+    swap = next(m for m in game_mutants(folder).live if m.what == "swap 3, 5")
+    assert swap.apply(text).split("\n")[7] == "  prize: [5, 3]"
+    assert swap.apply(text).replace("[5, 3]", "[3, 5]") == text
+
+
+def test_a_run_reports_killed_and_surviving_mutants(tmp_path, capsys, monkeypatch):
+    folder = tiny(tmp_path)
+    spec = importlib.util.spec_from_file_location("mutation_bench", ROOT / "benchmarks" / "mutation.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    monkeypatch.chdir(tmp_path)
+    status = bench.main([str(folder), "--tests", str(tmp_path / "test_tiny.py"), "--jobs", "2",
+                         "--only", "games/tiny/game.yaml:8", "games/tiny/game.yaml:14:17"])
+    out = capsys.readouterr().out
+    assert status == 1
+    # prize[1] is never read: changing the 5 survives; the comparison and prize[0] are pinned
+    assert "SURVIVED games/tiny/game.yaml:8:14  5 -> 6" in out
+    assert "SURVIVED games/tiny/game.yaml:8:14  5 -> 4" in out
+    assert out.count("SURVIVED") == 2
+    assert "tiny: 16 mutants, 6 run: 4 killed (0 by timeout), 2 survived; 2 sample-excluded" in out
+    assert "sample data left out (2 mutants): games/tiny/cards.yaml lines 3" in out
