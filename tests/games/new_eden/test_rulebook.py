@@ -500,17 +500,24 @@ def test_two_player_discard_stops_once_the_nautilus_holder_has_passed():
 # ---------------------------------------------------------------------------- D15 (T-NE-11)
 @pytest.mark.parametrize("damage, winners", [((6, 9), [0]), ((9, 6), [1]), ((6, 6), [0, 1])])
 def test_rulebook_d15(damage, winners):
+    """FR l.498: equal scores, the least damage wins. Both stations hold, so the tie is between
+    two scores that count their station values (not two collapsed stations)."""
     from interpreter.simulation import play_game
     from .helpers import game
     e = play_game(game(), 2, 4, "first")
     assert e.result is not None
+    e.result = None                                          # score_of now computes, not reads, the score
     for p in (0, 1):
+        marker = next(x for x in zone(e, "box"))                # a red-marker lift of 15
+        item(e, marker).update(category="shell", research=None, value=0, up=15, down=0)
+        put(e, marker, f"station[shell]@{p}")
         me(e, p)["damage"] = damage[p]
-        me(e, p)["points"] += 40 - e.score_of(p)
-        assert me(e, p)["points"] >= 0
-    e.result = None
+        assert formula(e, "holds(you)", seat=p) is True
+    target = max(e.score_of(p) for p in (0, 1)) + 1             # scores read after the changes
+    for p in (0, 1):
+        me(e, p)["points"] += target - e.score_of(p)
     e._finish()                                              # the engine's final scoring, again
-    assert e.result["scores"] == [40, 40]
+    assert e.result["scores"] == [target, target]
     assert e.result["winners"] == winners
 
 
