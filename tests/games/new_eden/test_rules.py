@@ -2,6 +2,8 @@
 of the ambiguous points (games/new-eden/README.md)."""
 from __future__ import annotations
 
+import pytest
+
 from .helpers import (advance, cell, end_turn, formula, item, labels, me, modules, phase, play,
                       put, refresh, start, stay_home, where, zone)
 
@@ -186,7 +188,7 @@ def test_coin_points_on_collapse():
         assert e.score_of(0) == score
 
 
-def test_r5_r6_score_complete_crabs_if_the_station_holds():
+def test_r5_r6_score_complete_crabs_only():
     e = start(2)
     c1, c2, r5, r6 = modules(e, 4)
     put(e, plain(e, c1, "crab", value=0), "station[crab]@0")
@@ -199,3 +201,22 @@ def test_r5_r6_score_complete_crabs_if_the_station_holds():
     me(e).update(points=0, coins=0, damage=0)
     assert formula(e, "complete_crabs(you)") == 1
     assert e.score_of(0) == 3 + 2
+
+
+@pytest.mark.parametrize("reading, next_chooser", [("opener", 1), ("chooser", 0)])
+def test_who_picks_the_row_after_an_unsold_one(reading, next_chooser):
+    """§10.11a, FR l.253: « Le dernier joueur ayant annoncé la dernière offre décide quelle est la
+    prochaine ligne »: after an unsold row the opener (whose 0 was the last bid) picks by default;
+    `unsold_row_chooser: chooser` gives it to whoever picked the unsold row."""
+    from .helpers import pass_all
+    e = start(2, unsold_row_chooser=reading)
+    pass_all(e)
+    play(e, "[]", "[]")
+    assert phase(e) == "auctions" and e.decision.player == 0
+    play(e, "1", "1", "out")                                     # P wins row 1 (its first row)
+    while e.decision.kind != "choose row":
+        play(e, "skip")
+    play(e, "2", "1")                                            # P picks row 2, seat 1 opens
+    assert e.decision.kind == "bid" and e.decision.player == 1
+    play(e, "out", "out")                                        # unsold
+    assert e.decision.kind == "choose row" and e.decision.player == next_chooser

@@ -244,3 +244,52 @@ def test_rulebook_d14_dt_without_coins_stays_out():
     assert labels(e) == ["out"] + [str(b) for b in range(1, 11)]
     play(e, "1")
     assert me(e)["coins"] == 9
+
+
+# ---------------------------------------------------------------------------- readings (README)
+@pytest.mark.parametrize("reading, crab_points", [("activated", 6), ("none", 0)])
+def test_dt_crabs_it_activated_are_complete(reading, crab_points):
+    """FR l.382: R5 gives 3 points per complete (activated) crab; DT activates all its modules
+    without deeples (l.512): by default those crabs are complete (`dt_complete_crabs`)."""
+    e = start(1, "solo", seed=0, dt_complete_crabs=reading)
+    clear(e, "board_a")
+    crabs = modules(e, 2)
+    for x in crabs:
+        put(e, plain(e, x, "crab", coins=0), f"station[crab]@{DT}")
+    (r,) = modules(e, 1)
+    put(e, plain(e, r, "research"), f"station[research]@{DT}")
+    item(e, r)["research"] = "R5"
+    me(e, DT)["dt_activated"] = 0
+    refresh(e)
+    play(e, "move_deeples start_oxygen#0.1")
+    stay_home(e)
+    end_turn(e)
+    assert automa_moves(e)[-1] == "dt_activate_all"
+    (late,) = modules(e, 1)                                     # a crab built after the activation
+    put(e, plain(e, late, "crab"), f"station[crab]@{DT}")
+    assert formula(e, "crab_points(you)", seat=DT) == crab_points
+
+
+@pytest.mark.parametrize("reading, paid", [("bid", 5), ("free", 0)])
+def test_dt_pays_its_bid(reading, paid):
+    """FR l.229: the winner of an auction pays its bid; `dt_auction_price: free` reads DT's free
+    Phase A card (l.512) into the auctions too."""
+    e = to_auctions(buy=0, dt_auction_price=reading)
+    e.state["counters"]["nautilus"] = 0
+    me(e, DT)["coins"], me(e)["coins"] = 10, 10
+    play(e, "3", "4", "1", "out")                               # you stay out: DT wins at its half
+    assert me(e, DT)["coins"] == 10 - paid
+
+
+@pytest.mark.parametrize("reading, damage", [("none", 0), ("market_only", 5)])
+def test_dt_gift_damage(reading, damage):
+    """FR l.522: DT builds the cards given to it « et ne subit aucun dégât »: by default not even
+    R7a's +5 (`dt_gift_damage: market_only` waives only the black market's damage)."""
+    e = to_black_market("solo-hard", dt_gift=1, dt_gift_damage=reading)
+    (gift, *_) = zone(e, f"offer@{DT}")
+    plain(e, gift, "research")
+    item(e, gift)["research"] = "R7a"
+    me(e, DT)["damage"] = 0
+    play(e, "[]")
+    assert where(e, gift) == f"station[research]@{DT}"
+    assert me(e, DT)["damage"] == damage
