@@ -1,7 +1,8 @@
 """Mutation testing of a game's rules: does some test fail when a rulebook number changes?
 
     python benchmarks/mutation.py new-eden [--tests tests/games/new_eden] [--jobs 2]
-        [--only games/new-eden/game.yaml:118 ...] [--sample K] [--seed S] [--list] [--timeout T]
+        [--only games/new-eden/game.yaml:118 ...] [--part 1/4] [--sample K] [--seed S]
+        [--list] [--timeout T]
 
 For every mutant of the game's files (dsl/mutation.py: each number +-1, each comparison flipped,
 neighbouring numbers swapped), the game is copied to a temporary games folder with that one change
@@ -13,8 +14,10 @@ first run once on the unchanged game, which must pass.
 
 GAME is a bundled game's name or a game folder; the default tests are tests/games/<name> (with
 `_` for `-`). `--jobs N` runs N mutants at once (each in its own copy); `--only` runs the mutants
-at the given `file:line` (or `file:line:col`) places; `--sample K` runs K of them, chosen by
-`--seed`. Exit status: 0 when no mutant survived, 1 otherwise.
+at the given `file:line` (or `file:line:col`) places; `--part K/N` the K-th of N interleaved parts (to run a
+long pass in chunks); `--sample K` runs K of them, chosen by `--seed`. Each outcome is printed as it
+comes, then the survivors in file order and the counts. Exit status: 0 when no mutant survived, 1
+otherwise.
 """
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,8 +112,14 @@ def run(folder: Path, mutants: list, tests: list[str], jobs: int, timeout: float
                 target.write_text(original, encoding="utf-8")
                 copies.put(game)
 
+        outcome = {}
         with ThreadPoolExecutor(jobs) as pool:
-            return dict(zip(mutants, pool.map(one, mutants)))
+            running = {pool.submit(one, m): m for m in mutants}
+            for done, future in enumerate(as_completed(running), 1):
+                m = running[future]
+                outcome[m] = future.result()
+                print(f"[{done}/{len(mutants)}] {outcome[m]} {where(m)}  {m.what}", flush=True)
+        return outcome
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -119,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tests", nargs="+", help="pytest selection (default tests/games/<name>)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--only", nargs="+", default=[], help="file:line or file:line:col places")
+    parser.add_argument("--part", help="K/N: run the K-th of N interleaved parts (1 <= K <= N)")
     parser.add_argument("--sample", type=int, help="run only K mutants, chosen by --seed")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--timeout", type=float, default=900, help="seconds per test run")
@@ -130,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     tests = args.tests or [f"tests/games/{folder.name.replace('-', '_')}"]
     found = game_mutants(folder)
     chosen = select(found.live, args.only, shown_root()) if args.only else found.live
+    if args.part:
+        k, n = (int(x) for x in args.part.split("/"))
+        chosen = chosen[k - 1::n]
     if args.sample is not None:
         chosen = random.Random(args.seed).sample(chosen, min(args.sample, len(chosen)))
     if args.list:
