@@ -302,3 +302,27 @@ def test_auction_move_bonus_by_cards_won(cards, moves):
         offered += 1
         stay_home(play(e, labels(e)[0]))
     assert offered == moves and e.decision.kind == "may extra_move"
+
+
+@pytest.mark.parametrize("kind, value", [("R4", -5), ("R7a", 8), ("R7b", 20), ("R8", 15)])
+def test_research_station_values(kind, value):
+    """FR l.378 « tu perds cinq points », l.390 « huit ou vingt points », l.394 « quinze points »:
+    the station values the card data must carry (rulebook numbers inside the sample deck)."""
+    e = start(2)
+    (x,) = [c for c in e.state["items"] if item(e, c).get("research") == kind]
+    before = formula(e, "station_value(you)")
+    put(e, x, "station[research]@0")
+    assert formula(e, "station_value(you)") - before == value
+
+
+@pytest.mark.parametrize("players, allowed", [(1, False), (2, True), (4, True), (5, False)])
+def test_two_to_four_players(players, allowed):
+    """FR l.165, 172, 190: the rules are given for two, three and four players (« une partie à
+    trois ou quatre joueurs », the « variante à deux joueurs »); one player plays the solo game
+    (l.500)."""
+    from dsl.errors import UsageError
+    if allowed:
+        assert start(players).decision is not None
+    else:
+        with pytest.raises(UsageError, match="for 2-4 players"):
+            start(players)
