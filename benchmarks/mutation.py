@@ -2,7 +2,7 @@
 
     python benchmarks/mutation.py new-eden [--tests tests/games/new_eden] [--jobs 2]
         [--only games/new-eden/game.yaml:118 ...] [--part 1/4] [--sample K] [--seed S]
-        [--list] [--timeout T]
+        [--resume OUTPUT] [--list] [--timeout T]
 
 For every mutant of the game's files (dsl/mutation.py: each number +-1, each comparison flipped,
 neighbouring numbers swapped), the game is copied to a temporary games folder with that one change
@@ -15,7 +15,8 @@ first run once on the unchanged game, which must pass.
 GAME is a bundled game's name or a game folder; the default tests are tests/games/<name> (with
 `_` for `-`). `--jobs N` runs N mutants at once (each in its own copy); `--only` runs the mutants
 at the given `file:line` (or `file:line:col`) places; `--part K/N` the K-th of N interleaved parts (to run a
-long pass in chunks); `--sample K` runs K of them, chosen by `--seed`. Each outcome is printed as it
+long pass in chunks); `--sample K` runs K of them, chosen by `--seed`; `--resume OUTPUT` reuses the
+outcomes an earlier run printed to OUTPUT (an interrupted pass goes on where it stopped). Each outcome is printed as it
 comes, then the survivors in file order and the counts. Exit status: 0 when no mutant survived, 1
 otherwise.
 """
@@ -69,6 +70,20 @@ def sample_lines(mutants: list) -> str:
         out.append(f"{name} lines " + ", ".join(
             str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in ranges))
     return "; ".join(out)
+
+
+def previous_outcomes(output: Path) -> dict:
+    """(place, change) -> outcome, from the `[i/n] outcome place  change` lines of an earlier run."""
+    found = {}
+    for line in output.read_text(encoding="utf-8").splitlines():
+        head, _, what = line.partition("  ")
+        parts = head.split(" ")
+        if len(parts) == 3 and parts[0].startswith("[") and parts[1] in OUTCOMES:
+            found[(parts[2], what)] = parts[1]
+    return found
+
+
+OUTCOMES = ("killed", "survived", "timeout")
 
 
 def run_tests(games: Path, tests: list[str], timeout: float) -> str:
@@ -132,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, help="run only K mutants, chosen by --seed")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--timeout", type=float, default=900, help="seconds per test run")
+    parser.add_argument("--resume", help="an earlier run's output: its outcomes are not run again")
     parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
     args = parser.parse_args(argv)
 
@@ -155,7 +171,10 @@ def main(argv: list[str] | None = None) -> int:
     if run_tests(folder.parent, tests, args.timeout) != "survived":
         print(f"the tests fail on the unchanged game: {' '.join(tests)}")
         return 2
-    outcome = run(folder, chosen, tests, max(1, args.jobs), args.timeout)
+    earlier = previous_outcomes(Path(args.resume)) if args.resume else {}
+    known = {m: earlier[(where(m), m.what)] for m in chosen if (where(m), m.what) in earlier}
+    outcome = {**known, **run(folder, [m for m in chosen if m not in known], tests,
+                              max(1, args.jobs), args.timeout)}
     survivors = [m for m in chosen if outcome[m] == "survived"]
     for m in sorted(survivors, key=lambda m: (str(m.file), m.line, m.edits[0].col)):
         print(f"SURVIVED {where(m)}  {m.what}")
