@@ -90,8 +90,9 @@ def run_tests(games: Path, tests: list[str], timeout: float) -> str:
     """'killed', 'survived' or 'timeout': the tests run against the games folder `games`."""
     env = dict(os.environ, MEEPLANG_GAMES_DIR=str(games), PYTHONDONTWRITEBYTECODE="1")
     env.pop("PYTEST_XDIST_WORKER", None)
-    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-m", "not slow",
-           *tests]
+    # without the plugins a single-process run never uses: they cost more than most runs' tests
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-m", "not slow", "-p", "no:cacheprovider",
+           "-p", "no:xdist", "-p", "no:hypothesispytest", *tests]
     try:
         done = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
