@@ -326,3 +326,42 @@ def test_two_to_four_players(players, allowed):
     else:
         with pytest.raises(UsageError, match="for 2-4 players"):
             start(players)
+
+
+# ---------------------------------------------------------------------------- Phase D, the rounds
+def next_round(e):
+    """Answer quietly until the next round's first Phase A decision of seat 0."""
+    from .helpers import quiet_choice
+    left = False
+    while True:
+        left = left or phase(e) != "development"
+        if left and phase(e) == "development" and e.decision.player == 0 \
+                and e.decision.kind == "action":
+            return e
+        play(e, quiet_choice(e.decision))
+
+
+def activate_a_shell(e):
+    (s1,) = modules(e, 1)
+    put(e, plain(e, s1, "shell", worksites=1, points=2), "station[shell]@0")
+    item(e, "start_oxygen#0.1")["bottles"] = [2]
+    refresh(e)
+    d = zone(e, "crew@0")[0]
+    play(e, "move_deeples start_oxygen#0.1", d, s1, f"activate {s1}")
+    assert item(e, d)["standing"]
+    return d, s1
+
+
+def test_deeples_come_back_after_rounds_one_and_two_but_not_three():
+    """FR l.87: three rounds; l.269: « Récupérez tous vos deeples » in Phase D, except after the
+    last round (l.382: the deeples stay to show the complete crabs)."""
+    from .helpers import quiet_choice
+    e = next_round(start(2))                                  # round 2
+    d, _ = activate_a_shell(e)
+    next_round(e)                                             # round 3
+    assert item(e, d)["site"] is None and not item(e, d)["standing"]
+    d, s1 = activate_a_shell(e)
+    while e.decision is not None:
+        play(e, quiet_choice(e.decision))
+    assert e.result is not None                               # the game ends after round 3
+    assert item(e, d)["site"] == s1 and item(e, d)["standing"]
