@@ -293,3 +293,13 @@ def test_dt_gift_damage(reading, damage):
     play(e, "[]")
     assert where(e, gift) == f"station[research]@{DT}"
     assert me(e, DT)["damage"] == damage
+
+
+def test_harder_mode_gives_three_cards_by_default():
+    """FR l.522: « une, deux ou même trois cartes »: the harder mode's default is the hardest."""
+    e = to_black_market("solo-hard")
+    dts = list(zone(e, f"offer@{DT}"))
+    for x in dts:
+        plain(e, x, "shell")
+    play(e, "[]")
+    assert zone(e, f"station[shell]@{DT}")[-3:] == dts
