@@ -6,8 +6,9 @@
 
 For every mutant of the game's files (dsl/mutation.py: each number +-1, each comparison flipped,
 neighbouring numbers swapped), the game is copied to a temporary games folder with that one change
-and the tests are run in a fresh `pytest -x` process with `MEEPLANG_GAMES_DIR` pointing at the
+and the tests are run by `pytest -x` in a fresh process with `MEEPLANG_GAMES_DIR` pointing at the
 copy (dsl/loader.games_dir honours it, so every test that loads a game by name loads the mutant).
+Each job keeps a warm server process that forks that fresh process (TestServer): imports paid once.
 A mutant is killed when the tests fail; a survivor is printed with its `file:line:col`. Numbers the
 game's files declare sample (`sample:`) are not run: they are listed at the end. The tests are
 first run once on the unchanged game, which must pass.
@@ -27,6 +28,7 @@ import os
 import queue
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -86,20 +88,60 @@ def previous_outcomes(output: Path) -> dict:
 OUTCOMES = ("killed", "survived", "timeout")
 
 
-def run_tests(games: Path, tests: list[str], timeout: float) -> str:
-    """'killed', 'survived' or 'timeout': the tests run against the games folder `games`."""
-    env = dict(os.environ, MEEPLANG_GAMES_DIR=str(games), PYTHONDONTWRITEBYTECODE="1")
-    env.pop("PYTEST_XDIST_WORKER", None)
-    # without the plugins a single-process run never uses: they cost more than most runs' tests
-    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-m", "not slow", "-p", "no:cacheprovider",
-           "-p", "no:xdist", "-p", "no:hypothesispytest", *tests]
-    try:
-        done = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return "timeout"
-    if done.returncode == 5:
-        raise SystemExit(f"no tests collected by {' '.join(tests)}")
-    return "survived" if done.returncode == 0 else "killed"
+# without the plugins a single-process run never uses: they cost more than most runs' tests
+PYTEST_ARGS = ["-x", "-q", "-m", "not slow", "-p", "no:cacheprovider", "-p", "no:xdist",
+               "-p", "no:hypothesispytest"]
+
+
+class TestServer:
+    """A warm Python process (pytest and Meeplang imported, the grammar built) that forks one
+    child per test run: every run starts from the same clean imports without paying for them."""
+
+    def __init__(self, tests: list[str], timeout: float, cache: Path):
+        env = dict(os.environ, MEEPLANG_CACHE="off", MEEPLANG_CACHE_DIR=str(cache),
+                   PYTHONDONTWRITEBYTECODE="1")
+        env.pop("PYTEST_XDIST_WORKER", None)
+        self.proc = subprocess.Popen([sys.executable, __file__, "--serve", str(timeout), *tests],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                     cwd=ROOT, env=env)
+
+    def run(self, games: Path) -> str:
+        """'killed', 'survived' or 'timeout': the tests run against the games folder `games`."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(f"{games}\n")
+        self.proc.stdin.flush()
+        code = int(self.proc.stdout.readline())
+        if code == 5:
+            raise SystemExit("no tests collected")
+        return "survived" if code == 0 else "timeout" if code == -signal.SIGALRM else "killed"
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait()
+
+
+def serve(timeout: float, tests: list[str]) -> None:
+    """The server's side: one line (a games folder) in, one exit status out, per run."""
+    import pytest
+
+    from dsl.parser import parse_expression
+    from interpreter.engine import Engine  # noqa: F401  (imported once, for every child)
+
+    parse_expression("1")
+    for line in sys.stdin:
+        sys.stdout.flush()
+        pid = os.fork()
+        if pid == 0:
+            os.environ["MEEPLANG_GAMES_DIR"] = line.strip()
+            quiet = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(quiet, 1)
+            os.dup2(quiet, 2)
+            signal.alarm(max(1, int(timeout)))
+            os._exit(int(pytest.main([*PYTEST_ARGS, *tests])))
+        _, status = os.waitpid(pid, 0)
+        sys.stdout.write(f"{os.waitstatus_to_exitcode(status)}\n")
+        sys.stdout.flush()
 
 
 def copy_games(folder: Path, into: Path) -> Path:
@@ -113,29 +155,44 @@ def copy_games(folder: Path, into: Path) -> Path:
 def run(folder: Path, mutants: list, tests: list[str], jobs: int, timeout: float) -> dict:
     """Each mutant's outcome, running `jobs` at once, each worker in its own copy of the games."""
     with tempfile.TemporaryDirectory(prefix="meeplang-mutants-") as tmp:
-        copies: queue.Queue = queue.Queue()
-        for j in range(jobs):
-            copies.put(copy_games(folder, Path(tmp) / str(j)))
+        servers = [TestServer(tests, timeout, Path(tmp) / f"cache{j}") for j in range(jobs)]
+        workers: queue.Queue = queue.Queue()
+        for j, server in enumerate(servers):
+            workers.put((copy_games(folder, Path(tmp) / str(j)), server))
 
         def one(m: Mutant) -> str:
-            game = copies.get()
+            game, server = workers.get()
             target = game / m.file.relative_to(folder)
             original = target.read_text(encoding="utf-8")
             try:
                 target.write_text(m.apply(original), encoding="utf-8")
-                return run_tests(game.parent, tests, timeout)
+                return server.run(game.parent)
             finally:
                 target.write_text(original, encoding="utf-8")
-                copies.put(game)
+                workers.put((game, server))
 
         outcome = {}
-        with ThreadPoolExecutor(jobs) as pool:
-            running = {pool.submit(one, m): m for m in mutants}
-            for done, future in enumerate(as_completed(running), 1):
-                m = running[future]
-                outcome[m] = future.result()
-                print(f"[{done}/{len(mutants)}] {outcome[m]} {where(m)}  {m.what}", flush=True)
+        try:
+            with ThreadPoolExecutor(jobs) as pool:
+                running = {pool.submit(one, m): m for m in mutants}
+                for done, future in enumerate(as_completed(running), 1):
+                    m = running[future]
+                    outcome[m] = future.result()
+                    print(f"[{done}/{len(mutants)}] {outcome[m]} {where(m)}  {m.what}", flush=True)
+        finally:
+            for server in servers:
+                server.close()
         return outcome
+
+
+def baseline(folder: Path, tests: list[str], timeout: float) -> str:
+    """The tests' outcome on the unchanged games."""
+    with tempfile.TemporaryDirectory(prefix="meeplang-mutants-") as tmp:
+        server = TestServer(tests, timeout, Path(tmp))
+        try:
+            return server.run(folder.parent)
+        finally:
+            server.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -169,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     start = time.perf_counter()
-    if run_tests(folder.parent, tests, args.timeout) != "survived":
+    if baseline(folder, tests, args.timeout) != "survived":
         print(f"the tests fail on the unchanged game: {' '.join(tests)}")
         return 2
     earlier = previous_outcomes(Path(args.resume)) if args.resume else {}
@@ -189,4 +246,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    if sys.argv[1:2] == ["--serve"]:
+        serve(float(sys.argv[2]), sys.argv[3:])
+    else:
+        sys.exit(main())
