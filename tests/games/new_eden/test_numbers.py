@@ -254,10 +254,10 @@ def test_black_market_price_by_count(bought, coins, damage):
     for p in (0, 1):
         for x in zone(e, f"offer@{p}"):
             plain(e, x, "shell")
-    me(e).update(coins=6, damage=0)                      # the subsets were offered with 10 coins
+    me(e).update(coins=6, damage=2)                      # the subsets were offered with 10 coins
     offer = zone(e, "offer@0")[:bought]
     play(e, "[" + ", ".join(offer) + "]", "[]")
-    assert (me(e)["coins"], me(e)["damage"]) == (6 - coins, damage)
+    assert (me(e)["coins"], me(e)["damage"]) == (6 - coins, 2 + damage)
 
 
 @pytest.mark.parametrize("coins, most", [(0, 0), (1, 1), (2, 1), (3, 2), (5, 2), (6, 3)])
