@@ -22,6 +22,12 @@ def test_pig_declares_what_openspiel_has(pig):
     assert pig.warnings == ()
 
 
+def test_player_zero_starts(pig):
+    """OpenSpiel's pig: player 0 moves first."""
+    for players in (2, 3):
+        assert Engine(pig, players, 0).start().player == 0
+
+
 @pytest.mark.parametrize("agents", ["random", "first", "random,first"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_pig_finishes_with_a_legal_result(pig, agents, players):
