@@ -40,8 +40,9 @@ LANGS = ("en", "fr")
 def load_game(target: str, variant: str | None = None) -> Game:
     """Load, validate, parse and check a game (optionally with a variant overlay). A game loaded
     before from the same bytes by the same Meeplang comes from the cache (dsl/cache.py)."""
-    folder, named_variant, variant_file = locate(target)
-    key = cache.key_for(folder, variant or named_variant, variant_file)
+    found = locate(target, variant)
+    key = cache.key_for(found.folder, found.variant, found.variant_file,
+                        None if found.is_folder_game else found.game_file)
     game = cache.get(key) if key is not None else None
     if game is None:
         game = build_game(load_source(target, variant))
@@ -166,7 +167,7 @@ class _Builder:
         title = doc.get("title", name)
         title = {"en": str(title)} if isinstance(title, str) else {k: str(v) for k, v in title.items()}
         variants = tuple(self._variant_info(v) for v in variant_names(self.src.folder)) \
-            if self.src.variant is None else ()
+            if self.src.variant is None and self.src.located.is_folder_game else ()
         automa = doc.get("automa")
         automa = (str(automa["name"]), int(automa.get("seats", 1))) if automa else ()
         summary = doc.get("summary", "")
