@@ -168,6 +168,7 @@ class _Builder:
         title = {"en": str(title)} if isinstance(title, str) else {k: str(v) for k, v in title.items()}
         variants = tuple(self._variant_info(v) for v in variant_names(self.src.folder)) \
             if self.src.variant is None and self.src.located.is_folder_game else ()
+        found = self.src.located
         automa = doc.get("automa")
         automa = (str(automa["name"]), int(automa.get("seats", 1))) if automa else ()
         summary = doc.get("summary", "")
@@ -178,7 +179,9 @@ class _Builder:
             min_players=lo, max_players=hi, options=options, terms=terms, tables=tables,
             counters=counters, zones=zones, items=items, setup=setup, flow=flow, actions=actions,
             triggers=tuple(triggers), scoring=scoring, rules_hash=self.src.rules_hash,
-            folder=str(self.src.folder), warnings=tuple(self.warnings), invariants=invariants)
+            folder=str(self.src.folder), warnings=tuple(self.warnings), invariants=invariants,
+            game_file=None if found.is_folder_game else str(found.game_file.resolve()),
+            variant_file=str(found.variant_file.resolve()) if found.variant_file else None)
 
     def _raw_flow_phases(self):
         """The phase steps of the flow, parsed shallowly (for checks made before the flow)."""
