@@ -10,6 +10,8 @@ from .dot import DETAILS
 from .labels import LANGS
 from .render import FORMATS
 
+STDOUT = "-"  # `-o -` means standard output, as in most Unix tools
+
 
 def _target(text: str):
     name, _, variant = text.partition(":")
@@ -30,13 +32,17 @@ def _stem(game) -> str:
 
 
 def cmd_diagram(args) -> int:
-    from .render import write
+    from .render import render, write
 
     game = _load(args.game)
     fmt = args.format
     if fmt is None:
         suffix = Path(args.output).suffix.lstrip(".").lower() if args.output else ""
-        fmt = suffix if suffix in FORMATS else "svg"
+        fmt = suffix if suffix in FORMATS else ("dot" if args.output == "-" else "svg")
+    if args.output == STDOUT:  # `-o -`: the document itself on standard output
+        sys.stdout.buffer.write(render(game, fmt, args.detail, args.lang))
+        sys.stdout.flush()
+        return 0
     out = Path(args.output) if args.output else Path(f"{_stem(game)}.{fmt}")
     write(game, out, fmt, args.detail, args.lang)
     print(out)
@@ -46,6 +52,9 @@ def cmd_diagram(args) -> int:
 def cmd_report(args) -> int:
     from .report import write_report
 
+    if args.output == STDOUT:
+        raise UsageError("report writes a folder (index.html and its images): -o needs a folder, "
+                         "not -")
     game = _load(args.game)
     out = Path(args.output) if args.output else Path(f"{_stem(game)}-report")
     index = write_report(game, out, detail=args.detail, lang=args.lang)
@@ -60,7 +69,8 @@ def register(subparsers) -> None:
                     "Graphviz's `dot` (apt-get install graphviz); --format dot does not.")
     s.add_argument("game", metavar="GAME[:VARIANT]", help="a bundled game, GAME:VARIANT or a folder")
     s.add_argument("-o", "--output", metavar="FILE",
-                   help="output file (default: GAME.svg or GAME-VARIANT.svg in the current folder)")
+                   help="output file, or - for standard output (default: GAME.svg or GAME-VARIANT.svg "
+                        "in the current folder; with -, the format defaults to dot)")
     s.add_argument("--format", "-f", choices=FORMATS,
                    help="svg, png, pdf or dot (default: from -o's extension, else svg)")
     s.add_argument("--detail", "-d", choices=DETAILS, default="phases",
