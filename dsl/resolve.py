@@ -611,8 +611,8 @@ class _Names:
         self.kinds: dict[str, str] = {}
         for n in options:
             self.kinds[n] = "option"
-        for n in tables:
-            self.kinds[n] = "table"
+        for n, value in tables.items():  # a table may be one number: `plant_income: 5`
+            self.kinds[n] = _CONSTANT_KINDS.get(type(value), "table")
         for n, c in counters.items():
             self.kinds[n] = "pcounter" if c.per_player else "counter"
         for n, z in zones.items():
@@ -635,7 +635,9 @@ class _Names:
         self.zone_specs = zones
 
 
-_TYPE_OF_KIND = {"option": "any", "table": "table", "graph": "graph", "counter": "int",
+_CONSTANT_KINDS = {int: "number", bool: "flag", str: "text"}
+_TYPE_OF_KIND = {"option": "any", "table": "table", "number": "int", "flag": "bool",
+                 "text": "str", "graph": "graph", "counter": "int",
                  "pcounter": "int",
                  "zone": "zone", "pzone": "zone", "family": "family", "pfamily": "family"}
 

@@ -85,3 +85,21 @@ def test_variant_given_as_a_file_must_extend_that_game(tmp_path):
     assert load_game("pig", path).options["target"].default == 30
     with pytest.raises(UsageError, match="not a variant of goofspiel"):
         load_game("goofspiel", path)
+
+
+def test_a_table_of_one_number_is_read_as_that_number_and_overridden_in_one_line(tmp_path):
+    from interpreter.engine import Engine
+
+    race = RACE.replace("counters:", "tables:\n  step: 3\ncounters:").replace(
+        "add 1 to position", "add step to position")
+    (tmp_path / "race.yaml").write_text(race)
+    (tmp_path / "long.yaml").write_text("variant: long\nextends: race.yaml\ntables:\n  step: 5\n")
+    for path, step in (("race.yaml", 3), ("long.yaml", 5)):
+        e = Engine(load_game(str(tmp_path / path)), 2, 0)
+        d = e.start()
+        while d is not None:
+            d = e.choose(0)
+        assert e.result["scores"] == [step, step]
+    (tmp_path / "race.yaml").write_text(race.replace("score: position", "score: step[1]"))
+    with pytest.raises(Exception, match="cannot be indexed"):
+        load_game(str(tmp_path / "race.yaml"))
