@@ -181,7 +181,8 @@ class _Builder:
             triggers=tuple(triggers), scoring=scoring, rules_hash=self.src.rules_hash,
             folder=str(self.src.folder), warnings=tuple(self.warnings), invariants=invariants,
             game_file=None if found.is_folder_game else str(found.game_file.resolve()),
-            variant_file=str(found.variant_file.resolve()) if found.variant_file else None)
+            variant_file=str(found.variant_file.resolve()) if found.variant_file else None,
+            table_pos=dict(self.section("tables").key_pos))
 
     def _raw_flow_phases(self):
         """The phase steps of the flow, parsed shallowly (for checks made before the flow)."""

@@ -16,7 +16,7 @@ from . import __version__
 
 # Modules that add their own subcommands: each has `register(subparsers)`; each parser it adds sets
 # `func=handler(args) -> exit status`. Handlers raise MeeplangError for bad input like the rest.
-COMMAND_MODULES = ("visualizer.cli", "interpreter.simulation_cli", "meeplang.new_variant")
+COMMAND_MODULES = ("visualizer.cli", "interpreter.simulation_cli", "meeplang.new_variant", "meeplang.diff_cli")
 
 
 def _split_target(target: str, variant: str | None):
