@@ -55,6 +55,15 @@ def diff_games(a: Game, b: Game) -> list[Change]:
     return out
 
 
+def changes_from_base(game: Game) -> list[Change]:
+    """What a variant changes from the game it extends (every variant of the chain)."""
+    from .resolve import load_game
+
+    if game.variant is None:
+        return []
+    return diff_games(load_game(game.game_file or game.folder), game)
+
+
 def _by_name(section: str, value):
     """Triggers and invariants are kept in order in the model; compare them by name."""
     if section == "triggers":
@@ -64,14 +73,18 @@ def _by_name(section: str, value):
     return value
 
 
-def changed_names(changes: list[Change]) -> set[str]:
-    """The entries a list of changes touches, as `section.name` (`actions.power_plant`): what a
-    diagram or report marks as changed by a variant."""
-    names = set()
-    for c in changes:
-        parts = c.path.split(".")
-        names.add(".".join(parts[:2]))
-    return names
+def changed_parts(changes: list[Change]) -> dict:
+    """`actions.power_plant` -> ["limit.times"], `tables.passing_points` -> ["3"]: what each
+    changed entry changed (nothing listed for an entry added or removed whole). What a diagram
+    or report marks as changed by a variant."""
+    out: dict = {}
+    for ch in changes:
+        parts = ch.path.split(".")
+        entry, rest = ".".join(parts[:2]), ".".join(parts[2:])
+        out.setdefault(entry, [])
+        if rest and rest not in out[entry]:
+            out[entry].append(rest)
+    return out
 
 
 def _tables(before: dict, after: dict, pos_a: dict, pos_b: dict, out: list) -> None:
