@@ -7,9 +7,10 @@ import importlib
 import json
 import os
 import sys
+from pathlib import Path
 
-from dsl.errors import MeeplangError, UsageError, source_line
-from dsl.loader import bundled_games
+from dsl.errors import MeeplangError, UsageError, remember_source, source_line
+from dsl.loader import bundled_games, games_dir
 from dsl.resolve import load_game
 
 from . import __version__
@@ -103,15 +104,46 @@ def cmd_deep_check(args) -> int:
     return 0
 
 
+def _rule_text(at: str) -> str | None:
+    """The source line a `file:line[:col]` position points at (a game from the cache was not
+    read in this process: its file is read now, bundled files from the bundled games' folder)."""
+    path, _, rest = at.partition(":")
+    line = rest.split(":")[0]
+    if not line.isdigit():
+        return None
+    if source_line(path, int(line)) is None:
+        for candidate in (Path(path), games_dir().parent / path):
+            if candidate.is_file():
+                remember_source(path, candidate.read_text(encoding="utf-8"))
+                break
+    src = source_line(path, int(line))
+    return src.strip() if src else None
+
+
 def _trace_line(event: dict) -> str:
     text = json.dumps({k: v for k, v in event.items() if k != "at"}, ensure_ascii=False)
     at = event.get("at")
     if not at:
         return text
-    path, _, rest = at.partition(":")
-    line = rest.split(":")[0]
-    src = source_line(path, int(line)) if line.isdigit() else None
-    return f"{text:<70} {at}" + (f"  | {src.strip()}" if src else "")
+    src = _rule_text(at)
+    return f"{text:<70} {at}" + (f"  | {src}" if src else "")
+
+
+def _print_trace(engine, shown: list) -> None:
+    """Print the events and state changes not shown yet, in the order they happened: each
+    change under the rule line that made it (shown: [events printed, changes printed])."""
+    events, changes = engine.events, engine.changes
+    while shown[0] < len(events) or shown[1] < len(changes):
+        if shown[1] < len(changes) and changes[shown[1]][0] <= shown[0]:
+            _, at, what = changes[shown[1]]
+            src = _rule_text(at)
+            print(f"  {at}" + (f"  | {src}" if src else ""))
+            for change in what:
+                print(f"      {change}")
+            shown[1] += 1
+        else:
+            print(_trace_line(events[shown[0]]))
+            shown[0] += 1
 
 
 def cmd_play(args) -> int:
@@ -122,21 +154,18 @@ def cmd_play(args) -> int:
     name, variant = _split_target(args.game, args.variant)
     game = load_game(name, variant)
     players = args.players if args.players is not None else game.min_players
-    engine = Engine(game, players, args.seed, _parse_options(args.option))
+    engine = Engine(game, players, args.seed, _parse_options(args.option), trace=args.trace)
     seats = make_agents(args.agents, players, args.seed)
     d = engine.start()
-    shown = 0
+    shown = [0, 0]
     while d is not None:
         if args.trace:
-            for ev in engine.events[shown:]:
-                print(_trace_line(ev))
-            shown = len(engine.events)
+            _print_trace(engine, shown)
         agent = seats[d.player]
         view = engine.view(d.player) if agent.needs_view else None
         d = engine.choose(agent.choose(engine, d, view))
     if args.trace:
-        for ev in engine.events[shown:]:
-            print(_trace_line(ev))
+        _print_trace(engine, shown)
     if args.log:
         write_log(args.log, engine)
     result = engine.result
