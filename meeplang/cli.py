@@ -179,7 +179,9 @@ def cmd_play(args) -> int:
                "turns": engine.turns_taken, "rules": game.rules_hash, "final_state": engine.state}
         print(json.dumps(out, ensure_ascii=False, sort_keys=False))
         return 0
-    title = game.title.get("en", game.name) + (f" ({game.variant})" if game.variant else "")
+    title = game.title.get("en", game.name)
+    if game.variant and game.variant not in title:  # a variant's own title may name it already
+        title += f" ({game.variant})"
     print(f"{title}: {players} players, seed {args.seed}, {len(engine.choices)} decisions")
     for p, score in enumerate(result["scores"]):
         mark = "  winner" if p in result["winners"] else ""
