@@ -1,8 +1,10 @@
 """Finding and reading game folders: the main file, its includes, and variant overlays.
 
-A game is a folder with `game.yaml`; variants live in `variants/<name>.yaml` and say
-`extends: <game>`. A variant is an overlay: maps merge key by key, a `null` value removes a key,
-lists replace the base list. Includes stay inside the game folder.
+A game is a folder with `game.yaml` (or any game file given by path); variants live in
+`variants/<name>.yaml` (or anywhere, given by path) and say `extends: <game>`. A variant is an
+overlay: maps merge key by key, a `null` value removes a key, lists replace the base list. It
+changes only entries the game has (a misspelt name is an error with "did you mean"); new entries
+go under `add:`. Includes stay inside the game folder.
 """
 from __future__ import annotations
 
