@@ -134,6 +134,8 @@ def source_text(value):
         return {FIELD_NAMES.get(f.name) or f.name: source_text(getattr(value, f.name))
                 for f in attrs.fields(type(value))
                 if f.eq and f.name not in SKIPPED_FIELDS and not _empty(getattr(value, f.name))}
+    if isinstance(value, A.Num):  # a number written as an expression (`times: 3`) is a number
+        return value.value
     if attrs.has(type(value)):
         return A.expr_source(value)
     if isinstance(value, tuple):

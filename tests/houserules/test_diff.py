@@ -24,7 +24,7 @@ def test_three_changes_each_with_both_sides_and_where(tmp_path, monkeypatch, cap
     assert [(c["path"], c["before"], c["after"]) for c in changes] == [
         ("tables.passing_points.3", [3, 2, 0], [4, 2, 0]),
         ("tables.plant_income", 5, 6),
-        ("actions.power_plant.limit.times", "3", "2")]
+        ("actions.power_plant.limit.times", 3, 2)]
     assert [c["where"]["after"] for c in changes] == ["house.yaml:5", "house.yaml:4",
                                                       "house.yaml:8"]
     assert changes[2]["where"]["before"].startswith("games/new-eden/game.yaml:")
