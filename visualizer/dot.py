@@ -589,7 +589,9 @@ class _Builder:
     def changes_of(self, entry: str, tables) -> list[str]:
         """What changed in an entry (`limit.times`, `effect`), and which of the tables it reads
         changed: a rule behaves differently when either does."""
-        return self.changed.get(entry, []) + [t for t in tables if f"tables.{t}" in self.changed]
+        parts = self.changed.get(entry)
+        own = (parts or [self.w.plain("added")]) if parts is not None else []
+        return own + [t for t in tables if f"tables.{t}" in self.changed]
 
     def changes_box(self):
         """Every change, listed below the legend: also those no node shows (options, tables,

@@ -57,3 +57,11 @@ def test_the_report_lists_a_variant_s_changes_and_its_tables(tmp_path):
     assert 'plant_income <span class="changed">✎ </span>' in page
     assert "at most 2 per Development" in page
     assert '<section id="changes">' not in build_html(load_game("new-eden"), "<svg/>", "en")
+
+
+def test_entries_a_variant_adds_are_marked_added():
+    solo = load_game("new-eden:solo")
+    d = build_diagram(solo, "actions", changes=changes_from_base(solo))
+    marked = [label for label, n in _actions(d).items() if n.attrs.get("color") == C_CHANGED]
+    assert any("Deep Thought takes" in m and "✎ changed: added" in m for m in marked)
+    assert any("Pass" in m and "✎ changed: requires" in m for m in marked)
