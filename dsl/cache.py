@@ -52,11 +52,13 @@ def code_digest() -> str:
     return h.hexdigest()
 
 
-def key_for(folder: Path, variant: str | None, variant_file: Path | None) -> str | None:
+def key_for(folder: Path, variant: str | None, variant_file: Path | None,
+            game_file: Path | None = None) -> str | None:
     """The cache key of one load, or None when it should not be cached (a folder too big to hash
     quickly: more than MAX_FILES files or MAX_BYTES bytes)."""
     h = hashlib.sha256(code_digest().encode())
-    h.update(f"\0{os.getcwd()}\0{folder.resolve()}\0{variant}\0{variant_file}\0".encode())
+    h.update(f"\0{os.getcwd()}\0{folder.resolve()}\0{variant}\0{variant_file}\0{game_file}\0"
+             .encode())
     files = []
     for root, dirs, names in os.walk(folder):  # every file: an include may have any name
         dirs.sort()

@@ -1,11 +1,14 @@
 """Finding and reading game folders: the main file, its includes, and variant overlays.
 
-A game is a folder with `game.yaml`; variants live in `variants/<name>.yaml` and say
-`extends: <game>`. A variant is an overlay: maps merge key by key, a `null` value removes a key,
-lists replace the base list. Includes stay inside the game folder.
+A game is a folder with `game.yaml` (or any game file given by path); variants live in
+`variants/<name>.yaml` (or anywhere, given by path) and say `extends: <game>`. A variant is an
+overlay: maps merge key by key, a `null` value removes a key, lists replace the base list. It
+changes only entries the game has (a misspelt name is an error with "did you mean"); new entries
+go under `add:`. Includes stay inside the game folder.
 """
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import os
@@ -56,6 +59,7 @@ class Source:
     variant: str | None
     files: tuple
     rules_hash: str
+    located: "Located"
 
 
 def _display_path(path: Path) -> str:
@@ -125,51 +129,87 @@ def copy_tree(node):
     return node
 
 
-def locate(target: str) -> tuple[Path, str | None, Path | None]:
-    """`pig`, `pig:variant`, a folder, a game.yaml or a variant file -> (folder, variant, variant file)."""
-    name, _, variant = target.partition(":")
+@attrs.frozen
+class Located:
+    """What a target names: the game's main file (in its folder), and the variant to overlay,
+    by name (`variants/<name>.yaml`) or as a file given by path."""
+
+    folder: Path
+    game_file: Path
+    variant: str | None
+    variant_file: Path | None
+
+    @property
+    def is_folder_game(self) -> bool:
+        """The folder's own game.yaml (whose variants/ belong to it), not a standalone file."""
+        return self.game_file.name == GAME_FILE
+
+
+def is_yaml_path(text: str | None) -> bool:
+    return bool(text) and Path(str(text)).suffix in (".yaml", ".yml")
+
+
+def locate(target: str, variant: str | None = None) -> Located:
+    """`pig`, `pig:variant`, a folder, a game file or a variant file; `variant` may also be a
+    variant file's path (`play pig --variant fast.yaml`)."""
+    name, _, named = target.partition(":")
+    if is_yaml_path(variant):
+        return _variant_file_for(name, Path(str(variant)))
+    variant = variant or named or None
     path = Path(name)
-    if path.suffix in (".yaml", ".yml") and path.is_file():
+    if is_yaml_path(name) and path.is_file():
         doc = read_yaml_file(path)
         if "extends" in doc:
             base = _resolve_extends(doc, path.parent)
-            return base, path.stem if "variant" not in doc else str(doc["variant"]), path
-        return path.parent, variant or None, None
+            return Located(base.parent, base, str(doc.get("variant", path.stem)), path)
+        return Located(path.parent, path, variant, None)
     if path.is_dir() and (path / GAME_FILE).is_file():
-        return path, variant or None, None
+        return Located(path, path / GAME_FILE, variant, None)
     bundled = games_dir() / name
     if name and "/" not in name and (bundled / GAME_FILE).is_file():
-        return bundled, variant or None, None
+        return Located(bundled, bundled / GAME_FILE, variant, None)
     known = ", ".join(bundled_games())
     raise UsageError(f"no game named {name!r} (bundled games: {known}; or give a folder or a .yaml file)")
 
 
+def _variant_file_for(name: str, path: Path) -> Located:
+    """`GAME --variant FILE`: the file must be a variant of that game."""
+    if not path.is_file():
+        raise UsageError(f"--variant {path}: no such file")
+    found = locate(str(path))
+    game = locate(name)
+    if found.variant_file is None or found.game_file.resolve() != game.game_file.resolve():
+        raise UsageError(f"--variant {path}: not a variant of {name} (it needs `extends: {name}`)")
+    return found
+
+
 def _resolve_extends(doc: YMap, here: Path) -> Path:
+    """The main file of the game a variant extends: a bundled game's name, a folder, or a file."""
     base = str(doc["extends"]).partition(":")[0]
     pos = doc.pos_of("extends")
     candidate = (here / base)
     if candidate.is_dir() and (candidate / GAME_FILE).is_file():
-        return candidate
+        return candidate / GAME_FILE
     if candidate.is_file():
-        return candidate.parent
+        return candidate
     for up in (here, here.parent):
         if up.name == base and (up / GAME_FILE).is_file():
-            return up
+            return up / GAME_FILE
     bundled = games_dir() / base
     if (bundled / GAME_FILE).is_file():
-        return bundled
+        return bundled / GAME_FILE
     raise LoadError(f"extends: no game {base!r} found", pos)
 
 
 def load_source(target: str, variant: str | None = None) -> Source:
-    folder, named_variant, variant_file = locate(target)
-    variant = variant or named_variant
-    files = [folder / GAME_FILE]
-    doc = _with_includes(read_yaml_file(folder / GAME_FILE), folder)
+    found = locate(target, variant)
+    folder, variant, variant_file = found.folder, found.variant, found.variant_file
+    files = [found.game_file]
+    doc = _with_includes(read_yaml_file(found.game_file), folder)
     if variant and variant_file is None:
         variant_file = folder / "variants" / f"{variant}.yaml"
-        if not variant_file.is_file():
-            known = ", ".join(variant_names(folder)) or "none"
+        if not found.is_folder_game or not variant_file.is_file():
+            known = ", ".join(variant_names(folder) if found.is_folder_game else []) or "none"
             raise UsageError(f"game {folder.name!r} has no variant {variant!r} (variants: {known})")
     if variant_file is not None:
         for path, overlay in _variant_chain(folder, variant_file):
@@ -178,7 +218,7 @@ def load_source(target: str, variant: str | None = None) -> Source:
     validate(doc, variant=False)  # the merged game: an overlay may give only what it changes
     digest = hashlib.sha256(json.dumps(_canonical(plain(doc)), sort_keys=True).encode()
                             ).hexdigest()[:16]
-    return Source(doc, folder, variant, tuple(str(f) for f in files), digest)
+    return Source(doc, folder, variant, tuple(str(f) for f in files), digest, found)
 
 
 def variant_files(folder: Path, variant: str) -> list:
@@ -217,12 +257,20 @@ def _variant_chain(folder: Path, variant_file: Path) -> list:
     return list(reversed(chain))
 
 
+# The sections whose keys are names the game gives (actions, counters, ...): a variant may change
+# or remove only names the game has, and says `add:` for new ones, so a typo is an error.
+NAMED_SECTIONS = ("options", "terms", "tables", "counters", "zones", "items", "actions",
+                  "triggers", "formulas", "invariants", "graphs")
+
+
 def apply_overlay(doc: YMap, overlay: YMap) -> YMap:
     patches = overlay.get("flow_patches")
     overlay = overlay_merge(YMap_at(overlay.pos), overlay)  # a copy we may edit
     overlay.pop("flow_patches", None)
-    _check_removals(doc, overlay, "")
-    merged = overlay_merge(doc, overlay)
+    additions = overlay.pop("add", None) or YMap_at(overlay.pos)
+    _check_changes(doc, overlay, "")
+    _check_additions(doc, additions)
+    merged = overlay_merge(overlay_merge(doc, overlay), additions)
     for key in ("extends", "variant"):
         merged.pop(key, None)
     if patches:
@@ -230,17 +278,53 @@ def apply_overlay(doc: YMap, overlay: YMap) -> YMap:
     return merged
 
 
-def _check_removals(base, over: YMap, where: str) -> None:
-    """`KEY: null` in a variant removes KEY from the game: a KEY the game does not have (a typo,
-    or a rule renamed since) is an error, not a silent no-op."""
+def _check_changes(base, over: YMap, where: str) -> None:
+    """Everything a variant changes or removes must be in the game: `KEY: null` for a KEY the game
+    does not have (a typo, or a rule renamed since) is an error, and so is any entry of a named
+    section (or key of a table) that the game does not have, rather than a silent addition."""
     for key, value in over.items():
         path = f"{where}.{key}" if where else str(key)
         present = isinstance(base, YMap) and key in base
+        pos = over.key_pos.get(key, over.pos)
         if value is None and not present:
-            raise LoadError(f"`{key}: null` removes nothing: the game has no {path}",
-                            over.key_pos.get(key, over.pos))
+            raise LoadError(f"`{key}: null` removes nothing: the game has no {path}"
+                            f"{_did_you_mean(key, base)}", pos)
+        if not present and _names_entry(path):
+            raise LoadError(f"the game has no {path} to change{_did_you_mean(key, base)} (a new "
+                            f"entry goes under `add:`)", pos)
         if present and isinstance(value, YMap):
-            _check_removals(base[key], value, path)
+            _check_changes(base[key], value, path)
+
+
+def _names_entry(path: str) -> bool:
+    """Is this dotted path an entry of a named section, or a key inside a table?"""
+    section, _, rest = path.partition(".")
+    return section in NAMED_SECTIONS and bool(rest) and ("." not in rest or section == "tables")
+
+
+def _check_additions(base: YMap, additions: YMap) -> None:
+    """`add: {actions: {new_action: ...}}` adds entries the game does not have yet."""
+    if not isinstance(additions, YMap):
+        raise LoadError("add: expects sections of new entries (actions:, counters:, ...)",
+                        getattr(additions, "pos", base.pos))
+    for section, entries in additions.items():
+        pos = additions.key_pos.get(section, additions.pos)
+        if section not in NAMED_SECTIONS:
+            raise LoadError(f"add: {section!r} is not a section of named entries; expected one "
+                            f"of: {', '.join(NAMED_SECTIONS)}", pos)
+        if not isinstance(entries, YMap):
+            raise LoadError(f"add.{section} expects new entries (name: definition)", pos)
+        existing = base.get(section) or {}
+        for name in entries:
+            if name in existing:
+                raise LoadError(f"add.{section}.{name}: the game already has {section}.{name}; "
+                                f"change it outside `add:`", entries.key_pos.get(name, pos))
+
+
+def _did_you_mean(key, base) -> str:
+    known = [str(k) for k in base] if isinstance(base, YMap) else []
+    close = difflib.get_close_matches(str(key), known, n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 def _named_steps(steps, out):

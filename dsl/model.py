@@ -206,6 +206,9 @@ class Game:
     graphs: dict = attrs.field(factory=dict)  # name -> {node: (neighbour, ...)}
     automa_decide: dict = attrs.field(factory=dict)  # decision name -> expression
     warnings: tuple = ()
+    game_file: str | None = None  # the main file given by path, when it is not FOLDER/game.yaml
+    variant_file: str | None = None  # the variant file given by path (logs record it)
+    table_pos: dict = attrs.field(factory=dict, eq=False)  # table name -> where it is defined
 
     def _repr_svg_(self) -> str:
         """Jupyter shows a loaded game as its phase flowchart."""

@@ -40,8 +40,9 @@ LANGS = ("en", "fr")
 def load_game(target: str, variant: str | None = None) -> Game:
     """Load, validate, parse and check a game (optionally with a variant overlay). A game loaded
     before from the same bytes by the same Meeplang comes from the cache (dsl/cache.py)."""
-    folder, named_variant, variant_file = locate(target)
-    key = cache.key_for(folder, variant or named_variant, variant_file)
+    found = locate(target, variant)
+    key = cache.key_for(found.folder, found.variant, found.variant_file,
+                        None if found.is_folder_game else found.game_file)
     game = cache.get(key) if key is not None else None
     if game is None:
         game = build_game(load_source(target, variant))
@@ -166,7 +167,8 @@ class _Builder:
         title = doc.get("title", name)
         title = {"en": str(title)} if isinstance(title, str) else {k: str(v) for k, v in title.items()}
         variants = tuple(self._variant_info(v) for v in variant_names(self.src.folder)) \
-            if self.src.variant is None else ()
+            if self.src.variant is None and self.src.located.is_folder_game else ()
+        found = self.src.located
         automa = doc.get("automa")
         automa = (str(automa["name"]), int(automa.get("seats", 1))) if automa else ()
         summary = doc.get("summary", "")
@@ -177,7 +179,10 @@ class _Builder:
             min_players=lo, max_players=hi, options=options, terms=terms, tables=tables,
             counters=counters, zones=zones, items=items, setup=setup, flow=flow, actions=actions,
             triggers=tuple(triggers), scoring=scoring, rules_hash=self.src.rules_hash,
-            folder=str(self.src.folder), warnings=tuple(self.warnings), invariants=invariants)
+            folder=str(self.src.folder), warnings=tuple(self.warnings), invariants=invariants,
+            game_file=None if found.is_folder_game else str(found.game_file.resolve()),
+            variant_file=str(found.variant_file.resolve()) if found.variant_file else None,
+            table_pos=dict(self.section("tables").key_pos))
 
     def _raw_flow_phases(self):
         """The phase steps of the flow, parsed shallowly (for checks made before the flow)."""
@@ -607,8 +612,8 @@ class _Names:
         self.kinds: dict[str, str] = {}
         for n in options:
             self.kinds[n] = "option"
-        for n in tables:
-            self.kinds[n] = "table"
+        for n, value in tables.items():  # a table may be one number: `plant_income: 5`
+            self.kinds[n] = _CONSTANT_KINDS.get(type(value), "table")
         for n, c in counters.items():
             self.kinds[n] = "pcounter" if c.per_player else "counter"
         for n, z in zones.items():
@@ -631,7 +636,9 @@ class _Names:
         self.zone_specs = zones
 
 
-_TYPE_OF_KIND = {"option": "any", "table": "table", "graph": "graph", "counter": "int",
+_CONSTANT_KINDS = {int: "number", bool: "flag", str: "text"}
+_TYPE_OF_KIND = {"option": "any", "table": "table", "number": "int", "flag": "bool",
+                 "text": "str", "graph": "graph", "counter": "int",
                  "pcounter": "int",
                  "zone": "zone", "pzone": "zone", "family": "family", "pfamily": "family"}
 

@@ -18,6 +18,7 @@ from dsl.model import DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
 from .decisions import ActionOption, label
 from .functions import FUNCTIONS, call_error, items_of
 from .state import FamilyRef, ZoneRef, zone_key
+from .trace import NOT_TRACED, traced
 
 if TYPE_CHECKING:  # the engine imports this module; the annotation is only for the compiled build
     from .engine import Engine
@@ -66,8 +67,9 @@ _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.l
 class Compiled:
     """The compiled program of one Game."""
 
-    def __init__(self, game):
+    def __init__(self, game, traced: bool = False):
         self.game = game
+        self.traced = traced  # statements record what they change (interpreter/trace.py)
         self.zone_refs: dict[tuple, ZoneRef] = {}
         # zones with no grid and no capacity: a move into one is a plain list operation
         self.plain_zones = frozenset(n for n, z in game.zones.items()
@@ -612,7 +614,10 @@ class _Compiler:
         return gen
 
     def stmt(self, s, scope: set):
-        return getattr(self, "s_" + type(s).__name__)(s, scope)
+        fn, is_gen = getattr(self, "s_" + type(s).__name__)(s, scope)
+        if self.prog.traced and not is_gen and type(s).__name__ not in NOT_TRACED:
+            fn = traced(fn, s.pos)  # `play --trace`: what the statement changed (trace.py)
+        return fn, is_gen
 
     def _counter_setter(self, target, scope):
         """-> (owner(c) -> seat or None for a game counter, name, spec) for a counter target."""

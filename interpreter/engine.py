@@ -19,7 +19,7 @@ from dsl.errors import RuleError, UsageError
 from dsl.model import Game
 
 from . import state as st
-from .compile import (Ctx, EndGame, EndTurn, PassTurn, compiled, need_int, need_items,
+from .compile import (Compiled, Ctx, EndGame, EndTurn, PassTurn, compiled, need_int, need_items,
                       plain_value)
 from .decisions import ActionOption, Decision, label
 
@@ -85,7 +85,7 @@ class Engine:
     # compiled build (interpreter/native.py) would otherwise refuse a wrong type with a TypeError.
     def __init__(self, game: Game, players, seed: int = 0, options: dict | None = None,
                  step_budget: int = DEFAULT_STEP_BUDGET, trigger_depth: int = DEFAULT_TRIGGER_DEPTH,
-                 record: bool = True):
+                 record: bool = True, trace: bool = False):
         if not isinstance(players, int) or not game.min_players <= players <= game.max_players:
             raise UsageError(f"{game.name}{':' + game.variant if game.variant else ''} is for "
                              f"{game.min_players}-{game.max_players} players, not {players}")
@@ -96,7 +96,9 @@ class Engine:
         self.opts = resolve_options(game, options)
         self.options_given = dict(options or {})
         self.rng = random.Random(seed)
-        self.prog = compiled(game)
+        # traced: a program of its own whose statements note what they change (play --trace)
+        self.prog = Compiled(game, traced=True) if trace else compiled(game)
+        self.changes: list = []  # (events so far, rule position, [change, ...]) when traced
         self.budget, self.max_depth, self.record = step_budget, trigger_depth, record
         self.steps = 0
         self.turns_taken = 0  # turns of `turns` steps, for the length of a game

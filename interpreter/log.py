@@ -7,6 +7,7 @@ header plus the choices so far; loading replays them and checks the state hash.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -24,15 +25,26 @@ SAVE_FORMAT = "meeplang-save/1"
 
 
 def game_ref(game) -> str:
+    if game.game_file:
+        return game.game_file
     folder = Path(game.folder).resolve()
     return game.name if folder.parent == games_dir().resolve() else str(folder)
 
 
+def file_digest(path: str) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
 def header(engine: Engine) -> dict:
+    """What re-running the game needs: the game (a bundled name or a path), its variant (a name,
+    or a variant file's path and content hash), players, seed, options, and the rules' hash."""
     g = engine.game
-    return {"format": FORMAT, "meeplang": meeplang.__version__, "game": game_ref(g),
-            "variant": g.variant, "players": engine.humans, "seed": engine.seed,
-            "options": engine.options_given, "rules": g.rules_hash}
+    out = {"format": FORMAT, "meeplang": meeplang.__version__, "game": game_ref(g),
+           "variant": g.variant, "players": engine.humans, "seed": engine.seed,
+           "options": engine.options_given, "rules": g.rules_hash}
+    if g.variant_file:
+        out["variant_file"] = {"path": g.variant_file, "sha256": file_digest(g.variant_file)}
+    return out
 
 
 def dumps_line(record: dict) -> str:
@@ -72,13 +84,30 @@ def engine_from_header(h: dict, where: Pos) -> Engine:
     for key in ("game", "players", "seed", "rules"):
         if key not in h:
             raise LoadError(f"the header has no {key!r}", where)
-    game = load_game(h["game"], h.get("variant"))
+    game = _game_of(h, where)
     if game.rules_hash != h["rules"]:
         raise LoadError(
             f"this was recorded with other rules for {h['game']}"
             f"{':' + h['variant'] if h.get('variant') else ''} (rules {h['rules']}, now "
             f"{game.rules_hash}): the game files changed since", where)
     return Engine(game, int(h["players"]), int(h["seed"]), h.get("options") or {})
+
+
+def _game_of(h: dict, where: Pos):
+    """The game a header names; a variant file must still be there with the same bytes."""
+    recorded = h.get("variant_file")
+    if not recorded:
+        return load_game(h["game"], h.get("variant"))
+    if not isinstance(recorded, dict) or not isinstance(recorded.get("path"), str):
+        raise LoadError("the header's variant_file must be {path, sha256}", where)
+    path = recorded["path"]
+    if not Path(path).is_file():
+        raise LoadError(f"this was recorded with the variant file {path}, which is not there "
+                        "any more", where)
+    if file_digest(path) != recorded.get("sha256"):
+        raise LoadError(f"this was recorded with another version of {path} (the file changed "
+                        "since)", where)
+    return load_game(path)
 
 
 def replay(path: str) -> Engine:

@@ -129,6 +129,9 @@ def make_plan(args) -> Plan:
         if other.rules_hash == base.rules_hash:
             raise UsageError(f"--compare {args.compare}: that is the game being simulated")
         runs.append(make_run(folder, other_variant, other, players, args, options))
+        if other_variant is None and Path(folder).resolve() == Path(other.folder).resolve() \
+                and (base.variant is not None):
+            runs.reverse()  # `simulate VARIANT --compare base`: still read base → variant
     return Plan(runs, args.n, jobs, executor, args.scheduler)
 
 
@@ -225,22 +228,31 @@ def run_summary(run: Run, plan: Plan) -> dict:
     """One run's statistics plus what was run (and how fast, which varies between runs)."""
     s = stats.summarize(run.records, run.spec.players)
     return {"game": run.game.name, "variant": run.game.variant, "players": run.spec.players,
-            "agents": run.agents, "options": run.options, "seed": run.spec.seed,
+            "seats": len(s["win_rates"]), "agents": seat_agents(run, len(s["win_rates"])), "options": run.options, "seed": run.spec.seed,
             "rules": run.game.rules_hash, **s,
             "elapsed_seconds": run.elapsed,
             "games_per_second": len(run.records) / run.elapsed if run.elapsed > 0 else None,
             "run": {"executor": plan.executor, "jobs": plan.jobs, "scheduler": plan.scheduler}}
 
 
+def seat_agents(run: Run, seats: int) -> list:
+    """Who plays each seat: the agents, then the automa for seats the rules play."""
+    automa = run.game.automa[0] if run.game.automa else "automa"
+    return [run.agents[p] if p < len(run.agents) else automa for p in range(seats)]
+
+
 def result_object(plan: Plan) -> dict:
     """The --json object: the base run's summary, and under --compare the variant's and the
-    tests of the differences."""
+    paired tests of the differences (variant - base)."""
     summaries = [run_summary(run, plan) for run in plan.runs]
     out = summaries[0]
     if len(summaries) > 1:
         other = summaries[1]
+        base_run, other_run = plan.runs
         out["compare"] = {"variant": other["variant"], "alpha": ALPHA,
-                          **stats.compare(out, other, out["players"]), "summary": other}
+                          "direction": f"{base_run.label} → {other_run.label}: Δ = variant - base",
+                          **stats.compare(base_run.records, other_run.records, out, other),
+                          "summary": other}
     return out
 
 
@@ -270,27 +282,30 @@ def print_result(plan: Plan, out: dict, report: str | None) -> None:
     """The summary table, then the comparison table under --compare."""
     from rich.console import Console
 
-    console = Console()
+    console = Console(emoji=False)  # user text such as a variant named `house` stays text
     console.print(summary_table(plan.runs[0], out))
     if "compare" in out:
         console.print(summary_table(plan.runs[1], out["compare"]["summary"]))
         console.print(compare_table(plan.runs, out))
     if report:
-        console.print(f"report written to {report}")
+        from rich.markup import escape
+
+        console.print(escape(f"report written to {report}"))
 
 
 def summary_table(run: Run, s: dict):
     """Per seat: win rate with its 95% interval, score mean and sd; the caption has the rest."""
+    from rich.markup import escape
     from rich.table import Table
 
     opts = ", ".join(f"{k}={v}" for k, v in run.options.items())
-    table = Table(title=f"{run.label}: {s['games']} games, {s['players']} players, seed "
-                        f"{s['seed']}" + (f" ({opts})" if opts else ""))
+    table = Table(title=escape(f"{run.label}: {s['games']} games, {s['players']} players, seed "
+                               f"{s['seed']}" + (f" ({opts})" if opts else "")))
     for name in ("seat", "agent", "win rate", "95% interval", "mean score", "sd"):
         table.add_column(name, justify="left" if name == "agent" else "right")
-    for p in range(s["players"]):
+    for p in range(s["seats"]):
         lo, hi = s["win_rate_ci"][p]
-        table.add_row(str(p), run.agents[p], pct(s["win_rates"][p]), f"{pct(lo)} – {pct(hi)}",
+        table.add_row(str(p), escape(s["agents"][p]), pct(s["win_rates"][p]), f"{pct(lo)} – {pct(hi)}",
                       f"{s['mean_scores'][p]:.2f}", f"{s['score_sd'][p]:.2f}")
     rate = s["games_per_second"]
     turns = (f"{s['turns_mean']:.1f} turns per game (sd {s['turns_sd']:.1f}) · "
@@ -305,11 +320,13 @@ def summary_table(run: Run, s: dict):
 
 def compare_table(runs: list, out: dict):
     """Per seat: base → variant win rate and mean score, differences and p-values."""
+    from rich.markup import escape
     from rich.table import Table
 
     cmp = out["compare"]
-    table = Table(title=f"{runs[0].label} → {runs[1].label} (same seeds; * p < {ALPHA})")
-    for name in ("seat", "win rate", "Δ", "p (z)", "mean score", "Δ ", "p (Welch)"):
+    table = Table(title=escape(f"{runs[0].label} → {runs[1].label}: Δ = variant − base, "
+                               f"paired on {cmp['paired_games']} shared seeds; * p < {ALPHA}"))
+    for name in ("seat", "win rate", "Δ", "p (sign)", "mean score", "Δ ", "p (paired t)"):
         table.add_column(name, justify="right")
     for row in cmp["seats"]:
         b, o = row["win_rate"]
@@ -351,7 +368,7 @@ def write_report(folder: Path, plan: Plan, out: dict) -> list[Path]:
 def write_csv(path: Path, run: Run) -> Path:
     """One row per game: index, seed, a score column per seat, winners (space-separated seats,
     empty when nobody won), turns and decisions."""
-    players = run.spec.players
+    players = max([run.spec.players] + [len(r["scores"]) for r in run.records])  # automa seats too
     with path.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["index", "seed", *(f"score_{p}" for p in range(players)), "winners",

@@ -2,8 +2,9 @@
 
 Win rates count a tie as a shared win (each of k winners gets 1/k), so the seats' win rates plus
 the share of games with no winner sum to 1. Intervals are Wilson's (sound near 0 and 1, where
-most lopsided games live); comparisons use a two-proportion z-test for win rates and Welch's t
-(unequal variances) for scores and game lengths.
+most lopsided games live). A comparison plays the same seeds on both sides, so its tests are
+paired: Student's paired t on the per-game differences of scores and game lengths, and the exact
+McNemar (sign) test on the games a seat wins on one side only.
 """
 from __future__ import annotations
 
@@ -13,16 +14,6 @@ Z95 = 1.959963984540054  # the standard normal's 97.5% quantile: two-sided 95%
 
 
 # ------------------------------------------------------------ distributions
-def normal_cdf(x: float) -> float:
-    """P(Z <= x) for a standard normal Z; math.erf is all it takes."""
-    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
-
-
-def normal_two_sided_p(z: float) -> float:
-    """P(|Z| >= |z|): the p-value of a two-sided z-test."""
-    return math.erfc(abs(z) / math.sqrt(2.0))
-
-
 def _beta_continued_fraction(a: float, b: float, x: float) -> float:
     """Lentz's continued fraction for the incomplete beta (Numerical Recipes' betacf)."""
     tiny, eps = 1e-300, 1e-15
@@ -88,35 +79,35 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
     return max(0.0, centre - margin), min(1.0, centre + margin)
 
 
-# ------------------------------------------------------------ tests
-def two_proportion_z(x1: float, n1: int, x2: float, n2: int) -> dict:
-    """Pooled two-proportion z-test of p2 - p1; z is None when both samples show no variance."""
-    p1, p2 = x1 / n1, x2 / n2
-    pooled = (x1 + x2) / (n1 + n2)
-    se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
-    diff = p2 - p1
-    if se == 0.0:
-        return {"diff": diff, "z": None, "p": 1.0 if diff == 0 else 0.0}
-    z = diff / se
-    return {"diff": diff, "z": z, "p": normal_two_sided_p(z)}
+# ------------------------------------------------------------ paired tests
+def paired_t(diffs) -> dict:
+    """Student's paired t-test of the mean of per-game differences (variant - base, same seed).
 
-
-def welch_t(mean1: float, sd1: float, n1: int, mean2: float, sd2: float, n2: int) -> dict:
-    """Welch's t-test of mean2 - mean1 with Welch-Satterthwaite degrees of freedom.
-
-    With fewer than two values on a side there is no variance estimate: t and p are None. With
-    no variance on either side the means are certain: p is 0 if they differ, 1 if not.
+    A shift that every game shares is found even when games vary a lot, where an unpaired test
+    would drown it in the spread. With fewer than two pairs t and p are None; with no spread in
+    the differences the mean is certain: p is 0 if it is not 0, 1 if it is.
     """
-    diff = mean2 - mean1
-    if n1 < 2 or n2 < 2:
-        return {"diff": diff, "t": None, "df": None, "p": None}
-    v1, v2 = sd1 * sd1 / n1, sd2 * sd2 / n2
-    se2 = v1 + v2
-    if se2 == 0.0:
-        return {"diff": diff, "t": None, "df": float(n1 + n2 - 2), "p": 1.0 if diff == 0 else 0.0}
-    df = se2 * se2 / (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1))
-    t = diff / math.sqrt(se2)
-    return {"diff": diff, "t": t, "df": df, "p": t_two_sided_p(t, df)}
+    diffs = list(diffs)
+    n = len(diffs)
+    mean, sd = mean_sd(diffs)
+    if n < 2:
+        return {"diff": mean, "t": None, "df": None, "p": None}
+    if sd == 0.0:
+        return {"diff": mean, "t": None, "df": n - 1, "p": 1.0 if mean == 0 else 0.0}
+    t = mean / (sd / math.sqrt(n))
+    return {"diff": mean, "t": t, "df": n - 1, "p": t_two_sided_p(t, n - 1)}
+
+
+def sign_test(gained: int, lost: int) -> float:
+    """Exact two-sided McNemar (sign) test: of the games whose outcome changed, `gained` went
+    one way and `lost` the other; the p-value of so uneven a split if both ways were equally
+    likely (binomial with p = 1/2)."""
+    n = gained + lost
+    if n == 0:
+        return 1.0
+    k = min(gained, lost)
+    tail = math.fsum(math.comb(n, i) for i in range(k + 1)) / 2.0 ** n
+    return min(1.0, 2.0 * tail)
 
 
 # ------------------------------------------------------------ simulation summaries
@@ -140,8 +131,10 @@ def seat_scores(records, players: int) -> list[list[float]]:
 
 
 def summarize(records, players: int) -> dict:
-    """The statistics of one run: win rates with intervals, score and length spread."""
+    """The statistics of one run: win rates with intervals, score and length spread. Seats played
+    by the rules (automa) count as seats: `players` humans may give more seats than that."""
     n = len(records)
+    players = max([players] + [len(r["scores"]) for r in records])
     shares, no_winner = win_shares(records, players)
     spreads = [mean_sd(col) for col in seat_scores(records, players)]
     length_mean, length_sd = mean_sd(r["decisions"] for r in records)
@@ -162,25 +155,25 @@ def summarize(records, players: int) -> dict:
     }
 
 
-def compare(base: dict, other: dict, players: int) -> dict:
-    """Per-seat differences (other - base) in win rate and mean score, and in game length."""
-    nb, no = base["games"], other["games"]
+def compare(base_records, other_records, base: dict, other: dict) -> dict:
+    """Base → variant on the same seeds: per seat the differences (variant - base) in win rate
+    and mean score, and in game length, each with a paired test over the shared games."""
+    pairs = list(zip(base_records, other_records))
     seats = []
-    for p in range(players):
-        wins = two_proportion_z(base["wins"][p], nb, other["wins"][p], no)
-        score = welch_t(base["mean_scores"][p], base["score_sd"][p], nb,
-                        other["mean_scores"][p], other["score_sd"][p], no)
+    for p in range(len(base["win_rates"])):
+        gained = sum(1 for b, o in pairs if p in o["winners"] and p not in b["winners"])
+        lost = sum(1 for b, o in pairs if p in b["winners"] and p not in o["winners"])
+        score = paired_t(o["scores"][p] - b["scores"][p] for b, o in pairs)
         seats.append({"seat": p,
                       "win_rate": [base["win_rates"][p], other["win_rates"][p]],
-                      "win_rate_diff": wins["diff"], "win_rate_z": wins["z"],
-                      "win_rate_p": wins["p"],
+                      "win_rate_diff": other["win_rates"][p] - base["win_rates"][p],
+                      "wins_gained": gained, "wins_lost": lost,
+                      "win_rate_p": sign_test(gained, lost),
                       "mean_score": [base["mean_scores"][p], other["mean_scores"][p]],
                       "mean_score_diff": score["diff"], "score_t": score["t"],
                       "score_df": score["df"], "score_p": score["p"]})
-    length = welch_t(base["decisions_mean"], base["decisions_sd"], nb,
-                     other["decisions_mean"], other["decisions_sd"], no)
-    turns = welch_t(base["turns_mean"], base["turns_sd"], nb,
-                    other["turns_mean"], other["turns_sd"], no)
-    return {"seats": seats,
+    length = paired_t(o["decisions"] - b["decisions"] for b, o in pairs)
+    turns = paired_t(o["turns"] - b["turns"] for b, o in pairs)
+    return {"paired_games": len(pairs), "seats": seats,
             "decisions": {"mean": [base["decisions_mean"], other["decisions_mean"]], **length},
             "turns": {"mean": [base["turns_mean"], other["turns_mean"]], **turns}}

@@ -7,16 +7,17 @@ import importlib
 import json
 import os
 import sys
+from pathlib import Path
 
-from dsl.errors import MeeplangError, UsageError, source_line
-from dsl.loader import bundled_games
+from dsl.errors import MeeplangError, UsageError, remember_source, source_line
+from dsl.loader import bundled_games, games_dir
 from dsl.resolve import load_game
 
 from . import __version__
 
 # Modules that add their own subcommands: each has `register(subparsers)`; each parser it adds sets
 # `func=handler(args) -> exit status`. Handlers raise MeeplangError for bad input like the rest.
-COMMAND_MODULES = ("visualizer.cli", "interpreter.simulation_cli")
+COMMAND_MODULES = ("visualizer.cli", "interpreter.simulation_cli", "meeplang.new_variant", "meeplang.diff_cli")
 
 
 def _split_target(target: str, variant: str | None):
@@ -103,15 +104,46 @@ def cmd_deep_check(args) -> int:
     return 0
 
 
+def _rule_text(at: str) -> str | None:
+    """The source line a `file:line[:col]` position points at (a game from the cache was not
+    read in this process: its file is read now, bundled files from the bundled games' folder)."""
+    path, _, rest = at.partition(":")
+    line = rest.split(":")[0]
+    if not line.isdigit():
+        return None
+    if source_line(path, int(line)) is None:
+        for candidate in (Path(path), games_dir().parent / path):
+            if candidate.is_file():
+                remember_source(path, candidate.read_text(encoding="utf-8"))
+                break
+    src = source_line(path, int(line))
+    return src.strip() if src else None
+
+
 def _trace_line(event: dict) -> str:
     text = json.dumps({k: v for k, v in event.items() if k != "at"}, ensure_ascii=False)
     at = event.get("at")
     if not at:
         return text
-    path, _, rest = at.partition(":")
-    line = rest.split(":")[0]
-    src = source_line(path, int(line)) if line.isdigit() else None
-    return f"{text:<70} {at}" + (f"  | {src.strip()}" if src else "")
+    src = _rule_text(at)
+    return f"{text:<70} {at}" + (f"  | {src}" if src else "")
+
+
+def _print_trace(engine, shown: list) -> None:
+    """Print the events and state changes not shown yet, in the order they happened: each
+    change under the rule line that made it (shown: [events printed, changes printed])."""
+    events, changes = engine.events, engine.changes
+    while shown[0] < len(events) or shown[1] < len(changes):
+        if shown[1] < len(changes) and changes[shown[1]][0] <= shown[0]:
+            _, at, what = changes[shown[1]]
+            src = _rule_text(at)
+            print(f"  {at}" + (f"  | {src}" if src else ""))
+            for change in what:
+                print(f"      {change}")
+            shown[1] += 1
+        else:
+            print(_trace_line(events[shown[0]]))
+            shown[0] += 1
 
 
 def cmd_play(args) -> int:
@@ -122,21 +154,18 @@ def cmd_play(args) -> int:
     name, variant = _split_target(args.game, args.variant)
     game = load_game(name, variant)
     players = args.players if args.players is not None else game.min_players
-    engine = Engine(game, players, args.seed, _parse_options(args.option))
+    engine = Engine(game, players, args.seed, _parse_options(args.option), trace=args.trace)
     seats = make_agents(args.agents, players, args.seed)
     d = engine.start()
-    shown = 0
+    shown = [0, 0]
     while d is not None:
         if args.trace:
-            for ev in engine.events[shown:]:
-                print(_trace_line(ev))
-            shown = len(engine.events)
+            _print_trace(engine, shown)
         agent = seats[d.player]
         view = engine.view(d.player) if agent.needs_view else None
         d = engine.choose(agent.choose(engine, d, view))
     if args.trace:
-        for ev in engine.events[shown:]:
-            print(_trace_line(ev))
+        _print_trace(engine, shown)
     if args.log:
         write_log(args.log, engine)
     result = engine.result
@@ -150,7 +179,9 @@ def cmd_play(args) -> int:
                "turns": engine.turns_taken, "rules": game.rules_hash, "final_state": engine.state}
         print(json.dumps(out, ensure_ascii=False, sort_keys=False))
         return 0
-    title = game.title.get("en", game.name) + (f" ({game.variant})" if game.variant else "")
+    title = game.title.get("en", game.name)
+    if game.variant and game.variant not in title:  # a variant's own title may name it already
+        title += f" ({game.variant})"
     print(f"{title}: {players} players, seed {args.seed}, {len(engine.choices)} decisions")
     for p, score in enumerate(result["scores"]):
         mark = "  winner" if p in result["winners"] else ""

@@ -2,6 +2,8 @@
 import re
 from pathlib import Path
 
+import pytest
+
 from meeplang.cli import main
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -52,5 +54,68 @@ def test_readme_house_rule_file_checks_and_compares(tmp_path, monkeypatch, capsy
     assert capsys.readouterr().out.startswith("ok: pig:fast ")
     assert main(["simulate", "fast-pig.yaml", "--players", "2", "-n", "40", "--compare", "base",
                  "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)  # base → variant, whichever is named first
+    assert out["variant"] is None and out["compare"]["variant"] == "fast"
+    assert out["compare"]["decisions"]["diff"] < 0
+
+
+def _lines_at_base(text: str) -> str:
+    """Output with the base game's line numbers left out: the README need not follow every edit
+    of New Eden's game.yaml."""
+    return re.sub(r"game\.yaml:\d+", "game.yaml:N", text.strip())
+
+
+def test_readme_new_eden_house_rule_tutorial(tmp_path, monkeypatch, capsys):
+    """Every command of the New Eden house-rule tutorial, as written (the simulation with fewer
+    games), with the outputs it shows."""
+    import json
+    import shlex
+
+    from visualizer.render import have_dot
+
+    text = README.read_text(encoding="utf-8")
+    tutorial = text.split("## Tutorial: a New Eden house rule", 1)[1].split("\n## ", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "variant", "new-eden", "house"]) == 0
+    started = (tmp_path / "house.yaml").read_text()
+    for entry in ("#   plant_income: 5", "#   passing_points: {2: [3, 0], 3: [3, 2, 0]",
+                  "#   power_plant:\n#     limit: {times: 3, per: development}"):
+        assert entry in started  # what the tutorial uncomments is listed
+    rules = re.search(r"```yaml\n(# house.yaml.*?)```", tutorial, re.S).group(1)
+    (tmp_path / "house.yaml").write_text(rules)
+    capsys.readouterr()
+    for command in ("meeplang check house.yaml", "meeplang diff new-eden house.yaml"):
+        assert main(shlex.split(command)[1:]) == 0
+        shown = _shown_block(tutorial, command)
+        assert _lines_at_base(capsys.readouterr().out) == _lines_at_base(shown)
+
+    (tmp_path / "house.yaml").write_text(rules.replace("plant_income:", "plant_incom:"))
+    assert main(["check", "house.yaml"]) == 1
+    shown = re.search(r"```\n(house.yaml:6:3: error: .*?)\n", tutorial).group(1)
+    assert capsys.readouterr().err.splitlines()[0] == shown
+    (tmp_path / "house.yaml").write_text(rules)
+
+    block = tutorial.split("```sh\nmeeplang diagram", 1)[1].split("```")[0]
+    for line in ("meeplang diagram" + block).strip().splitlines():
+        args = shlex.split(line)[1:]
+        if args[0] == "diagram" and not have_dot():
+            continue
+        if args[0] == "simulate":
+            args[args.index("-n") + 1] = "6"
+        assert main(args) == 0, line
+        out = capsys.readouterr().out
+        if "--trace" in args:
+            excerpt = re.search(r"```\n(\{\"event\": \"decision.*?)```", tutorial, re.S).group(1)
+            rule, change = excerpt.splitlines()[1:3]
+            lines = [_lines_at_base(x) for x in out.splitlines()]
+            at = lines.index(_lines_at_base(rule))
+            assert lines[at + 1] == change.strip()
+    assert (tmp_path / "house-game.jsonl").exists()
+    assert main(["simulate", "new-eden", "--players", "3", "-n", "6", "--compare", "house.yaml",
+                 "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["decisions_mean"] < out["compare"]["summary"]["decisions_mean"]
+    cmp = out["compare"]
+    assert out["variant"] is None and cmp["variant"] == "house" and cmp["paired_games"] == 6
+    for seat in cmp["seats"]:
+        assert seat["mean_score_diff"] == pytest.approx(
+            cmp["summary"]["mean_scores"][seat["seat"]] - out["mean_scores"][seat["seat"]])

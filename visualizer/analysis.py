@@ -29,6 +29,22 @@ def calls(block) -> list[str]:
     return out
 
 
+def tables_read(game, *parts) -> list[str]:
+    """The tables the given rule parts (expressions, blocks, an action's choice) read, in source
+    order: what a house rule that changes a table changes."""
+    out: list[str] = []
+    for part in parts:
+        if part is None:
+            continue
+        subparts = [part.source, part.cond] if hasattr(part, "is_range") else [part]
+        for sub in subparts:
+            for e in sub if isinstance(sub, tuple) else (sub,):
+                for n in _nodes(e):
+                    if isinstance(n, A.Name) and n.name in game.tables and n.name not in out:
+                        out.append(n.name)
+    return out
+
+
 def reach(game, blocks) -> list[str]:
     """Every action the blocks run, directly or through actions they run (transitively)."""
     out: list[str] = []

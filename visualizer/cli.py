@@ -10,6 +10,8 @@ from .dot import DETAILS
 from .labels import LANGS
 from .render import FORMATS
 
+STDOUT = "-"  # `-o -` means standard output, as in most Unix tools
+
 
 def _target(text: str):
     name, _, variant = text.partition(":")
@@ -29,16 +31,30 @@ def _stem(game) -> str:
     return game.name + (f"-{game.variant}" if game.variant else "")
 
 
+def changes_from_base(game) -> list:
+    """What a variant changes from its base game, for --highlight-changes."""
+    from dsl.diff import changes_from_base as diff_from_base
+
+    if game.variant is None:
+        raise UsageError("--highlight-changes needs a variant (GAME:VARIANT or a variant file)")
+    return diff_from_base(game)
+
+
 def cmd_diagram(args) -> int:
-    from .render import write
+    from .render import render, write
 
     game = _load(args.game)
+    changes = changes_from_base(game) if args.highlight_changes else None
     fmt = args.format
     if fmt is None:
         suffix = Path(args.output).suffix.lstrip(".").lower() if args.output else ""
-        fmt = suffix if suffix in FORMATS else "svg"
+        fmt = suffix if suffix in FORMATS else ("dot" if args.output == "-" else "svg")
+    if args.output == STDOUT:  # `-o -`: the document itself on standard output
+        sys.stdout.buffer.write(render(game, fmt, args.detail, args.lang, changes))
+        sys.stdout.flush()
+        return 0
     out = Path(args.output) if args.output else Path(f"{_stem(game)}.{fmt}")
-    write(game, out, fmt, args.detail, args.lang)
+    write(game, out, fmt, args.detail, args.lang, changes)
     print(out)
     return 0
 
@@ -46,6 +62,9 @@ def cmd_diagram(args) -> int:
 def cmd_report(args) -> int:
     from .report import write_report
 
+    if args.output == STDOUT:
+        raise UsageError("report writes a folder (index.html and its images): -o needs a folder, "
+                         "not -")
     game = _load(args.game)
     out = Path(args.output) if args.output else Path(f"{_stem(game)}-report")
     index = write_report(game, out, detail=args.detail, lang=args.lang)
@@ -60,13 +79,17 @@ def register(subparsers) -> None:
                     "Graphviz's `dot` (apt-get install graphviz); --format dot does not.")
     s.add_argument("game", metavar="GAME[:VARIANT]", help="a bundled game, GAME:VARIANT or a folder")
     s.add_argument("-o", "--output", metavar="FILE",
-                   help="output file (default: GAME.svg or GAME-VARIANT.svg in the current folder)")
+                   help="output file, or - for standard output (default: GAME.svg or GAME-VARIANT.svg "
+                        "in the current folder; with -, the format defaults to dot)")
     s.add_argument("--format", "-f", choices=FORMATS,
                    help="svg, png, pdf or dot (default: from -o's extension, else svg)")
     s.add_argument("--detail", "-d", choices=DETAILS, default="phases",
                    help="phases (flow only), actions (+ actions in each turns step), "
                         "full (+ effects and triggers); default phases")
     s.add_argument("--lang", "-l", choices=LANGS, default="en", help="label language (default en)")
+    s.add_argument("--highlight-changes", action="store_true",
+                   help="a variant: colour what it changes from its base game (the rules it "
+                        "changes and those reading a table it changes) and list every change")
     s.set_defaults(func=cmd_diagram)
 
     s = subparsers.add_parser(

@@ -26,10 +26,13 @@ Nothing here knows any particular game: everything comes from the model.
 """
 from __future__ import annotations
 
+import json
+
 import attrs
 import graphviz
 
 from dsl import ast as A
+from dsl.diff import changed_parts
 from dsl.errors import UsageError
 from dsl.model import DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
 
@@ -53,6 +56,7 @@ C_FINAL = ("#ffe9a8", "#8a6d00")
 C_END = "#c0392b"
 C_FLOW = "#444444"
 C_GAME = "#9a9a9a"
+C_CHANGED = "#d62728"  # what a variant changes (--highlight-changes)
 
 
 # ---------------------------------------------------------------- the drawing as data
@@ -154,10 +158,12 @@ class _Anchor:
 
 # ---------------------------------------------------------------- building
 class _Builder:
-    def __init__(self, game, detail: str, lang: str):
+    def __init__(self, game, detail: str, lang: str, changes=None):
         if detail not in DETAILS:
             raise UsageError(f"unknown detail {detail!r}; expected one of {', '.join(DETAILS)}")
         self.game = game
+        self.changes = changes  # dsl.diff changes to highlight, or None
+        self.changed = {} if changes is None else changed_parts(changes)
         self.detail = detail
         self.w = Words(game, lang)
         self.lang = lang
@@ -242,6 +248,7 @@ class _Builder:
         self.place_triggers()
         self.end_game_exits(final)
         self.legend()
+        self.changes_box()
         return self.d
 
     def start_node(self, where) -> str:
@@ -473,6 +480,7 @@ class _Builder:
         action = self.game.actions.get(name)
         title = w.term(name) + (f" ({w.ui(kind)})" if kind else "")
         lines, code = [], []
+        changed: list[str] = []
         if action is not None:
             if self.detail == "full" and action.param is not None:
                 src = A.choice_source(action.param, expr)
@@ -480,11 +488,19 @@ class _Builder:
             if action.requires is not None:
                 lines += wrap(w.field("requires", expr(action.requires)), 40,
                               2 if self.detail == "actions" else 3)
+            if action.limit is not None:
+                lines.append(w.ui("limit", expr(action.limit), w.ui(action.limit_per)))
+            tables = AN.tables_read(self.game, action.param, action.requires, action.effect)
+            if tables:
+                lines += wrap(w.ui("reads", ", ".join(tables)), 40, 2)
             if self.detail == "full":
                 code = code_excerpt(action.effect, 4, 36, w)
+            changed = self.changes_of(f"actions.{name}", tables)
+            if changed:
+                lines += wrap(w.ui("changed", ", ".join(changed)), 40, 3)
         aid = self.node(where, "act", "action", label=html_label(title, lines, code),
                         shape="box", style="rounded,filled" + (",dashed" if kind else ""),
-                        fillcolor=C_ACTION[0], color=C_ACTION[1])
+                        fillcolor=C_ACTION[0], **_border(C_ACTION[1], changed))
         if action is not None:
             called = AN.reach(self.game, [action.effect])
             keys = {("action", name)} | {("action", a) for a in called}
@@ -510,10 +526,14 @@ class _Builder:
             if t.cond is not None:
                 lines += wrap(f"{self.w.ui('if')} {expr(t.cond)}", 30, 2)
             code = code_excerpt(t.effect, 4, 36, self.w)
+            changed = self.changes_of(f"triggers.{t.name}",
+                                      AN.tables_read(self.game, t.cond, t.effect))
+            if changed:
+                lines += wrap(self.w.ui("changed", ", ".join(changed)), 40, 3)
             tid = self.node(where, "trig", "trigger",
                             label=html_label(self.w.term(t.name), lines, code), shape="box",
                             style="rounded,filled,dashed", fillcolor=C_TRIGGER[0],
-                            color=C_TRIGGER[1])
+                            **_border(C_TRIGGER[1], changed))
             self.d.triggers[t.name] = tid
             # beside (left of) the node it fires from, so it does not lengthen the flow; the
             # node says when it fires, so its edges need no label
@@ -564,6 +584,31 @@ class _Builder:
 
     def name_of(self, name: str) -> str:
         return self.w.term(name)
+
+    # -- a variant's changes (--highlight-changes)
+    def changes_of(self, entry: str, tables) -> list[str]:
+        """What changed in an entry (`limit.times`, `effect`), and which of the tables it reads
+        changed: a rule behaves differently when either does."""
+        parts = self.changed.get(entry)
+        own = (parts or [self.w.plain("added")]) if parts is not None else []
+        return own + [t for t in tables if f"tables.{t}" in self.changed]
+
+    def changes_box(self):
+        """Every change, listed below the legend: also those no node shows (options, tables,
+        rules drawn only at a finer detail)."""
+        if not self.changes:
+            return
+        c = self.cluster(self.root, "changes", self.w.plain("changes"), ("#fff5f5", C_CHANGED),
+                         style="rounded,filled", fontsize="11", penwidth="2")
+        c.id = c.attrs["id"] = "cluster_changes"
+        rows = "".join(
+            f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="9">{h(ch.path)}</FONT></TD>'
+            f'<TD ALIGN="LEFT"><FONT POINT-SIZE="9">{h(_short(ch.before))} → '
+            f'{h(_short(ch.after))}</FONT></TD></TR>' for ch in self.changes)
+        self.node(c, "changes", "changes", shape="plaintext", margin="0",
+                  label=f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="2">{rows}</TABLE>>')
+        self.edge("legend", c.nodes[-1].id, "layout", style="invis", ltail="cluster_legend",
+                  lhead="cluster_changes")
 
     # -- legend (the same for every game and detail level; only the language changes it)
     def legend(self):
@@ -636,8 +681,22 @@ def _edge_label(lines) -> str:
     return graphviz.nohtml("\\n".join(line.replace("\\", "\\\\") for line in lines))
 
 
-def build_diagram(game, detail: str = "phases", lang: str = "en") -> Diagram:
-    return _Builder(game, detail, lang).build()
+def _border(colour: str, changed) -> dict:
+    """A node's border: its kind's colour, or thick red when a variant changed its rule."""
+    return {"color": C_CHANGED, "penwidth": "3"} if changed else {"color": colour}
+
+
+def _short(value, width: int = 48) -> str:
+    """One change's side in a line: rule text or data, cut to width; '—' where absent."""
+    if value is None:
+        return "—"
+    return shorten(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False),
+                   width)
+
+
+def build_diagram(game, detail: str = "phases", lang: str = "en", changes=None) -> Diagram:
+    """The drawing; `changes` (from dsl.diff) are highlighted and listed when given."""
+    return _Builder(game, detail, lang, changes).build()
 
 
 # ---------------------------------------------------------------- DOT
@@ -667,5 +726,5 @@ def to_digraph(d: Diagram) -> graphviz.Digraph:
     return g
 
 
-def dot_source(game, detail: str = "phases", lang: str = "en") -> str:
-    return to_digraph(build_diagram(game, detail, lang)).source
+def dot_source(game, detail: str = "phases", lang: str = "en", changes=None) -> str:
+    return to_digraph(build_diagram(game, detail, lang, changes)).source

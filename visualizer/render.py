@@ -43,11 +43,12 @@ def render_source(source: str, fmt: str) -> bytes:
         raise UsageError(f"Graphviz's dot failed: {(err or '').strip() or exc}") from None
 
 
-def render(game, fmt: str = "svg", detail: str = "phases", lang: str = "en") -> bytes:
-    """A game's diagram as bytes in fmt."""
+def render(game, fmt: str = "svg", detail: str = "phases", lang: str = "en",
+           changes=None) -> bytes:
+    """A game's diagram as bytes in fmt (with a variant's changes highlighted, if given)."""
     if detail not in DETAILS:
         raise UsageError(f"unknown detail {detail!r}; expected one of {', '.join(DETAILS)}")
-    return render_source(dot_source(game, detail, lang), fmt)
+    return render_source(dot_source(game, detail, lang, changes), fmt)
 
 
 def svg(game, detail: str = "phases", lang: str = "en") -> str:
@@ -55,9 +56,10 @@ def svg(game, detail: str = "phases", lang: str = "en") -> str:
     return render(game, "svg", detail, lang).decode("utf-8")
 
 
-def write(game, path, fmt: str = "svg", detail: str = "phases", lang: str = "en") -> Path:
+def write(game, path, fmt: str = "svg", detail: str = "phases", lang: str = "en",
+          changes=None) -> Path:
     path = Path(path)
-    data = render(game, fmt, detail, lang)
+    data = render(game, fmt, detail, lang, changes)
     if path.parent and not path.parent.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)

@@ -1,17 +1,22 @@
 """`meeplang report`: one static HTML page per game (no scripts, no outside resources): title,
 summary, the flowchart as inline SVG, and tables of options, counters, zones, items, actions,
-triggers and scoring — all read from the Game model."""
+tables (with the rules that read them), actions (with their limits), triggers and scoring, all
+read from the Game model. A variant's page starts with what it changes from its base game, and
+marks those entries (✎) and the rules reading a changed table."""
 from __future__ import annotations
 
 import html
+import json
 from pathlib import Path
 
 from dsl.ast import choice_source
+from dsl.diff import changed_parts
 from dsl.model import PhaseStep, TurnsStep
 
+from . import analysis as AN
 from .dot import DETAILS, when_text
-from .labels import Words, block_lines, expr
-from .render import inline_svg, svg
+from .labels import Words, block_lines, expr, shorten
+from .render import inline_svg, render
 
 CSS = """
 :root { color-scheme: light; }
@@ -32,6 +37,8 @@ th { background: #f5f5f5; }
 code, pre { font-family: "Courier New", Courier, "Liberation Mono", monospace; font-size: .88rem; }
 pre { margin: 0; white-space: pre-wrap; }
 .key { color: #777; font-size: .85rem; }
+.changed { color: #d62728; font-weight: bold; }
+#changes { border-left: 4px solid #d62728; padding-left: .8rem; }
 footer { max-width: 1100px; margin: 2rem auto 1rem; padding: 0 1.2rem; color: #777;
          font-size: .85rem; }
 """
@@ -91,7 +98,25 @@ def _range(lo, hi) -> str:
     return f"{'' if lo is None else lo} … {'' if hi is None else hi}"
 
 
-def build_html(game, svg_text: str, lang: str = "en") -> str:
+def _changed_mark(changed: dict, entry: str, tables=()) -> str:
+    """A red ✎ with what changed, after the name of an entry a variant changed."""
+    what = changed.get(entry, []) + [t for t in tables if f"tables.{t}" in changed]
+    if entry not in changed and not what:
+        return ""
+    return f' <span class="changed">✎ {_e(", ".join(what))}</span>'
+
+
+def _data(value, width: int = 80) -> str:
+    """Data as JSON, rule text as written, '—' where absent; cut to width."""
+    if value is None:
+        return "—"
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return _code(shorten(text, width))
+
+
+def build_html(game, svg_text: str, lang: str = "en", changes=()) -> str:
+    """The page; `changes` (dsl.diff, a variant's changes from its base) are listed and marked."""
+    changed = changed_parts(changes)
     w = Words(game, lang)
     ui = w.ui
     title = w.title() + (f" ({ui('variant_of')} {game.variant})" if game.variant else "")
@@ -141,6 +166,19 @@ def build_html(game, svg_text: str, lang: str = "en") -> str:
     t = _table([ui("name"), ui("count"), ui("zone"), ui("per"), ui("fields")], rows)
     if t:
         parts.append(f"<h3>{_e(ui('items'))}</h3>{t}")
+    # tables, and the rules that read them
+    readers: dict = {}
+    for a in game.actions.values():
+        for t in AN.tables_read(game, a.param, a.requires, a.effect):
+            readers.setdefault(t, []).append(w.term(a.name))
+    for tr in game.triggers:
+        for t in AN.tables_read(game, tr.cond, tr.effect):
+            readers.setdefault(t, []).append(w.term(tr.name))
+    rows = [[_e(name) + _changed_mark(changed, f"tables.{name}"), _data(value),
+             _e(", ".join(readers.get(name, [])))] for name, value in game.tables.items()]
+    t = _table([ui("name"), ui("value"), ui("read_by")], rows)
+    if t:
+        parts.append(f"<h3>{_e(ui('tables'))}</h3>{t}")
     components = "".join(parts)
 
     # actions
@@ -150,14 +188,19 @@ def build_html(game, svg_text: str, lang: str = "en") -> str:
         choose = ""
         if a.param is not None:
             choose = choice_source(a.param, expr)
-        rows.append([_name(w, a.name), _code(choose), _code(expr(a.requires)),
+        tables = AN.tables_read(game, a.param, a.requires, a.effect)
+        limit = ui("limit", expr(a.limit), ui(a.limit_per)) if a.limit is not None else ""
+        rows.append([_name(w, a.name) + _changed_mark(changed, f"actions.{a.name}", tables),
+                     _code(choose), _code(expr(a.requires)), _e(limit), _e(", ".join(tables)),
                      _e(", ".join(offered.get(a.name, []))),
                      f"<pre>{_e(chr(10).join(block_lines(a.effect)))}</pre>"])
-    actions = _table([ui("name"), ui("choose"), ui("requires"), ui("offered_in"), ui("effect")],
-                     rows)
+    actions = _table([ui("name"), ui("choose"), ui("requires"), ui("limit_col"), ui("tables"),
+                      ui("offered_in"), ui("effect")], rows)
 
     # triggers
-    rows = [[_name(w, t.name), _e(when_text(w, t)), _code(expr(t.cond)),
+    rows = [[_name(w, t.name) + _changed_mark(changed, f"triggers.{t.name}",
+                                              AN.tables_read(game, t.cond, t.effect)),
+             _e(when_text(w, t)), _code(expr(t.cond)),
              f"<pre>{_e(chr(10).join(block_lines(t.effect)))}</pre>"] for t in game.triggers]
     triggers = _table([ui("name"), ui("when"), ui("condition"), ui("effect")], rows)
 
@@ -178,7 +221,12 @@ def build_html(game, svg_text: str, lang: str = "en") -> str:
                         for v, t, _ in game.variants)
         variants = f"<h3>{_e(ui('variants'))}</h3><ul>{items}</ul>"
 
-    sections = [
+    rows = [[_code(c.path), _data(c.before, 60), _data(c.after, 60),
+             _e(" → ".join(x or "—" for x in c.where))] for c in changes]
+    change_table = _table([ui("name"), ui("before"), ui("after"), ui("where")], rows)
+    sections = [f'<section id="changes"><h2>{_e(ui("changes"))}</h2>{change_table}</section>'
+                ] if change_table else []
+    sections += [
         f'<section id="flowchart"><h2>{_e(ui("flowchart"))}</h2>'
         f"<figure>{inline_svg(svg_text)}</figure></section>",
         f'<section id="components"><h2>{_e(ui("components"))}</h2>{components}{variants}'
@@ -231,9 +279,12 @@ def write_report(game, folder, detail: str = "actions", lang: str = "en") -> Pat
         from dsl.errors import UsageError
 
         raise UsageError(f"unknown detail {detail!r}; expected one of {', '.join(DETAILS)}")
-    svg_text = svg(game, detail, lang)
+    from dsl.diff import changes_from_base
+
+    changes = changes_from_base(game)
+    svg_text = render(game, "svg", detail, lang, changes).decode("utf-8")
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     index = folder / "index.html"
-    index.write_text(build_html(game, svg_text, lang), encoding="utf-8")
+    index.write_text(build_html(game, svg_text, lang, changes), encoding="utf-8")
     return index

@@ -715,7 +715,8 @@ def test_a_variant_removing_what_the_game_lacks_is_an_error(tmp_path):
     with pytest.raises(LoadError) as info:
         load_game(str(folder), "typo")
     assert str(info.value).endswith("variants/typo.yaml:4:3: error: `count_move: null` removes "
-                                    "nothing: the game has no triggers.count_move")
+                                    "nothing: the game has no triggers.count_move; did you mean "
+                                    "'count_moves'?")
 
 
 GRAPH = """

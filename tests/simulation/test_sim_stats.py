@@ -14,12 +14,6 @@ def test_mean_sd_uses_n_minus_one():
     assert stats.mean_sd([]) == (0.0, 0.0)
 
 
-def test_normal_cdf():
-    assert stats.normal_cdf(0) == 0.5
-    assert stats.normal_cdf(1.959963984540054) == pytest.approx(0.975, abs=1e-12)
-    assert stats.normal_two_sided_p(1.959963984540054) == pytest.approx(0.05, abs=1e-12)
-
-
 def test_wilson_interval_by_hand():
     # 8 of 10, z = 1.96: centre (0.8 + 1.96²/20) / (1 + 1.96²/10) = 0.716738...,
     # margin 1.96 sqrt(0.016 + 1.96²/400) / (1 + 1.96²/10) = 0.226581...
@@ -37,19 +31,6 @@ def test_wilson_interval_edges_stay_in_0_1():
     assert lo + hi == pytest.approx(1.0) and 0 < lo < 0.5
 
 
-def test_two_proportion_z_by_hand():
-    # 45/100 vs 60/100: pooled 0.525, se = sqrt(0.525 * 0.475 * 0.02) = 0.0706222
-    r = stats.two_proportion_z(45, 100, 60, 100)
-    assert r["diff"] == pytest.approx(0.15)
-    assert r["z"] == pytest.approx(0.15 / math.sqrt(0.525 * 0.475 * 0.02))
-    assert r["z"] == pytest.approx(2.12398, abs=1e-5)
-    assert r["p"] == pytest.approx(0.033672, abs=1e-6)
-
-
-def test_two_proportion_z_without_variance():
-    assert stats.two_proportion_z(0, 10, 0, 10) == {"diff": 0.0, "z": None, "p": 1.0}
-
-
 def test_t_distribution_closed_forms():
     # df = 1 is Cauchy: P(|T| >= t) = 1 - 2 atan(t) / pi; df = 2: 1 - t / sqrt(2 + t²)
     for t in (0.3, 1.0, 4.0):
@@ -58,25 +39,6 @@ def test_t_distribution_closed_forms():
     assert stats.t_two_sided_p(2.228138852, 10) == pytest.approx(0.05, abs=1e-8)  # t table
     assert stats.t_two_sided_p(1.959963984540054, 1e7) == pytest.approx(0.05, abs=1e-6)
     assert stats.t_two_sided_p(0, 5) == 1.0
-
-
-def test_welch_t_by_hand():
-    # [1..5]: mean 3, var 2.5; [2,4,..,12]: mean 7, var 14. se² = 2.5/5 + 14/6 = 2.8333
-    # df = 2.8333² / (0.5²/4 + 2.3333²/5) = 6.97226
-    m1, s1 = stats.mean_sd([1, 2, 3, 4, 5])
-    m2, s2 = stats.mean_sd([2, 4, 6, 8, 10, 12])
-    r = stats.welch_t(m1, s1, 5, m2, s2, 6)
-    assert r["diff"] == pytest.approx(4.0)
-    assert r["t"] == pytest.approx(4 / math.sqrt(2.5 / 5 + 14 / 6))
-    assert r["df"] == pytest.approx((17 / 6) ** 2 / (0.25 / 4 + (7 / 3) ** 2 / 5))
-    assert r["df"] == pytest.approx(6.97226, abs=1e-5)
-    assert 0.045 < r["p"] < 0.055
-
-
-def test_welch_t_degenerate_cases():
-    assert stats.welch_t(1, 0, 5, 1, 0, 5)["p"] == 1.0
-    assert stats.welch_t(1, 0, 5, 2, 0, 5)["p"] == 0.0
-    assert stats.welch_t(1, 1, 1, 2, 1, 5)["p"] is None
 
 
 def test_win_shares_split_ties_and_count_no_winner():
@@ -95,10 +57,33 @@ def test_summarize_and_compare():
     assert b["mean_scores"] == [4.5, 5.5]
     assert b["score_sd"][0] == pytest.approx(math.sqrt(sum((s - 4.5) ** 2 for s in range(10)) / 9))
     assert b["decisions_mean"] == 14.5
-    cmp = stats.compare(b, o, 2)
+    cmp = stats.compare(base, other, b, o)
+    assert cmp["paired_games"] == 10
     assert cmp["seats"][0]["win_rate_diff"] == 0 and cmp["seats"][0]["win_rate_p"] == 1.0
     assert cmp["seats"][0]["score_p"] == 1.0
-    assert cmp["decisions"]["diff"] == 100 and cmp["decisions"]["p"] < 1e-10
+    assert cmp["decisions"]["diff"] == 100 and cmp["decisions"]["p"] == 0.0
     assert (b["turns_mean"], b["turns_sd"], o["turns_mean"]) == (4, 0, 2.5)
     assert cmp["turns"]["mean"] == [4, 2.5] and cmp["turns"]["diff"] == -1.5
-    assert cmp["turns"]["p"] < 1e-4
+
+
+def test_paired_t_finds_a_small_shift_that_every_game_shares():
+    """Scores spread 0..99, the variant adds 1 to each (plus a little noise): unpaired, a shift
+    of 1 in a spread of 29 is invisible; paired, it is certain."""
+    base = list(range(100))
+    other = [s + 1 + (i % 3 - 1) * 0.1 for i, s in enumerate(base)]
+    r = stats.paired_t(o - b for b, o in zip(base, other))
+    assert r["diff"] == pytest.approx(1.0, abs=0.01) and r["df"] == 99 and r["p"] < 1e-10
+
+
+def test_paired_t_by_hand():
+    r = stats.paired_t([1, 2, 3, 4, 5])  # mean 3, sd sqrt(2.5), t = 3 / (sqrt(2.5) / sqrt(5))
+    assert r["t"] == pytest.approx(3 / math.sqrt(0.5))
+    assert r["p"] == pytest.approx(0.013236, abs=1e-6)  # Student's t, 4 df, two-sided (scipy)
+    assert stats.paired_t([2])["p"] is None
+
+
+def test_sign_test_is_exact():
+    assert stats.sign_test(0, 0) == 1.0
+    assert stats.sign_test(5, 0) == pytest.approx(2 / 32)
+    assert stats.sign_test(8, 2) == pytest.approx(2 * (1 + 10 + 45) / 1024)
+    assert stats.sign_test(3, 3) == 1.0

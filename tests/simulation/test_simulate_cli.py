@@ -174,6 +174,8 @@ def test_a_house_rule_file_is_compared_with_its_base_game(tmp_path, capsys):
     rules.write_text("variant: fast\nextends: pig\noptions:\n  target: {default: 30, min: 1}\n")
     assert main(["simulate", str(rules), "--players", "2", "-n", "60", "--compare", "base",
                  "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["compare"]["variant"] is None
-    assert out["decisions_mean"] < out["compare"]["summary"]["decisions_mean"]
+    out = json.loads(capsys.readouterr().out)  # read base → variant whichever was named first
+    assert out["variant"] is None and out["compare"]["variant"] == "fast"
+    assert out["decisions_mean"] > out["compare"]["summary"]["decisions_mean"]
+    assert out["compare"]["decisions"]["diff"] < 0  # Δ = variant - base: fast games are shorter
+    assert out["compare"]["paired_games"] == 60

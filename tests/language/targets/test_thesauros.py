@@ -850,17 +850,18 @@ scoring: {score: rp}
 LAWLESS_MUSEUM = """
 variant: lawless
 extends: museum
-actions:
-  mercenary:                              # a Zone 8 mercenary takes a treasure out of a room
-    choose: r in room_keys where not empty(room[r])
-    effect: move top(room[r]) to treasures
-triggers:
-  room_closes:                            # the reverse of room_opens
-    when: as soon as any(d.open and not full(room[d.room]) for d in doors)
-    effect: |
-      for each d in [d for d in doors if d.open and not full(room[d.room])]:
-        set d.open to false
-        players[d.seat] loses d.opening rp
+add:
+  actions:
+    mercenary:                            # a Zone 8 mercenary takes a treasure out of a room
+      choose: r in room_keys where not empty(room[r])
+      effect: move top(room[r]) to treasures
+  triggers:
+    room_closes:                          # the reverse of room_opens
+      when: as soon as any(d.open and not full(room[d.room]) for d in doors)
+      effect: |
+        for each d in [d for d in doors if d.open and not full(room[d.room])]:
+          set d.open to false
+          players[d.seat] loses d.opening rp
 flow:
   - turns: {first: 0, actions: [sell, mercenary], per_turn: 1, until: one_round}
 """
