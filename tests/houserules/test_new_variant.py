@@ -24,7 +24,7 @@ def test_new_variant_lists_what_can_be_tuned_and_checks(tmp_path, monkeypatch, c
     text = (tmp_path / "house.yaml").read_text()
     for tunable in ("#   plant_income: 5", "#   passing_points: {2: [3, 0], 3: [3, 2, 0], 4: "
                     "[3, 2, 1, 0]}", "#     limit: {times: 3, per: development}",
-                    "#   coins: {initial: 10, min: 0}", "#   overflow_loss: {default: per_event}"):
+                    "#   coins: {initial: 10}", "#   overflow_loss: {default: per_event}"):
         assert tunable in text
     assert main(["check", "house.yaml"]) == 0
     (tmp_path / "all.yaml").write_text(_uncommented(text))
