@@ -12,6 +12,7 @@ from pathlib import Path
 
 import attrs
 
+from . import folder as files
 from .errors import LoadError, Pos, UsageError, remember_source
 from .schema import validate
 from .yamlpos import YList, YMap, YMap_at, YStr, load_yaml_text, plain
@@ -36,10 +37,7 @@ def bundled_games() -> list[str]:
 
 
 def variant_names(folder: Path) -> list[str]:
-    vdir = folder / "variants"
-    if not vdir.is_dir():
-        return []
-    return sorted(p.stem for p in vdir.glob("*.yaml"))
+    return files.yaml_names(folder / "variants")
 
 
 @attrs.frozen
@@ -66,16 +64,10 @@ def _display_path(path: Path) -> str:
         return str(path)
 
 
-def read_yaml_file(path: Path):
+def read_yaml_file(path: Path, root: Path | None = None):
+    """One YAML file of a game, read through dsl/folder.py (inside `root` when given)."""
     shown = _display_path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise LoadError(f"cannot read file: {exc.strerror}", Pos(shown, 1, 1)) from None
-    from .yamlpos import MAX_FILE_BYTES
-
-    if len(raw) > MAX_FILE_BYTES:
-        raise LoadError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", Pos(shown, 1, 1))
+    raw = files.read_bytes(path, shown, root)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -160,7 +152,7 @@ def load_source(target: str, variant: str | None = None) -> Source:
     folder, named_variant, variant_file = locate(target)
     variant = variant or named_variant
     files = [folder / GAME_FILE]
-    doc = _with_includes(read_yaml_file(folder / GAME_FILE), folder)
+    doc = _with_includes(read_yaml_file(folder / GAME_FILE, folder), folder)
     if variant and variant_file is None:
         variant_file = folder / "variants" / f"{variant}.yaml"
         if not variant_file.is_file():
@@ -198,7 +190,8 @@ def _variant_chain(folder: Path, variant_file: Path) -> list:
         if path.resolve() in seen:
             raise LoadError("variants extend each other in a cycle", Pos(str(path), 1, 1))
         seen.add(path.resolve())
-        overlay = _with_includes(read_yaml_file(path), folder)
+        in_folder = path.parent == folder / "variants"  # else a file given by path
+        overlay = _with_includes(read_yaml_file(path, folder if in_folder else None), folder)
         chain.append((path, overlay))
         parent = str(overlay.get("extends", "")).partition(":")[2]
         if parent:
@@ -296,9 +289,9 @@ def _with_includes(doc: YMap, folder: Path) -> YMap:
         path = (folder / str(name)).resolve()
         if root not in path.parents:
             raise LoadError(f"include {str(name)!r} leaves the game folder", pos)
-        if not path.is_file():
+        if not path.exists():
             raise LoadError(f"include {str(name)!r}: no such file in the game folder", pos)
-        part = read_yaml_file(path)
+        part = read_yaml_file(path, folder)
         if "include" in part:
             raise LoadError("included files cannot include further files", part.key_pos["include"])
         for key, value in part.items():

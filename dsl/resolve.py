@@ -11,6 +11,7 @@ import re
 
 from . import ast as A
 from . import cache
+from . import folder as files
 from .builtins import ANY, FUNCTIONS, VALUES
 from .errors import Pos, ResolveError, SchemaError, Warning_
 from .loader import Source, load_source, locate, variant_names
@@ -42,11 +43,11 @@ def load_game(target: str, variant: str | None = None) -> Game:
     before from the same bytes by the same Meeplang comes from the cache (dsl/cache.py)."""
     folder, named_variant, variant_file = locate(target)
     key = cache.key_for(folder, variant or named_variant, variant_file)
-    game = cache.get(key) if key is not None else None
+    game = cache.get(key)
     if game is None:
-        game = build_game(load_source(target, variant))
-        if key is not None:
-            cache.put(key, game)
+        with files.recording() as seen:
+            game = build_game(load_source(target, variant))
+        cache.put(key, game, seen)
     return game
 
 
