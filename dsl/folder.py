@@ -45,9 +45,10 @@ def inside(path: Path, root: Path) -> bool:
     return real == top or top in real.parents
 
 
-def read_bytes(path: Path, shown: str, root: Path | None = None) -> bytes:
-    """The bytes of one game file: a regular file (never a FIFO, device or folder), at most
-    MAX_FILE_BYTES, inside `root` when one is given (a link may not lead out of the folder)."""
+def read_bytes(path: Path, shown: str, root: Path | None = None,
+               limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of one game file (or log): a regular file (never a FIFO, device or folder), at
+    most `limit` bytes, inside `root` when one is given (a link may not lead out of the folder)."""
     where = Pos(shown, 1, 1)
     if root is not None and not inside(path, root):
         raise LoadError("this file is a link that leaves the game folder", where)
@@ -60,13 +61,13 @@ def read_bytes(path: Path, shown: str, root: Path | None = None) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise LoadError("not a regular file (a folder, device or pipe cannot be a game file)",
                             where)
-        if info.st_size > MAX_FILE_BYTES:
-            raise LoadError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", where)
-        data = os.read(fd, MAX_FILE_BYTES + 1)  # the file may grow between the check and read
+        if info.st_size > limit:
+            raise LoadError(f"file is larger than {limit // (1024 * 1024)} MB", where)
+        data = os.read(fd, limit + 1)  # the file may grow between the check and the read
     finally:
         os.close(fd)
-    if len(data) > MAX_FILE_BYTES:
-        raise LoadError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", where)
+    if len(data) > limit:
+        raise LoadError(f"file is larger than {limit // (1024 * 1024)} MB", where)
     _record(str(path.resolve()), data)
     return data
 

@@ -148,6 +148,21 @@ def _resolve_extends(doc: YMap, here: Path) -> Path:
     raise LoadError(f"extends: no game {base!r} found", pos)
 
 
+def _check_extends_here(overlay: YMap, path: Path, folder: Path, game: str) -> None:
+    """A variant in a game's `variants/` folder extends that game (by its name, its folder's name
+    or a path to it): `extends: nosuchgame` there is a mistake, not something to ignore."""
+    base = str(overlay["extends"]).partition(":")[0]
+    if base in (game, folder.resolve().name):
+        return
+    try:
+        found = _resolve_extends(overlay, path.parent).resolve() == folder.resolve()
+    except LoadError:
+        found = False
+    if not found:
+        raise LoadError(f"extends: {base!r} is not this game: a variant in the variants/ folder "
+                        f"of {game!r} extends {game!r}", overlay.pos_of("extends"))
+
+
 def load_source(target: str, variant: str | None = None) -> Source:
     folder, named_variant, variant_file = locate(target)
     variant = variant or named_variant
@@ -160,6 +175,8 @@ def load_source(target: str, variant: str | None = None) -> Source:
             raise UsageError(f"game {folder.name!r} has no variant {variant!r} (variants: {known})")
     if variant_file is not None:
         for path, overlay in _variant_chain(folder, variant_file):
+            if path.parent == folder / "variants" and "extends" in overlay:
+                _check_extends_here(overlay, path, folder, str(doc.get("game", folder.name)))
             files.append(path)
             doc = apply_overlay(doc, overlay)
     validate(doc, variant=False)  # the merged game: an overlay may give only what it changes
