@@ -59,7 +59,8 @@ def main() -> int:
             else:
                 name = "the CLI"
                 log.write_text("\n".join(logs["pig"]) + "\n", encoding="utf-8")
-                escape = try_cli([str(log) if a == "LOG" else a for a in mutate_argv(rng)])
+                escape = try_cli([str(log) if a == "LOG" else a for a in mutate_argv(rng)],
+                                 Path(tmp))
             if escape:
                 escapes += 1
                 if shown < args.show:

@@ -55,13 +55,15 @@ def try_log(path: Path) -> str | None:
     return None
 
 
-def try_cli(argv: list[str]) -> str | None:
-    """None if `meeplang ARGV` exits 0, 1 or 2 without a traceback or an internal error."""
+def try_cli(argv: list[str], cwd: Path) -> str | None:
+    """None if `meeplang ARGV`, run in the folder `cwd` (where any file it writes lands), exits
+    0, 1 or 2 without a traceback or an internal error."""
     from meeplang.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        with contextlib.chdir(cwd), contextlib.redirect_stdout(out), \
+                contextlib.redirect_stderr(err):
             status = main(argv)
     except SystemExit as exc:  # argparse refusing the arguments
         status = exc.code

@@ -37,8 +37,9 @@ def test_mutated_logs_fail_only_with_positioned_errors(tmp_path_factory, seed):
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_mutated_command_lines_exit_cleanly(tmp_path_factory, seed):
-    log = tmp_path_factory.mktemp("cli") / "game.jsonl"
+    folder = tmp_path_factory.mktemp("cli")
+    log = folder / "game.jsonl"
     log.write_text("\n".join(PIG_LOG) + "\n", encoding="utf-8")
     argv = [str(log) if a == "LOG" else a for a in mutate_argv(random.Random(seed))]
-    escape = try_cli(argv)
+    escape = try_cli(argv, folder)
     assert escape is None, escape
