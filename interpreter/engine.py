@@ -25,7 +25,7 @@ from .compile import (Ctx, EndGame, EndTurn, PassTurn, compiled, need_int, need_
 from .decisions import ActionOption, Decision, label
 
 DEFAULT_STEP_BUDGET = 2_000_000  # loop passes, turns, actions and values gone through
-MAX_DECISIONS = 100_000  # a game asking for more never ends: stop before its log fills memory
+MAX_DECISIONS = 20_000  # a game asking for more never ends: stop before its log fills memory
 _NO_USES = [0] * 64
 
 

@@ -48,7 +48,7 @@ def write_log(path: str, engine: Engine) -> None:
     Path(path).write_text("\n".join(log_lines(engine)) + "\n", encoding="utf-8")
 
 
-MAX_LOG_BYTES = 64 * 1024 * 1024  # a game stops at 100,000 decisions: its log is far smaller
+MAX_LOG_BYTES = 64 * 1024 * 1024  # a game stops at 20,000 decisions: its log is far smaller
 MAX_JSON_DIGITS = 30  # a number in a log is a choice, a die or a score: never this long
 
 

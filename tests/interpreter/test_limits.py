@@ -1,5 +1,5 @@
 """The limits every game runs within (docs/security.md), each tested at its edge: whole numbers
-within ±10**18, work charged per value gone through, at most 100,000 decisions per game, at most
+within ±10**18, work charged per value gone through, at most 20,000 decisions per game, at most
 100 players; and the bounds a declaration states hold from its first value."""
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ def test_a_never_ending_game_stops_at_the_turns_step(write_game):
         engine.choose(0)
     assert str(info.value) == ("g/game.yaml:8:5: error: the game has asked for 50 decisions and is "
                                "not over: does it ever end? (stopped at the step that asks)")
-    assert MAX_DECISIONS == 100_000
+    assert MAX_DECISIONS == 20_000
 
 
 @pytest.mark.parametrize("players, ok", [(MAX_PLAYERS, True), (MAX_PLAYERS + 1, False)])
