@@ -21,6 +21,8 @@ from .decisions import ActionOption, label
 from .functions import FUNCTIONS, call_error, items_of
 from .state import FamilyRef, ZoneRef, zone_key
 
+MAX_INT: Final = limits.MAX_INT  # whole numbers stay within ±MAX_INT (dsl/limits.py)
+
 if TYPE_CHECKING:  # the engine imports this module; the annotation is only for the compiled build
     from .engine import Engine
 
@@ -1236,7 +1238,6 @@ class _Compiler:
 
 _MISSING = object()
 MAX_LIST = 100_000  # values in one list
-MAX_INT: Final = limits.MAX_INT
 _ENDS = {"never": "until a rule ends the game (until: never)",
          "condition": "until their condition holds, and nothing can change it now"}
 
