@@ -53,8 +53,9 @@ MAX_JSON_DIGITS = 30  # a number in a log is a choice, a die or a score: never t
 
 
 def _bounded_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_JSON_DIGITS:
-        raise ValueError(f"a number of {len(text)} digits")
+    digits = len(text.lstrip("-"))
+    if digits > MAX_JSON_DIGITS:
+        raise ValueError(f"a number of {digits} digits")
     return int(text)
 
 

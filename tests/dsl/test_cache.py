@@ -226,3 +226,25 @@ def test_unrelated_files_in_the_folder_are_never_read(write_game, cache_dir, tmp
     first = load_game(name)
     no_building()
     assert load_game(name) == first
+
+
+def test_an_entry_over_the_byte_cap_is_not_read(write_game, cache_dir, monkeypatch, no_building):
+    name = write_game(GAME)
+    game = load_game(name)
+    (entry,) = cache_dir.glob(f"*{cache.SUFFIX}")
+    size = entry.stat().st_size
+    monkeypatch.setattr(cache, "MAX_ENTRY_BYTES", size)  # at the cap: read
+    assert cache.get(entry.name[:-len(cache.SUFFIX)]) == game
+    monkeypatch.setattr(cache, "MAX_ENTRY_BYTES", size - 1)  # one byte over: a miss
+    assert cache.get(entry.name[:-len(cache.SUFFIX)]) is None
+
+
+def test_an_entry_that_is_a_link_is_not_followed(write_game, cache_dir, tmp_path):
+    name = write_game(GAME)
+    game = load_game(name)
+    (entry,) = cache_dir.glob(f"*{cache.SUFFIX}")
+    elsewhere = tmp_path / "elsewhere"
+    entry.rename(elsewhere)
+    entry.symlink_to(elsewhere)
+    assert cache.get(entry.name[:-len(cache.SUFFIX)]) is None
+    assert load_game(name) == game

@@ -378,3 +378,21 @@ def test_a_log_that_is_a_fifo_is_refused_without_waiting(tmp_path):
     os.mkfifo(tmp_path / "pipe.jsonl")
     with pytest.raises(LoadError, match="not a regular file"):
         L.replay(str(tmp_path / "pipe.jsonl"))
+
+
+def test_numbers_in_a_log_are_read_up_to_thirty_digits(tmp_path):
+    path = tmp_path / "x.jsonl"
+    path.write_text('{"format": "meeplang-log/1", "seed": %s}\n' % ("9" * L.MAX_JSON_DIGITS))
+    assert L._read_records(str(path), L.FORMAT)[0][1]["seed"] == int("9" * L.MAX_JSON_DIGITS)
+    path.write_text('{"format": "meeplang-log/1", "seed": -%s}\n' % ("9" * (L.MAX_JSON_DIGITS + 1)))
+    with pytest.raises(LoadError, match="a number of 31 digits"):
+        L._read_records(str(path), L.FORMAT)
+
+
+def test_a_log_over_the_size_limit_is_refused_before_reading(tmp_path):
+    path = tmp_path / "big.jsonl"
+    with open(path, "wb") as f:
+        f.truncate(L.MAX_LOG_BYTES + 1)  # sparse: reading it would cost 64 MB
+    with pytest.raises(LoadError) as info:
+        L.replay(str(path))
+    assert str(info.value) == f"{path}:1:1: error: file is larger than 64 MB"
