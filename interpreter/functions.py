@@ -139,7 +139,7 @@ def f_clamp(c, x, lo, hi):
 def f_range(c, lo, hi):
     if hi - lo > 100_000:
         raise ValueError(f"range({lo}, {hi}) is too large")
-    work(c, hi - lo + 1)
+    work(c, max(hi - lo + 1, 0))
     return list(range(lo, hi + 1))
 
 

@@ -85,6 +85,11 @@ def test_work_inside_a_loop_pass_is_charged(write_game):
     assert error.pos.line == 7
 
 
+def test_an_empty_range_costs_nothing_and_gives_nothing_back(write_game):
+    error = setup_error(write_game, "while true:\n  let l = range(100000, 1)", budget=10_000)
+    assert error.message.startswith("step budget of 10000 exceeded")
+
+
 def test_lists_of_lists_are_charged_for_every_value(write_game):
     error = setup_error(write_game, "let l = [range(1, 100000) for v in range(1, 100000)]")
     assert "step budget of 2000000 exceeded" in error.message
