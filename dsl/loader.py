@@ -16,6 +16,7 @@ from pathlib import Path
 
 import attrs
 
+from . import folder as files
 from .errors import LoadError, Pos, UsageError, remember_source
 from .schema import validate
 from .yamlpos import YList, YMap, YMap_at, YStr, load_yaml_text, plain
@@ -44,10 +45,7 @@ def bundled_games() -> list[str]:
 
 
 def variant_names(folder: Path) -> list[str]:
-    vdir = folder / "variants"
-    if not vdir.is_dir():
-        return []
-    return sorted(p.stem for p in vdir.glob("*.yaml"))
+    return files.yaml_names(folder / "variants")
 
 
 @attrs.frozen
@@ -75,16 +73,10 @@ def _display_path(path: Path) -> str:
         return str(path)
 
 
-def read_yaml_file(path: Path):
+def read_yaml_file(path: Path, root: Path | None = None):
+    """One YAML file of a game, read through dsl/folder.py (inside `root` when given)."""
     shown = _display_path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise LoadError(f"cannot read file: {exc.strerror}", Pos(shown, 1, 1)) from None
-    from .yamlpos import MAX_FILE_BYTES
-
-    if len(raw) > MAX_FILE_BYTES:
-        raise LoadError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", Pos(shown, 1, 1))
+    raw = files.read_bytes(path, shown, root)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -201,11 +193,26 @@ def _resolve_extends(doc: YMap, here: Path) -> Path:
     raise LoadError(f"extends: no game {base!r} found", pos)
 
 
+def _check_extends_here(overlay: YMap, path: Path, folder: Path, game: str) -> None:
+    """A variant in a game's `variants/` folder extends that game (by its name, its folder's name
+    or a path to it): `extends: nosuchgame` there is a mistake, not something to ignore."""
+    base = str(overlay["extends"]).partition(":")[0]
+    if base in (game, folder.resolve().name):
+        return
+    try:
+        found = _resolve_extends(overlay, path.parent).resolve() == folder.resolve()
+    except LoadError:
+        found = False
+    if not found:
+        raise LoadError(f"extends: {base!r} is not this game: a variant in the variants/ folder "
+                        f"of {game!r} extends {game!r}", overlay.pos_of("extends"))
+
+
 def load_source(target: str, variant: str | None = None) -> Source:
     found = locate(target, variant)
     folder, variant, variant_file = found.folder, found.variant, found.variant_file
     files = [found.game_file]
-    doc = _with_includes(read_yaml_file(found.game_file), folder)
+    doc = _with_includes(read_yaml_file(found.game_file, folder), folder)
     if variant and variant_file is None:
         variant_file = folder / "variants" / f"{variant}.yaml"
         if not found.is_folder_game or not variant_file.is_file():
@@ -213,6 +220,8 @@ def load_source(target: str, variant: str | None = None) -> Source:
             raise UsageError(f"game {folder.name!r} has no variant {variant!r} (variants: {known})")
     if variant_file is not None:
         for path, overlay in _variant_chain(folder, variant_file):
+            if path.parent == folder / "variants" and "extends" in overlay:
+                _check_extends_here(overlay, path, folder, str(doc.get("game", folder.name)))
             files.append(path)
             doc = apply_overlay(doc, overlay)
     validate(doc, variant=False)  # the merged game: an overlay may give only what it changes
@@ -243,7 +252,8 @@ def _variant_chain(folder: Path, variant_file: Path) -> list:
         if path.resolve() in seen:
             raise LoadError("variants extend each other in a cycle", Pos(str(path), 1, 1))
         seen.add(path.resolve())
-        overlay = _with_includes(read_yaml_file(path), folder)
+        in_folder = path.parent == folder / "variants"  # else a file given by path
+        overlay = _with_includes(read_yaml_file(path, folder if in_folder else None), folder)
         chain.append((path, overlay))
         parent = str(overlay.get("extends", "")).partition(":")[2]
         if parent:
@@ -385,9 +395,9 @@ def _with_includes(doc: YMap, folder: Path) -> YMap:
         path = (folder / str(name)).resolve()
         if root not in path.parents:
             raise LoadError(f"include {str(name)!r} leaves the game folder", pos)
-        if not path.is_file():
+        if not path.exists():
             raise LoadError(f"include {str(name)!r}: no such file in the game folder", pos)
-        part = read_yaml_file(path)
+        part = read_yaml_file(path, folder)
         if "include" in part:
             raise LoadError("included files cannot include further files", part.key_pos["include"])
         for key, value in part.items():

@@ -22,6 +22,7 @@ from lark.indenter import DedentError, Indenter
 from . import ast as A
 from .errors import Pos, RuleSyntaxError
 from .grammar import grammar_path
+from .limits import MAX_INT
 from .yamlpos import YStr
 
 MAX_RULE_CHARS = 20_000
@@ -147,7 +148,8 @@ class _ToAst(Transformer):
         return A.ShuffleStmt(c[0], pos=self._p(meta))
 
     def roll_stmt(self, meta, c):
-        return A.RollStmt(int(str(c[0])[1:]), str(c[1]), pos=self._p(meta))
+        return A.RollStmt(self._whole(str(c[0])[1:], self._tp(c[0])), str(c[1]),
+                          pos=self._p(meta))
 
     def chooser(self, meta, c):
         return c[0]
@@ -284,7 +286,17 @@ class _ToAst(Transformer):
         return A.Index(c[0], c[1], pos=self._p(meta))
 
     def number(self, meta, c):
-        return A.Num(int(c[0]), pos=self._p(meta))
+        return A.Num(self._whole(str(c[0]), self._p(meta)), pos=self._p(meta))
+
+    @staticmethod
+    def _whole(digits: str, pos: Pos) -> int:
+        """A number written in a rule, within ±MAX_INT (read only if it can be: 5,000 digits
+        would be slow to convert, and Python refuses them)."""
+        value = int(digits) if len(digits.lstrip("0")) <= 19 else MAX_INT + 1
+        if value > MAX_INT:
+            raise RuleSyntaxError(f"the number {digits[:20]}{'...' if len(digits) > 20 else ''} "
+                                  f"is beyond the limit of {MAX_INT:,} (10**18)", pos)
+        return value
 
     def string(self, meta, c):
         return A.Str(_unquote(c[0]), pos=self._p(meta))

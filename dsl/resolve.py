@@ -11,8 +11,10 @@ import re
 
 from . import ast as A
 from . import cache
+from . import folder as files
 from .builtins import ANY, FUNCTIONS, VALUES
 from .errors import Pos, ResolveError, SchemaError, Warning_
+from .limits import MAX_PLAYERS, bounds_text
 from .loader import Source, load_source, locate, variant_names
 from .model import (
     Action,
@@ -43,11 +45,11 @@ def load_game(target: str, variant: str | None = None) -> Game:
     found = locate(target, variant)
     key = cache.key_for(found.folder, found.variant, found.variant_file,
                         None if found.is_folder_game else found.game_file)
-    game = cache.get(key) if key is not None else None
+    game = cache.get(key)
     if game is None:
-        game = build_game(load_source(target, variant))
-        if key is not None:
-            cache.put(key, game)
+        with files.recording() as seen:
+            game = build_game(load_source(target, variant))
+        cache.put(key, game, seen)
     return game
 
 
@@ -56,6 +58,17 @@ def build_game(source: Source) -> Game:
         return _Builder(source).build()
     except RecursionError:
         raise ResolveError("the rules nest too deeply to check", source.doc.pos) from None
+
+
+def _check_bounds(what: str, start: str, spec: YMap, pos: Pos) -> None:
+    """`min` at most `max`, and a whole-number `initial`/`default` between them: a counter that
+    starts out of its bounds is a mistake in its declaration, not in the first rule to touch it."""
+    lo, hi, value = spec.get("min"), spec.get("max"), spec.get(start)
+    if lo is not None and hi is not None and lo > hi:
+        raise SchemaError(f"{what}: min {lo} is larger than max {hi}", pos)
+    if type(value) is int and (lo is not None and value < lo or hi is not None and value > hi):
+        raise SchemaError(f"{what}: {start} {value} is out of its bounds ({bounds_text(lo, hi)})",
+                          spec.pos_of(start))
 
 
 def _not_empty(section: YMap, name: str, key, needs: str) -> None:
@@ -163,6 +176,9 @@ class _Builder:
             checker.expr(e, dict({n: "any" for n in checker.locals_seen}, options="list"))
         self._warn_unused(checker.used | self.used_tables | {kind.zone for kind in items.values()}
                           | {z for z in zones if any(k.zone_field for k in items.values())})
+        if actions and not doc.get("flow"):
+            self.warnings.append(Warning_("the game has actions but no `flow:`: no one is ever "
+                                          "asked to take one (the game ends at once)", doc.pos))
 
         title = doc.get("title", name)
         title = {"en": str(title)} if isinstance(title, str) else {k: str(v) for k, v in title.items()}
@@ -225,6 +241,9 @@ class _Builder:
             lo, hi = value
         if lo > hi:
             raise SchemaError(f"players: min {lo} is larger than max {hi}", self.doc.pos_of("players"))
+        if hi > MAX_PLAYERS:
+            raise SchemaError(f"players: at most {MAX_PLAYERS} players, not {hi}",
+                              self.doc.pos_of("players"))
         return int(lo), int(hi)
 
     def _options(self):
@@ -235,6 +254,7 @@ class _Builder:
             if isinstance(value, dict):
                 out[key] = Option(key, value["default"], value.get("min"), value.get("max"),
                                   str(value.get("doc", "")), pos=pos)
+                _check_bounds(f"option {key}", "default", value, pos)
             else:
                 out[key] = Option(key, value, None, None, "", pos=pos)
         return out
@@ -246,8 +266,7 @@ class _Builder:
             spec = spec or {}
             pos = sec.key_pos[key]
             lo, hi = spec.get("min"), spec.get("max")
-            if lo is not None and hi is not None and lo > hi:
-                raise SchemaError(f"counter {key}: min {lo} is larger than max {hi}", pos)
+            _check_bounds(f"counter {key}", "initial", spec, pos)
             out[key] = Counter(key, spec.get("per") == "player",
                                self.expr(spec.get("initial", 0), key, pos) or A.Num(0, pos=pos),
                                lo, hi, spec.get("overflow", "error"),

@@ -10,6 +10,7 @@ import yaml
 from yaml.events import AliasEvent
 
 from .errors import LoadError, Pos, remember_source
+from .limits import MAX_INT
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 64
@@ -227,7 +228,7 @@ def _block_indent(lines: list[str], start_line0: int) -> int:
     return 1
 
 
-_BOOL, _STR = "tag:yaml.org,2002:bool", "tag:yaml.org,2002:str"
+_BOOL, _STR, _INT = "tag:yaml.org,2002:bool", "tag:yaml.org,2002:str", "tag:yaml.org,2002:int"
 
 
 def _convert(node, path: str, lines: list[str], loader: _Loader):
@@ -260,10 +261,16 @@ def _convert(node, path: str, lines: list[str], loader: _Loader):
         s.pos, s.style = pos, node.style
         s.indent = _block_indent(lines, node.start_mark.line) if node.style in ("|", ">") else pos.col
         return s
+    if node.tag == _INT and len(node.value.lstrip("+-0_")) > 20:  # not even worth converting
+        raise LoadError(f"the number {node.value[:20]}... is beyond the limit of ±{MAX_INT:,} "
+                        "(10**18)", pos)
     try:
-        return loader.construct_object(node, deep=True)
+        value = loader.construct_object(node, deep=True)
     except (yaml.YAMLError, ValueError, OverflowError) as exc:
         raise LoadError(f"bad scalar value: {exc}", pos) from None
+    if type(value) is int and not -MAX_INT <= value <= MAX_INT:
+        raise LoadError(f"the number {value} is beyond the limit of ±{MAX_INT:,} (10**18)", pos)
+    return value
 
 
 def plain(value):

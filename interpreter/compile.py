@@ -8,17 +8,21 @@ state, the current player (`you`), local variables and the engine.
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from dsl import ast as A
+from dsl import limits
 from dsl.builtins import VALUES
 from dsl.errors import RuleError
+from dsl.limits import int_too_large
 from dsl.model import DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
 
 from .decisions import ActionOption, label
 from .functions import FUNCTIONS, call_error, items_of
 from .state import FamilyRef, ZoneRef, zone_key
 from .trace import NOT_TRACED, traced
+
+MAX_INT: Final = limits.MAX_INT  # whole numbers stay within ±MAX_INT (dsl/limits.py)
 
 if TYPE_CHECKING:  # the engine imports this module; the annotation is only for the compiled build
     from .engine import Engine
@@ -402,6 +406,7 @@ class _Compiler:
             v = c.v
             saved = v.get(var, _MISSING)
             pool = _pool(c, src(c), cpos)
+            c.eng.charge(len(pool), cpos)
             if cond is None:
                 for x in pool:
                     v[var] = x
@@ -431,6 +436,7 @@ class _Compiler:
                 v = c.v
                 saved = v.get(var, _MISSING)
                 pool = _pool(c, src(c), cpos)
+                c.eng.charge(len(pool), cpos)
                 result = not want
                 for x in pool:
                     v[var] = x
@@ -460,7 +466,9 @@ class _Compiler:
             v = c.v
             saved = v.get(var, _MISSING)
             keyed = []
-            for x in need_items(c, src(c), f"what {func}() picks from", pos):
+            pool = need_items(c, src(c), f"what {func}() picks from", pos)
+            c.eng.charge(len(pool), pos)
+            for x in pool:
                 v[var] = x
                 keyed.append((key(c), x))
             if saved is _MISSING:
@@ -500,23 +508,30 @@ class _Compiler:
             def plus(c: Ctx):
                 a, b = l(c), r(c)
                 if type(a) is int and type(b) is int:
-                    return a + b
+                    n = a + b
+                    if -MAX_INT <= n <= MAX_INT:
+                        return n
+                    raise RuleError(int_too_large(n), pos)
                 if type(a) is list and type(b) is list:
                     if len(a) + len(b) > MAX_LIST:
                         raise RuleError(f"a list of more than {MAX_LIST} values", pos)
+                    c.eng.charge(len(a) + len(b), pos)
                     return a + b
                 if isinstance(a, list) or isinstance(b, list):
                     raise RuleError(f"cannot add {_describe(a)} and {_describe(b)}", pos)
-                return need_int(a, "the left side of +", pos) + need_int(b, "the right side of +",
-                                                                          pos)
+                return bounded(need_int(a, "the left side of +", pos) +
+                               need_int(b, "the right side of +", pos), pos)
             return plus
 
         def arith(c: Ctx):
             a, b = l(c), r(c)
             if type(a) is int and type(b) is int:
-                return fn(a, b)
-            return fn(need_int(a, f"the left side of {op}", pos),
-                      need_int(b, f"the right side of {op}", pos))
+                n = fn(a, b)
+                if -MAX_INT <= n <= MAX_INT:
+                    return n
+                raise RuleError(int_too_large(n), pos)
+            return bounded(fn(need_int(a, f"the left side of {op}", pos),
+                              need_int(b, f"the right side of {op}", pos)), pos)
         return arith
 
     def x_Compare(self, e, scope):
@@ -1232,7 +1247,7 @@ class _Compiler:
 
 
 _MISSING = object()
-MAX_LIST = 100_000
+MAX_LIST = 100_000  # values in one list
 _ENDS = {"never": "until a rule ends the game (until: never)",
          "condition": "until their condition holds, and nothing can change it now"}
 
@@ -1272,6 +1287,13 @@ def reads_seat(game, e, seen: set | None = None) -> bool:
 def _per_player(game, name: str) -> bool:
     spec = game.counters.get(name) or game.zones.get(name)
     return spec is not None and spec.per_player
+
+
+def bounded(n: int, pos) -> int:
+    """A computed whole number, if within ±MAX_INT (dsl/limits.py)."""
+    if -MAX_INT <= n <= MAX_INT:
+        return n
+    raise RuleError(int_too_large(n), pos)
 
 
 def need_int(value, what: str, pos) -> int:

@@ -16,6 +16,7 @@ import random
 from typing import Any
 
 from dsl.errors import RuleError, UsageError
+from dsl.limits import MAX_INT, bounds_text, short_number
 from dsl.model import Game
 
 from . import state as st
@@ -23,7 +24,8 @@ from .compile import (Compiled, Ctx, EndGame, EndTurn, PassTurn, compiled, need_
                       plain_value)
 from .decisions import ActionOption, Decision, label
 
-DEFAULT_STEP_BUDGET = 2_000_000
+DEFAULT_STEP_BUDGET = 2_000_000  # loop passes, turns, actions and values gone through
+MAX_DECISIONS = 20_000  # a game asking for more never ends: stop before its log fills memory
 _NO_USES = [0] * 64
 
 
@@ -72,10 +74,13 @@ def resolve_options(game: Game, given: dict | None) -> dict:
             try:
                 value = int(value)
             except ValueError:
-                raise UsageError(f"option {name} takes a whole number, not {value!r}") from None
+                raise UsageError(f"option {name} takes a whole number, not "
+                                 f"{value[:30]!r}{'...' if len(value) > 30 else ''}") from None
         if isinstance(value, int) and not isinstance(value, bool):
-            if spec.min is not None and value < spec.min or spec.max is not None and value > spec.max:
-                raise UsageError(f"option {name}={value} is outside {spec.min}..{spec.max}")
+            if (spec.min is not None and value < spec.min or spec.max is not None and
+                    value > spec.max or abs(value) > MAX_INT):
+                raise UsageError(f"option {name}={short_number(value)} is out of bounds "
+                                 f"({bounds_text(spec.min, spec.max)})")
         opts[name] = value
     return opts
 
@@ -101,6 +106,7 @@ class Engine:
         self.changes: list = []  # (events so far, rule position, [change, ...]) when traced
         self.budget, self.max_depth, self.record = step_budget, trigger_depth, record
         self.steps = 0
+        self.max_decisions = MAX_DECISIONS
         self.turns_taken = 0  # turns of `turns` steps, for the length of a game
         self.depth = 0
         self.windows: list = []
@@ -132,6 +138,10 @@ class Engine:
         if type(index) is not int or not 0 <= index < len(d.options):
             raise UsageError(f"option {index!r} is not legal here: choose 0 to {len(d.options) - 1} "
                              f"({', '.join(d.labels)})")
+        if len(self.choices) >= self.max_decisions:
+            raise RuleError(f"the game has asked for {self.max_decisions:,} decisions and is not "
+                            "over: does it ever end? (stopped at the step that asks)",
+                            pos_of(d.why))
         value = d.options[index]
         self.choices.append(index)
         self.choosers.append(d.player)
@@ -232,6 +242,13 @@ class Engine:
             raise RuleError(f"step budget of {self.budget} exceeded: does a rule loop forever? "
                             "(stopped here)", pos)
 
+    def charge(self, n: int, pos) -> None:
+        """Count the work of going through or building `n` values against the step budget: a
+        loop pass that sums 100,000 numbers costs 100,000 steps, not one."""
+        self.steps += n
+        if self.steps > self.budget:
+            self.tick(pos)
+
     # ------------------------------------------------------------ the game
     def _main(self):
         s, prog = self.state, self.prog
@@ -268,6 +285,10 @@ class Engine:
                 if type(value) is not int:
                     raise RuleError(f"counter {name} starts at a whole number, not {value!r}",
                                     spec.pos)
+                if (spec.min is not None and value < spec.min or
+                        spec.max is not None and value > spec.max):
+                    raise RuleError(f"counter {name} starts at {value}, out of its bounds "
+                                    f"({bounds_text(spec.min, spec.max)})", spec.pos)
                 holder[name] = value
         for name, spec in game.zones.items():
             for owner in (range(n) if spec.per_player else [None]):

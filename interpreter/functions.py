@@ -16,16 +16,30 @@ def family_items(c, fam: FamilyRef) -> list:
 
 
 def items_of(c, value) -> list:
-    """A zone or list as a fresh list (safe to iterate while the zone changes)."""
+    """A zone or list as a fresh list (safe to iterate while the zone changes), its length charged
+    to the step budget: whoever asks for it goes through it."""
     if type(value) is ZoneRef:
-        return list(c.s["zones"][value.key])
-    if type(value) is FamilyRef:
-        return family_items(c, value)
-    if isinstance(value, (list, tuple)):
-        return list(value)
-    if isinstance(value, dict):
-        return list(value.values())
-    raise TypeError(f"expected a zone or a list, got {value!r}")
+        out = list(c.s["zones"][value.key])
+    elif type(value) is FamilyRef:
+        out = family_items(c, value)
+    elif isinstance(value, (list, tuple)):
+        out = list(value)
+    elif isinstance(value, dict):
+        out = list(value.values())
+    else:
+        raise TypeError(f"expected a zone or a list, got {value!r}")
+    work(c, len(out))
+    return out
+
+
+def work(c, n: int) -> None:
+    """Charge `n` values gone through or built to the step budget (as a ValueError: the call that
+    did it reports it at its position)."""
+    eng = c.eng
+    eng.steps += n
+    if eng.steps > eng.budget:
+        raise ValueError(f"step budget of {eng.budget} exceeded: does a rule loop forever? "
+                         "(stopped here)")
 
 
 def _seq(c, value):
@@ -125,6 +139,7 @@ def f_clamp(c, x, lo, hi):
 def f_range(c, lo, hi):
     if hi - lo > 100_000:
         raise ValueError(f"range({lo}, {hi}) is too large")
+    work(c, max(hi - lo + 1, 0))
     return list(range(lo, hi + 1))
 
 
@@ -263,4 +278,9 @@ FUNCTIONS = {name[2:]: fn for name, fn in globals().items() if name.startswith("
 
 
 def call_error(name: str, exc: Exception, pos) -> RuleError:
-    return RuleError(f"{name}(): {exc}", pos)
+    """A built-in's failure at the call; Python's own wording about types is not for players."""
+    text = str(exc)
+    if isinstance(exc, TypeError) and ("operand" in text or "not supported between" in text or
+                                       "argument" in text or "object" in text):
+        text = "these values cannot be used here (numbers, lists or zones of the right kind)"
+    return RuleError(f"{name}(): {text}", pos)

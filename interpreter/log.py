@@ -11,7 +11,8 @@ import hashlib
 import json
 from pathlib import Path
 
-from dsl.errors import LoadError, Pos
+from dsl import folder as files
+from dsl.errors import LoadError, Pos, UsageError
 from dsl.loader import games_dir
 from dsl.resolve import load_game
 
@@ -59,38 +60,79 @@ def write_log(path: str, engine: Engine) -> None:
     Path(path).write_text("\n".join(log_lines(engine)) + "\n", encoding="utf-8")
 
 
-def _read_records(path: str, expected_format: str) -> list[dict]:
+MAX_LOG_BYTES = 64 * 1024 * 1024  # a game stops at 20,000 decisions: its log is far smaller
+MAX_JSON_DIGITS = 30  # a number in a log is a choice, a die or a score: never this long
+
+
+def _bounded_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_JSON_DIGITS:
+        raise ValueError(f"a number of {digits} digits")
+    return int(text)
+
+
+def _read_records(path: str, expected_format: str) -> list[tuple[int, dict]]:
+    """(line number, record) of each non-blank line; a line that is not a JSON object (or is
+    absurd: huge numbers, deep nesting) is refused at its position."""
+    raw = files.read_bytes(Path(path), path, limit=MAX_LOG_BYTES)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LoadError(f"cannot read: {exc}", Pos(path, 1, 1)) from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise LoadError("cannot read: not UTF-8 text", Pos(path, 1, 1)) from None
     records = []
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            rec = json.loads(line)
+            rec = json.loads(line, parse_int=_bounded_int)
         except json.JSONDecodeError as exc:
             raise LoadError(f"not JSON: {exc.msg}", Pos(path, n, exc.colno)) from None
+        except ValueError as exc:
+            raise LoadError(f"not a value a log holds: {exc}", Pos(path, n, 1)) from None
+        except RecursionError:
+            raise LoadError("not a value a log holds: nested too deeply", Pos(path, n, 1)) from None
         if not isinstance(rec, dict):
             raise LoadError("each line must be a JSON object", Pos(path, n, 1))
-        records.append(rec)
-    if not records or records[0].get("format") != expected_format:
+        records.append((n, rec))
+    if not records or records[0][1].get("format") != expected_format:
         raise LoadError(f"not a Meeplang file of format {expected_format}", Pos(path, 1, 1))
     return records
 
 
-def engine_from_header(h: dict, where: Pos) -> Engine:
-    for key in ("game", "players", "seed", "rules"):
+# What each header field must be: a wrong type is refused at the header, not met deep inside.
+_HEADER_TYPES = {"game": (str,), "variant": (str, type(None)), "players": (int,), "seed": (int,),
+                 "options": (dict,), "rules": (str,)}
+
+
+def _check_header(h: dict, where: Pos) -> None:
+    for key, types in _HEADER_TYPES.items():
         if key not in h:
+            if key in ("variant", "options"):
+                continue
             raise LoadError(f"the header has no {key!r}", where)
+        value = h[key]
+        if not isinstance(value, types) or isinstance(value, bool):
+            want = {str: "a text", int: "a whole number", dict: "a mapping"}[types[0]]
+            raise LoadError(f"the header's {key!r} must be {want}, not {json.dumps(value)[:40]}",
+                            where)
+    for name, value in (h.get("options") or {}).items():
+        if not isinstance(value, (str, int, bool)):
+            raise LoadError(f"the header's option {name!r} must be a number, text or true/false, "
+                            f"not {json.dumps(value)[:40]}", where)
+
+
+def engine_from_header(h: dict, where: Pos) -> Engine:
+    _check_header(h, where)
     game = _game_of(h, where)
     if game.rules_hash != h["rules"]:
         raise LoadError(
             f"this was recorded with other rules for {h['game']}"
             f"{':' + h['variant'] if h.get('variant') else ''} (rules {h['rules']}, now "
             f"{game.rules_hash}): the game files changed since", where)
-    return Engine(game, int(h["players"]), int(h["seed"]), h.get("options") or {})
+    try:
+        return Engine(game, h["players"], h["seed"], h.get("options") or {})
+    except UsageError as exc:  # players or options this game does not take
+        raise LoadError(f"the header does not fit the game: {exc.message}", where) from None
 
 
 def _game_of(h: dict, where: Pos):
@@ -112,34 +154,45 @@ def _game_of(h: dict, where: Pos):
 
 def replay(path: str) -> Engine:
     """Re-execute a log file and check every event and the final state against it."""
-    return replay_records(_read_records(path, FORMAT), path)
+    numbered = _read_records(path, FORMAT)
+    return replay_records([r for _, r in numbered], path, [n for n, _ in numbered])
 
 
-def replay_records(records: list[dict], path: str = "<log>") -> Engine:
-    """Re-execute a log (header + events) and compare each produced event with the logged one."""
-    engine = engine_from_header(records[0], Pos(path, 1, 1))
-    choices = [r.get("choice") for r in records[1:] if r.get("event") == "decision"]
+def replay_records(records: list[dict], path: str = "<log>",
+                   lines: list[int] | None = None) -> Engine:
+    """Re-execute a log (header + events) and compare each produced event with the logged one;
+    `lines` are the file lines of the records (by default one record a line)."""
+    lines = lines or list(range(1, len(records) + 1))
+    engine = engine_from_header(records[0], Pos(path, lines[0], 1))
+    choices = [(n, r.get("choice")) for n, r in zip(lines[1:], records[1:])
+               if r.get("event") == "decision"]
     logged = [dumps_line(r) for r in records[1:]]
     d = engine.start()
     try:
-        for i in choices:
+        for n, i in choices:
             if d is None:
                 break
             if type(i) is not int or not 0 <= i < len(d.options):
-                break
+                raise LoadError(f"choice {json.dumps(i)[:40]} is not one of the options here "
+                                f"(0 to {len(d.options) - 1}: {', '.join(d.labels)[:200]})",
+                                Pos(path, n, 1))
             d = engine.choose(i)
     finally:
         # report the first event that differs, wherever the replay stopped
         produced = [dumps_line(e) for e in engine.events]
-        for n, (a, b) in enumerate(zip(produced, logged), start=2):
+        for n, a, b in zip(lines[1:], produced, logged):
             if a != b:
                 raise LoadError(f"replay differs from the log here: log says {b}, replay "
                                 f"gives {a}", Pos(path, n, 1))
     if d is not None:
-        raise LoadError("the log ends before the game does", Pos(path, len(records), 1))
+        raise LoadError("the log ends before the game does", Pos(path, lines[-1], 1))
+    if len(produced) < len(logged):
+        extra = len(logged) - len(produced)
+        raise LoadError(f"the game is over, but the log goes on for {extra} more "
+                        f"line{'s' if extra > 1 else ''}", Pos(path, lines[len(produced) + 1], 1))
     if len(produced) != len(logged):
         raise LoadError(f"replay gives {len(produced)} events, the log has {len(logged)}",
-                        Pos(path, 1, 1))
+                        Pos(path, lines[-1], 1))
     return engine
 
 
@@ -159,9 +212,16 @@ def load(data: dict, where: Pos | None = None) -> Engine:
         raise LoadError("not a Meeplang save", where)
     engine = engine_from_header(data, where)
     engine.start()
-    for i in data.get("choices", []):
-        if engine.decision is None:
+    choices = data.get("choices", [])
+    if not isinstance(choices, list):
+        raise LoadError("the save's 'choices' must be a list", where)
+    for i in choices:
+        d = engine.decision
+        if d is None:
             raise LoadError("the save has more choices than the game asks for", where)
+        if type(i) is not int or not 0 <= i < len(d.options):
+            raise LoadError(f"the save's choice {json.dumps(i)[:40]} is not one of the options "
+                            f"(0 to {len(d.options) - 1})", where)
         engine.choose(i)
     if st.state_hash(engine.state) != data.get("state"):
         raise LoadError("the saved state does not match the replayed game", where)
@@ -169,4 +229,5 @@ def load(data: dict, where: Pos | None = None) -> Engine:
 
 
 def load_file(path: str) -> Engine:
-    return load(_read_records(path, SAVE_FORMAT)[0], Pos(path, 1, 1))
+    line, record = _read_records(path, SAVE_FORMAT)[0]
+    return load(record, Pos(path, line, 1))

@@ -27,6 +27,15 @@ def _split_target(target: str, variant: str | None):
     return name, (variant or v or None)
 
 
+def _check_writable(path: str, flag: str) -> None:
+    """Refuse an output path that cannot become a file before the work that fills it."""
+    target = Path(path)
+    if target.is_dir():
+        raise UsageError(f"{flag} {path}: this is a folder, not a file")
+    if not target.parent.is_dir():
+        raise UsageError(f"{flag} {path}: no folder {str(target.parent)!r}")
+
+
 def _parse_options(pairs) -> dict:
     out = {}
     for pair in pairs or []:
@@ -63,6 +72,9 @@ def cmd_games(args) -> int:
 
 def cmd_check(args) -> int:
     if args.deep:
+        if args.n < 1:
+            raise UsageError(f"-n {args.n}: --deep plays at least 1 game per variant and player "
+                             "count")
         return cmd_deep_check(args)
     name, variant = _split_target(args.target, None)
     targets = [variant]
@@ -152,6 +164,8 @@ def cmd_play(args) -> int:
     from interpreter.log import write_log
 
     name, variant = _split_target(args.game, args.variant)
+    if args.log:
+        _check_writable(args.log, "--log")
     game = load_game(name, variant)
     players = args.players if args.players is not None else game.min_players
     engine = Engine(game, players, args.seed, _parse_options(args.option), trace=args.trace)
@@ -275,6 +289,10 @@ def main(argv=None) -> int:
         return 2
     except MeeplangError as exc:
         print(exc.render(), file=sys.stderr)
+        return 1
+    except OSError as exc:  # the disk refused (full, read-only, a folder where a file goes)
+        print(f"meeplang: error: {exc.filename or 'output'}: {exc.strerror or exc}",
+              file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -112,11 +112,26 @@ def test_play_trace_shows_rule_lines(capsys):
     (["play", "goofspiel", "--players", "3"],
      "meeplang: error: goofspiel is for 2-2 players, not 3"),
     (["play", "pig", "-o", "target=0"],
-     "meeplang: error: option target=0 is outside 1..100000"),
+     "meeplang: error: option target=0 is out of bounds (1..100000)"),
     (["play", "pig", "-o", "target"], "meeplang: error: --option takes NAME=VALUE, not 'target'"),
     (["play", "pig", "-o", "speed=3"], "meeplang: error: game 'pig' has no option 'speed'"),
     (["play", "pig", "--agents", "genius"], "meeplang: error: unknown agent 'genius'"),
     (["check", "pig:nosuch"], "meeplang: error: game 'pig' has no variant 'nosuch'"),
+    # hostile arguments: refused before any work, in words (no Python wording, no huge echo)
+    (["play", "pig", "--players", "10000000"],
+     "meeplang: error: pig is for 2-10 players, not 10000000"),
+    (["play", "pig", "--log", "."], "meeplang: error: --log .: this is a folder, not a file"),
+    (["play", "pig", "--log", "no/such/folder/x.jsonl"],
+     "meeplang: error: --log no/such/folder/x.jsonl: no folder 'no/such/folder'"),
+    (["check", "--deep", "pig", "-n", "0"],
+     "meeplang: error: -n 0: --deep plays at least 1 game per variant and player count"),
+    (["check", "--deep", "pig", "-n", "-1"], "meeplang: error: -n -1: --deep plays at least 1"),
+    (["play", "pig", "-o", "target=" + "9" * 4000],
+     "meeplang: error: option target=2**13287 or more is out of bounds (1..100000)"),
+    (["play", "pig", "-o", "target=" + "9" * 5000],
+     "meeplang: error: option target takes a whole number, not '999999999999999999999999999999'..."),
+    (["play", "pig", "-o", "horizon=" + "9" * 19],
+     "meeplang: error: option horizon=9999999999999999999 is out of bounds (at least 1)"),
 ])
 def test_bad_usage_exits_2(capsys, tmp_path, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
@@ -138,7 +153,7 @@ def test_replay_of_a_missing_file_exits_1(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert main(["replay", "gone.jsonl"]) == 1
     out, err = capsys.readouterr()
-    assert err.startswith("gone.jsonl:1:1: error: cannot read: ")
+    assert err.startswith("gone.jsonl:1:1: error: cannot read file: ")
     assert "Traceback" not in err
 
 
@@ -187,3 +202,23 @@ def test_a_broken_installation_is_an_error_without_traceback(monkeypatch, capsys
     assert cli.main(["games"]) == 2
     err = capsys.readouterr().err
     assert err == "meeplang: error: the compiled interpreter in /x is older than its sources\n"
+
+
+def test_report_onto_an_existing_file_is_a_usage_error(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "taken").write_text("mine")
+    assert main(["report", "pig", "-o", "taken"]) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith("meeplang: error: -o taken: a file is in the way")
+    assert (tmp_path / "taken").read_text() == "mine"
+
+
+def test_a_log_that_cannot_be_written_is_an_error_not_a_crash(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ro").mkdir(mode=0o500)
+    status = main(["play", "pig", "--log", "ro/x.jsonl"])
+    out, err = capsys.readouterr()
+    if status == 0:  # running as root: the folder's mode does not stop us
+        assert (tmp_path / "ro" / "x.jsonl").exists()
+    else:
+        assert status == 1 and err.startswith("meeplang: error: ro/x.jsonl: Permission denied")

@@ -67,6 +67,8 @@ def cmd_report(args) -> int:
                          "not -")
     game = _load(args.game)
     out = Path(args.output) if args.output else Path(f"{_stem(game)}-report")
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"-o {out}: a file is in the way (the report is a folder)")
     index = write_report(game, out, detail=args.detail, lang=args.lang)
     print(index)
     return 0

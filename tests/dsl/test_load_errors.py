@@ -417,3 +417,28 @@ def test_check_unknown_game_is_usage_error_exit_2(capsys, tmp_path, monkeypatch)
     assert out == ""
     assert err.startswith("meeplang: error: no game named 'no_such_game' (bundled games: ")
     assert "goofspiel" in err and "pig" in err
+
+
+def test_actions_without_a_flow_warn_and_strict_check_fails(write_game, capsys):
+    flow = BASE[BASE.index("flow:"):BASE.index("scoring:")]
+    folder = write_game(variant(flow, ""))
+    assert [str(w) for w in load_game(folder).warnings] == [
+        "g/game.yaml:1:1: warning: the game has actions but no `flow:`: no one is ever asked to "
+        "take one (the game ends at once)"]
+    assert main(["check", "--strict", folder]) == 1
+    assert "no `flow:`" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("extends, ok", [("g", True), ("../../g", True), ("nosuchgame", False),
+                                         ("pig", False)])
+def test_a_variant_in_the_variants_folder_extends_its_own_game(write_game, capsys, extends, ok):
+    folder = write_game(BASE, files={"variants/v.yaml": f"extends: {extends}\nplayers: 2\n"})
+    if ok:
+        assert load_game(f"{folder}:v").variant == "v"
+        return
+    with pytest.raises(LoadError) as info:
+        load_game(f"{folder}:v")
+    assert str(info.value) == (f"g/variants/v.yaml:1:10: error: extends: {extends!r} is not this "
+                               "game: a variant in the variants/ folder of 'g' extends 'g'")
+    assert main(["check", f"{folder}:v"]) == 1
+    assert capsys.readouterr().err.startswith("g/variants/v.yaml:1:10: error: extends:")

@@ -1,8 +1,12 @@
-"""Mutations of real game files, for fuzzing: delete, duplicate and retype nodes, mutate rule
-strings, swap references. Deterministic for a given random.Random."""
+"""Mutations of real inputs, for fuzzing: game files (delete, duplicate and retype nodes, mutate
+rule strings, swap references, put numbers at type limits and strings at great lengths), logs
+(retyped header fields, choices and values at the edges, lines dropped, repeated or added) and
+command lines (each argument of a working command replaced by an edge value). Deterministic for a
+given random.Random."""
 from __future__ import annotations
 
 import copy
+import json
 import random
 
 import yaml
@@ -12,6 +16,20 @@ from dsl.loader import GAME_FILE, bundled_games, games_dir
 RULE_NOISE = ["(", ")", ":", "\n  ", " and ", " to ", "[", "]", "0", "-1", "//0", "\"", "#",
               " if ", " each ", "\t", "é", "\x00", " where ", "999999999999999999999"]
 RETYPES = [None, 0, -1, 10**12, True, "", "x", [], {}, [1, 2], {"a": 1}, "you", "1 // 0"]
+# numbers at the limits of machine types and of Meeplang's own bounds (dsl/limits.py), and beyond
+EDGE_NUMBERS = [0, -1, 1, 2**31 - 1, 2**31, 2**63 - 1, 2**63, -2**63 - 1, 10**18, 10**18 + 1,
+                -10**18 - 1, 10**100, -10**100, 101, 100_000, 100_001, 10**4000]
+EDGE_STRINGS = ["", " ", "x" * 20_001, "é" * 1000, "\u202e", "9" * 5000, "-" + "9" * 30, "null"]
+
+
+def edge_value(rng: random.Random):
+    """A value at or past a limit: a number, a long or odd string, or a wrong type."""
+    pick = rng.random()
+    if pick < 0.5:
+        return rng.choice(EDGE_NUMBERS)
+    if pick < 0.8:
+        return rng.choice(EDGE_STRINGS)
+    return copy.deepcopy(rng.choice(RETYPES))
 
 
 def bundled_documents() -> dict[str, object]:
@@ -57,7 +75,8 @@ def mutate(doc, rng: random.Random, rounds: int = 3):
         path = rng.choice(paths)
         parent, key = _get(doc, path[:-1]), path[-1]
         value = parent[key]
-        op = rng.choice(["delete", "duplicate", "retype", "rule", "swap", "rename"])
+        op = rng.choice(["delete", "duplicate", "retype", "rule", "swap", "rename", "value",
+                         "number"])
         if op == "delete":
             del parent[key]
         elif op == "duplicate" and isinstance(parent, list):
@@ -78,7 +97,65 @@ def mutate(doc, rng: random.Random, rounds: int = 3):
             parent[key] = " ".join(words)
         elif op == "rename" and isinstance(parent, dict):
             parent[f"{key}_{rng.randint(0, 9)}"] = parent.pop(key)
+        elif op == "value":
+            parent[key] = edge_value(rng)
+        elif op == "number" and isinstance(value, str) and any(ch.isdigit() for ch in value):
+            i = next(k for k, ch in enumerate(value) if ch.isdigit())
+            parent[key] = value[:i] + str(rng.choice(EDGE_NUMBERS)) + value[i + 1:]
     return doc
+
+
+def mutate_log(lines: list[str], rng: random.Random, rounds: int = 2) -> list[str]:
+    """A copy of a log's lines (JSON objects) with 1..rounds mutations of its values or lines."""
+    records = [json.loads(line) for line in lines]
+    out = list(lines)
+    for _ in range(rng.randint(1, rounds)):
+        n = rng.randrange(len(out))
+        op = rng.choice(["field", "field", "choice", "drop", "repeat", "add", "raw"])
+        record = records[n] if n < len(records) and isinstance(records[n], dict) else {}
+        if op == "field" and record:
+            key = rng.choice(sorted(record) + ["options", "variant"])
+            out[n] = json.dumps(dict(record, **{key: edge_value(rng)}))
+        elif op == "choice":
+            decisions = [i for i, r in enumerate(records) if r.get("event") == "decision"]
+            if decisions:
+                i = rng.choice(decisions)
+                out[i] = json.dumps(dict(records[i], choice=edge_value(rng)))
+        elif op == "drop" and n > 0:
+            del out[n]
+        elif op == "repeat":
+            out.insert(n, out[n])
+        elif op == "add":
+            out.insert(n + 1, json.dumps({"event": rng.choice(["roll", "decision", "end"]),
+                                          "value": edge_value(rng)}))
+        elif op == "raw":
+            out[n] = rng.choice(["[" * 100_000, '{"a": ' + "9" * 5000 + "}", "{", "\x00",
+                                 out[n][: rng.randrange(len(out[n]) + 1)]])
+    return out
+
+
+# A working command of each kind, with a place for a log file (mutated separately).
+COMMANDS = [
+    ["play", "pig", "--players", "2", "--seed", "1", "-o", "target=20", "--agents", "random"],
+    ["play", "goofspiel", "--seed", "3", "--agents", "greedy,random", "--json"],
+    ["check", "pig", "--strict"],
+    ["games", "--json"],
+    ["play", "pig:short", "--variant", "short", "--log", "LOG"],
+    ["replay", "LOG"],
+]
+
+
+def mutate_argv(rng: random.Random) -> list[str]:
+    """A working command line with one argument replaced by an edge value, or one dropped."""
+    argv = list(rng.choice(COMMANDS))
+    i = rng.randrange(1, len(argv))
+    if rng.random() < 0.2:
+        del argv[i]
+    else:
+        value = edge_value(rng)
+        argv[i] = (argv[i].partition("=")[0] + "=" + str(value)[:5000] if "=" in argv[i]
+                   else str(value)[:5000])
+    return argv
 
 
 def dump(doc) -> str:

@@ -1,8 +1,12 @@
-"""Run one mutated game: load, check, and play a few random decisions. Anything but a
-MeeplangError with a position is an escape."""
+"""Run one mutated input: a game (load, check, play a few random decisions), a log (replay) or
+a command line (the CLI, in this process). Anything but a MeeplangError with a position (or, from
+the CLI, exit 0, 1 or 2 with no traceback) is an escape."""
 from __future__ import annotations
 
+import contextlib
+import io
 import traceback
+from pathlib import Path
 
 from dsl.errors import MeeplangError, UsageError
 from dsl.loader import load_source
@@ -34,4 +38,37 @@ def try_game(folder, seed: int = 0) -> str | None:
         return None
     except Exception:  # noqa: BLE001 - this is what the fuzzer looks for
         return traceback.format_exc()
+    return None
+
+
+def try_log(path: Path) -> str | None:
+    """None if the log replays or is refused with a positioned error; else the escape."""
+    from interpreter.log import replay
+
+    try:
+        replay(str(path))
+    except MeeplangError as exc:
+        if exc.pos.path != str(path):
+            return f"error not at the log: {exc}"
+    except Exception:  # noqa: BLE001 - this is what the fuzzer looks for
+        return traceback.format_exc()
+    return None
+
+
+def try_cli(argv: list[str], cwd: Path) -> str | None:
+    """None if `meeplang ARGV`, run in the folder `cwd` (where any file it writes lands), exits
+    0, 1 or 2 without a traceback or an internal error."""
+    from meeplang.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.chdir(cwd), contextlib.redirect_stdout(out), \
+                contextlib.redirect_stderr(err):
+            status = main(argv)
+    except SystemExit as exc:  # argparse refusing the arguments
+        status = exc.code
+    except Exception:  # noqa: BLE001 - this is what the fuzzer looks for
+        return f"{argv}: {traceback.format_exc()}"
+    if status not in (0, 1, 2) or "Traceback" in err.getvalue():
+        return f"{[a[:60] for a in argv]}: exit {status}: {err.getvalue()[-600:]}"
     return None

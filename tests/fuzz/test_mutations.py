@@ -1,12 +1,18 @@
-"""Mutated bundled games fail only with Meeplang's own positioned errors (never a crash)."""
+"""Mutated inputs fail only with Meeplang's own positioned errors (never a crash): bundled games,
+logs of bundled games, and command lines (a sample here; benchmarks/fuzz.py runs many more)."""
 import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from .mutations import bundled_documents, dump, mutate
-from .runner import try_game
+from interpreter.log import log_lines
+from interpreter.simulation import play_game
+from dsl.resolve import load_game
+
+from .mutations import bundled_documents, dump, mutate, mutate_argv, mutate_log
+from .runner import try_cli, try_game, try_log
 
 DOCS = bundled_documents()
+PIG_LOG = log_lines(play_game(load_game("pig"), 2, 3, "random"))
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -16,4 +22,24 @@ def test_mutated_games_fail_only_with_positioned_errors(tmp_path_factory, name, 
     folder = tmp_path_factory.mktemp("mut")
     (folder / "game.yaml").write_text(dump(mutate(DOCS[name], rng)), encoding="utf-8")
     escape = try_game(folder, seed % 1000)
+    assert escape is None, escape
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_mutated_logs_fail_only_with_positioned_errors(tmp_path_factory, seed):
+    path = tmp_path_factory.mktemp("log") / "game.jsonl"
+    path.write_text("\n".join(mutate_log(PIG_LOG, random.Random(seed))) + "\n", encoding="utf-8")
+    escape = try_log(path)
+    assert escape is None, escape
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_mutated_command_lines_exit_cleanly(tmp_path_factory, seed):
+    folder = tmp_path_factory.mktemp("cli")
+    log = folder / "game.jsonl"
+    log.write_text("\n".join(PIG_LOG) + "\n", encoding="utf-8")
+    argv = [str(log) if a == "LOG" else a for a in mutate_argv(random.Random(seed))]
+    escape = try_cli(argv, folder)
     assert escape is None, escape

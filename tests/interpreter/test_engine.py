@@ -774,8 +774,8 @@ def test_options_default_and_override(load):
 
 
 @pytest.mark.parametrize("given,message", [
-    ({"target": 0}, "option target=0 is outside 1..50"),
-    ({"target": 51}, "option target=51 is outside 1..50"),
+    ({"target": 0}, "option target=0 is out of bounds (1..50)"),
+    ({"target": 51}, "option target=51 is out of bounds (1..50)"),
     ({"target": "many"}, "option target takes a whole number, not 'many'"),
     ({"speed": 1}, "game 'g' has no option 'speed' (options: fast, target)"),
 ])

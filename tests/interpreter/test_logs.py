@@ -301,3 +301,98 @@ def test_pig_log_explains_the_scores(pig):
                 turn_total = 0
         assert e.result["scores"] == points
         assert e.result["winners"] == [p for p in range(3) if points[p] >= 100]
+
+
+# ---------------------------------------------------------------- hostile logs
+def _pig_log(tmp_path, pig):
+    path = write(tmp_path, play_game(pig, 2, 3, "random"))
+    return path, _lines(path)
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("players", "abc", "the header's 'players' must be a whole number, not \"abc\""),
+    ("players", True, "the header's 'players' must be a whole number, not true"),
+    ("players", 10000000, "the header does not fit the game: pig is for 2-10 players, not "
+                          "10000000"),
+    ("seed", None, "the header's 'seed' must be a whole number, not null"),
+    ("options", [1], "the header's 'options' must be a mapping, not [1]"),
+    ("options", {"target": [1]}, "the header's option 'target' must be a number, text or "
+                                 "true/false, not [1]"),
+    ("options", {"speed": 1}, "the header does not fit the game: game 'pig' has no option "
+                              "'speed' (options: horizon, target)"),
+    ("game", 5, "the header's 'game' must be a text, not 5"),
+    ("variant", 5, "the header's 'variant' must be a text, not 5"),
+])
+def test_a_header_with_wrong_types_is_refused_at_the_header(tmp_path, pig, capsys, field, value,
+                                                            message):
+    path, lines = _pig_log(tmp_path, pig)
+    lines[0] = L.dumps_line(dict(json.loads(lines[0]), **{field: value}))
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(LoadError) as info:
+        L.replay(str(path))
+    assert str(info.value) == f"{path}:1:1: error: {message}"
+    assert main(["replay", str(path)]) == 1
+    assert capsys.readouterr().err.startswith(f"{path}:1:1: error: ")
+
+
+@pytest.mark.parametrize("line, message", [
+    ('{"event": "roll", "value": 1' + "0" * 5000 + "}",
+     "not a value a log holds: a number of 5001 digits"),
+    ('{"event": ' + "[" * 100_000 + "]" * 100_000 + "}",
+     "not a value a log holds: nested too deeply"),
+])
+def test_absurd_values_in_a_log_line_are_refused_at_the_line(tmp_path, pig, line, message):
+    path, lines = _pig_log(tmp_path, pig)
+    lines[2] = line
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(LoadError) as info:
+        L.replay(str(path))
+    assert str(info.value) == f"{path}:3:1: error: {message}"
+
+
+@pytest.mark.parametrize("choice", [7, -1, "0", 1.5])
+def test_an_illegal_choice_is_reported_at_its_line(tmp_path, pig, choice):
+    path, lines = _pig_log(tmp_path, pig)
+    n = next(i for i, line in enumerate(lines) if json.loads(line).get("event") == "decision")
+    lines[n] = L.dumps_line(dict(json.loads(lines[n]), choice=choice))
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(LoadError) as info:
+        L.replay(str(path))
+    assert str(info.value) == (f"{path}:{n + 1}:1: error: choice {json.dumps(choice)} is not one "
+                               "of the options here (0 to 1: roll, stop)")
+
+
+def test_an_extra_event_after_the_end_is_reported_at_its_line(tmp_path, pig):
+    path, lines = _pig_log(tmp_path, pig)
+    lines.append('{"event":"roll","value":3}')
+    path.write_text("\n\n".join(lines) + "\n")  # blank lines do not shift the reported line
+    with pytest.raises(LoadError) as info:
+        L.replay(str(path))
+    assert str(info.value) == (f"{path}:{2 * len(lines) - 1}:1: error: the game is over, but the "
+                               "log goes on for 1 more line")
+
+
+def test_a_log_that_is_a_fifo_is_refused_without_waiting(tmp_path):
+    import os
+
+    os.mkfifo(tmp_path / "pipe.jsonl")
+    with pytest.raises(LoadError, match="not a regular file"):
+        L.replay(str(tmp_path / "pipe.jsonl"))
+
+
+def test_numbers_in_a_log_are_read_up_to_thirty_digits(tmp_path):
+    path = tmp_path / "x.jsonl"
+    path.write_text('{"format": "meeplang-log/1", "seed": %s}\n' % ("9" * L.MAX_JSON_DIGITS))
+    assert L._read_records(str(path), L.FORMAT)[0][1]["seed"] == int("9" * L.MAX_JSON_DIGITS)
+    path.write_text('{"format": "meeplang-log/1", "seed": -%s}\n' % ("9" * (L.MAX_JSON_DIGITS + 1)))
+    with pytest.raises(LoadError, match="a number of 31 digits"):
+        L._read_records(str(path), L.FORMAT)
+
+
+def test_a_log_over_the_size_limit_is_refused_before_reading(tmp_path):
+    path = tmp_path / "big.jsonl"
+    with open(path, "wb") as f:
+        f.truncate(L.MAX_LOG_BYTES + 1)  # sparse: reading it would cost 64 MB
+    with pytest.raises(LoadError) as info:
+        L.replay(str(path))
+    assert str(info.value) == f"{path}:1:1: error: file is larger than 64 MB"

@@ -1,0 +1,92 @@
+"""Reading a game folder (dsl/folder.py): only the files the loader names are read, each a regular
+file inside the folder whose size is checked before reading; nothing else in the folder (a FIFO,
+a link to /dev/zero, gigabytes of other data) is ever opened, with the cache on or off."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from dsl.errors import LoadError
+from dsl.resolve import load_game
+from dsl.yamlpos import MAX_FILE_BYTES
+
+GAME = """\
+game: g
+players: 2
+counters:
+  coins: {per: player, initial: 3, min: 0}
+actions:
+  earn:
+    effect: gain 1 coins
+flow:
+  - phase: main
+    steps:
+      - turns: {first: 0, actions: [earn], until: one_round}
+scoring:
+  score: coins
+"""
+
+
+@pytest.fixture(params=["cache on", "cache off"])
+def cache_mode(request, monkeypatch, tmp_path):
+    if request.param == "cache off":
+        monkeypatch.setenv("MEEPLANG_CACHE", "off")
+    else:
+        monkeypatch.setenv("MEEPLANG_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def hostile_neighbours(folder):
+    """What a Downloads folder may hold: reading any of these would hang or exhaust memory."""
+    os.mkfifo(folder / "a-fifo")
+    (folder / "zeros.yaml").symlink_to("/dev/zero")
+    with open(folder / "huge.bin", "wb") as f:
+        f.truncate(3 * 1024 ** 3)  # 3 GB, sparse: costs nothing unless read
+
+
+def test_odd_files_beside_the_game_are_never_read(write_game, tmp_path, cache_mode):
+    folder = write_game(GAME)
+    hostile_neighbours(tmp_path / folder)
+    assert load_game(folder).name == "g"
+    assert load_game(f"{folder}/game.yaml").name == "g"
+
+
+def test_a_yaml_given_by_path_does_not_scan_its_folder(write_game, tmp_path, cache_mode):
+    write_game(GAME)
+    (tmp_path / "g" / "variants").mkdir()
+    (tmp_path / "g" / "variants" / "rich.yaml").write_text("extends: g\n")
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    hostile_neighbours(downloads)
+    (downloads / "rich.yaml").write_text("extends: ../g\ncounters:\n  coins: {initial: 9}\n")
+    assert load_game(str(downloads / "rich.yaml")).counters["coins"].initial.value == 9
+
+
+@pytest.mark.parametrize("make, message", [
+    (os.mkfifo, "not a regular file"),
+    (lambda p: p.symlink_to("/dev/zero"), "leaves the game folder"),
+    (lambda p: p.mkdir(), "not a regular file"),
+    (lambda p: open(p, "wb").truncate(MAX_FILE_BYTES + 1), "file is larger than 2 MB"),
+], ids=["fifo", "link to /dev/zero", "folder", "sparse file over the limit"])
+def test_an_odd_game_file_is_refused_at_once(write_game, tmp_path, cache_mode, make, message):
+    write_game(GAME.replace("players: 2", "players: 2\ninclude: [more.yaml]"))
+    make(tmp_path / "g" / "more.yaml")
+    with pytest.raises(LoadError, match=message) as info:
+        load_game("g")
+    assert str(info.value.pos) in ("g/more.yaml:1:1", "g/game.yaml:3:11")
+
+
+def test_a_variant_file_linked_out_of_the_folder_is_refused(write_game, tmp_path, cache_mode):
+    write_game(GAME)
+    (tmp_path / "g" / "variants").mkdir()
+    (tmp_path / "elsewhere.yaml").write_text("extends: g\n")
+    (tmp_path / "g" / "variants" / "x.yaml").symlink_to(tmp_path / "elsewhere.yaml")
+    with pytest.raises(LoadError, match="a link that leaves the game folder"):
+        load_game("g:x")
+
+
+def test_a_game_file_exactly_at_the_size_limit_is_read(write_game, tmp_path, cache_mode):
+    data = GAME.encode()
+    write_game(data + b"#" * (MAX_FILE_BYTES - len(data) - 1) + b"\n")
+    assert os.path.getsize(tmp_path / "g" / "game.yaml") == MAX_FILE_BYTES
+    assert load_game("g").name == "g"
