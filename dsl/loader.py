@@ -200,7 +200,7 @@ def _check_extends_here(overlay: YMap, path: Path, folder: Path, game: str) -> N
     if base in (game, folder.resolve().name):
         return
     try:
-        found = _resolve_extends(overlay, path.parent).resolve() == folder.resolve()
+        found = _resolve_extends(overlay, path.parent).resolve().parent == folder.resolve()
     except LoadError:
         found = False
     if not found:
