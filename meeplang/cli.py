@@ -13,6 +13,7 @@ from dsl.loader import bundled_games
 from dsl.resolve import load_game
 
 from . import __version__
+from .output import error_object, print_json
 
 # Modules that add their own subcommands: each has `register(subparsers)`; each parser it adds sets
 # `func=handler(args) -> exit status`. Handlers raise MeeplangError for bad input like the rest.
@@ -93,6 +94,13 @@ def cmd_deep_check(args) -> int:
     from interpreter.deep_check import run_deep
 
     summary, broken = run_deep(args.target, args.n, args.agents, args.seed)
+    if args.json:
+        print_json({"ok": broken is None, "runs": [
+            {"target": t, "players": p, "games": n} for t, p, n in summary.runs],
+            "games": summary.games, "decisions": summary.decisions, "checks": summary.checks,
+            "replays": summary.replays, "reloads": summary.reloads,
+            "broken": None if broken is None else str(broken)})
+        return 0 if broken is None else 1
     for target, players, games in summary.runs:
         print(f"ok: {target} with {players} players: {games} games")
     print(f"{summary.games} games, {summary.decisions} decisions, {summary.checks} invariant "
@@ -239,10 +247,12 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except UsageError as exc:
-        print(f"meeplang: error: {exc.message}", file=sys.stderr)
-        return 2
     except MeeplangError as exc:
+        if getattr(args, "json", False):  # a script reading stdout learns what went wrong too
+            print_json(error_object(exc))
+        if isinstance(exc, UsageError):
+            print(f"meeplang: error: {exc.message}", file=sys.stderr)
+            return 2
         print(exc.render(), file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -1,6 +1,7 @@
 """`meeplang diagram` and `meeplang report` (registered by meeplang.cli through COMMAND_MODULES)."""
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -39,7 +40,7 @@ def cmd_diagram(args) -> int:
         fmt = suffix if suffix in FORMATS else "svg"
     out = Path(args.output) if args.output else Path(f"{_stem(game)}.{fmt}")
     write(game, out, fmt, args.detail, args.lang)
-    print(out)
+    print(json.dumps({"ok": True, "path": str(out), "format": fmt}) if args.json else out)
     return 0
 
 
@@ -49,7 +50,7 @@ def cmd_report(args) -> int:
     game = _load(args.game)
     out = Path(args.output) if args.output else Path(f"{_stem(game)}-report")
     index = write_report(game, out, detail=args.detail, lang=args.lang)
-    print(index)
+    print(json.dumps({"ok": True, "path": str(index)}) if args.json else index)
     return 0
 
 
@@ -67,6 +68,7 @@ def register(subparsers) -> None:
                    help="phases (flow only), actions (+ actions in each turns step), "
                         "full (+ effects and triggers); default phases")
     s.add_argument("--lang", "-l", choices=LANGS, default="en", help="label language (default en)")
+    s.add_argument("--json", action="store_true", help="print {ok, path, format} as JSON")
     s.set_defaults(func=cmd_diagram)
 
     s = subparsers.add_parser(
@@ -79,6 +81,7 @@ def register(subparsers) -> None:
     s.add_argument("--detail", "-d", choices=DETAILS, default="actions",
                    help="diagram detail (default actions)")
     s.add_argument("--lang", "-l", choices=LANGS, default="en")
+    s.add_argument("--json", action="store_true", help="print {ok, path} as JSON")
     s.set_defaults(func=cmd_report)
 
 
