@@ -170,7 +170,7 @@ def load_source(target: str, variant: str | None = None) -> Source:
         for path, overlay in _variant_chain(folder, variant_file):
             files.append(path)
             doc = apply_overlay(doc, overlay)
-    validate(doc, variant=False)  # the merged game: an overlay may give only what it changes
+    validate(doc)  # the merged game: an overlay may give only what it changes
     digest = hashlib.sha256(json.dumps(_canonical(plain(doc)), sort_keys=True).encode()
                             ).hexdigest()[:16]
     return Source(doc, folder, variant, tuple(str(f) for f in files), digest)
