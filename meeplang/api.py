@@ -37,7 +37,8 @@ class Problem:
         return cls(severity, message, pos.path, pos.line, pos.col, hint)
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.col}: {self.severity}: {self.message}"
+        where = f"{self.path}:{self.line}:{self.col}: " if self.line else ""
+        return f"{where}{self.severity}: {self.message}"
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,16 @@ class Simulation:
         rates = ", ".join(f"{100 * r:.1f}%" for r in self.summary["win_rates"])
         return f"<Simulation {self.summary['games']} games, win rates by seat: {rates}>"
 
+    def _repr_html_(self) -> str:
+        s = self.summary
+        rows = "".join(f"<tr><td>{p}</td><td>{100 * s['win_rates'][p]:.1f}%</td>"
+                       f"<td>{100 * lo:.1f}% – {100 * hi:.1f}%</td>"
+                       f"<td>{s['mean_scores'][p]:.2f}</td></tr>"
+                       for p, (lo, hi) in enumerate(s["win_rate_ci"]))
+        return ("<table><tr><th>seat</th><th>win rate</th><th>95% interval</th>"
+                f"<th>mean score</th></tr>{rows}</table><p>{s['games']} games, "
+                f"{s['decisions_mean']:.1f} decisions per game</p>")
+
 
 class Game:
     """A game or variant by name or path. Loading (reading, validating, checking the rules)
@@ -133,7 +144,7 @@ class Game:
         return [name for name, _, _ in self.model.variants]
 
     def with_variant(self, name: str) -> "Game":
-        return Game(self.target.partition(":")[0], name)
+        return Game(self.target, name)
 
     def check(self) -> Check:
         try:
@@ -166,9 +177,9 @@ class Game:
         model = self.model
         players = self.players[0] if players is None else players
         agents = agents if isinstance(agents, str) else ",".join(agents)
-        target = str(Path(model.folder).resolve()) if self._is_path() else self.target
-        target = target.partition(":")[0]
-        spec = SimSpec(target, model.variant, players, seed, agents, dict(options or {}),
+        path = Path(self.target)  # workers may run elsewhere: paths absolute, names as names
+        target = str(path.resolve()) if path.exists() else self.target
+        spec = SimSpec(target, self.variant, players, seed, agents, dict(options or {}),
                        model.rules_hash)
         runner = open_runner("local", min(jobs, n))
         failed = True
@@ -180,9 +191,6 @@ class Game:
         summary = {"game": model.name, "variant": model.variant, "players": players,
                    "seed": seed, "rules": model.rules_hash, **stats.summarize(records, players)}
         return Simulation(records, summary)
-
-    def _is_path(self) -> bool:
-        return Path(self.target.partition(":")[0]).exists()
 
     def diagram(self, detail: str = "phases", lang: str = "en", format: str = "dot"):
         """The flowchart: DOT text (no program needed), or "svg" text, or "png"/"pdf" bytes
@@ -207,6 +215,13 @@ class Game:
     def _repr_svg_(self) -> str:
         """A notebook draws a game as its flowchart (phases detail)."""
         return self.diagram(format="svg")
+
+
+def games() -> list[str]:
+    """The bundled games' names."""
+    from dsl.loader import bundled_games
+
+    return bundled_games()
 
 
 def load(target, variant: str | None = None) -> Game:
