@@ -6,6 +6,7 @@ lists replace the base list. Includes stay inside the game folder.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from pathlib import Path
@@ -53,7 +54,7 @@ class Source:
     rules_hash: str
 
 
-def _display_path(path: Path) -> str:
+def display_path(path: Path) -> str:
     """Bundled files show as games/<game>/..., others relative to the current folder if inside it."""
     resolved = path.resolve()
     try:
@@ -66,10 +67,18 @@ def _display_path(path: Path) -> str:
         return str(path)
 
 
+def file_of(shown: str) -> Path:
+    """The file a position's path names: the inverse of display_path."""
+    if shown.startswith("games/") and (games_dir() / shown[len("games/"):]).exists():
+        return (games_dir() / shown[len("games/"):]).resolve()
+    return Path(shown).resolve()
+
+
 def read_yaml_file(path: Path):
-    shown = _display_path(path)
+    shown = display_path(path)
+    buffer = _UNSAVED.get(path.resolve())
     try:
-        raw = path.read_bytes()
+        raw = buffer.encode("utf-8", "surrogatepass") if buffer is not None else path.read_bytes()
     except OSError as exc:
         raise LoadError(f"cannot read file: {exc.strerror}", Pos(shown, 1, 1)) from None
     from .yamlpos import MAX_FILE_BYTES
@@ -97,6 +106,21 @@ def read_yaml_file(path: Path):
     else:
         remember_source(shown, text)
     return copy_tree(doc)  # the loader merges includes and patches into what it is given
+
+
+# An editor's unsaved buffers (meeplang lsp), read in place of the files on disk: path -> text.
+_UNSAVED: dict[Path, str] = {}
+
+
+@contextlib.contextmanager
+def unsaved(buffers: dict):
+    """Read these files' texts instead of their bytes on disk while the block runs. Loads from
+    buffers must bypass the cache of checked games, which keys on the bytes on disk."""
+    _UNSAVED.update({Path(path).resolve(): text for path, text in buffers.items()})
+    try:
+        yield
+    finally:
+        _UNSAVED.clear()
 
 
 # A game and each of its variants read the same files: each text is read as YAML once per

@@ -185,6 +185,17 @@ def cmd_replay(args) -> int:
     return 0
 
 
+def cmd_lsp(args) -> int:
+    try:
+        from .lsp.server import serve
+    except ImportError as exc:
+        if exc.name not in ("pygls", "lsprotocol") and not (exc.name or "").startswith("pygls."):
+            raise
+        raise UsageError("meeplang lsp needs pygls: pip install 'meeplang[lsp]'") from None
+    serve()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="meeplang", description="Meeplang: board game rules as "
                                 "data and rule text; check, play, replay.")
@@ -226,6 +237,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("log", metavar="LOG")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_replay)
+
+    s = sub.add_parser("lsp", help="a language server for editors, on stdin/stdout: problems "
+                       "while you type, completion, hover, go to definition")
+    s.set_defaults(func=cmd_lsp)
 
     for module in COMMAND_MODULES:
         try:
