@@ -35,8 +35,10 @@ def game_schema() -> dict:
 
 
 def variant_schema(game: dict) -> dict:
-    """The schema of an overlay file: the game's, partial, with `extends:` required."""
+    """The schema of an overlay file: the game's, partial, with the variant keys (`extends:`
+    required)."""
     out = _partial(game)
+    out["properties"] = {**game["$defs"]["variant_keys"]["properties"], **out["properties"]}
     out.update({"$id": _sibling_id(game, VARIANT_SCHEMA_PATH), "required": ["extends"],
                 "title": "Meeplang variant file: an overlay on a game (`extends:`) that gives only "
                          "what it changes; `KEY: null` removes KEY",
@@ -47,7 +49,7 @@ def variant_schema(game: dict) -> dict:
 def include_schema(game: dict) -> dict:
     """The schema of an included file: sections of a game, complete, without the file's header."""
     out = copy.deepcopy(game)
-    for key in ("game", "variant", "extends", "include"):
+    for key in ("game", "include"):
         out["properties"].pop(key)
     out.pop("required")
     out.update({"$id": _sibling_id(game, INCLUDE_SCHEMA_PATH),

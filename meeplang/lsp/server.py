@@ -2,6 +2,7 @@
 completion; hover; go to definition. The Meeplang side of each lives in its own module."""
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -135,9 +136,9 @@ def make_server() -> MeeplangServer:
         if document is None:
             return None
         text = ls.workspace.get_text_document(params.text_document.uri).source
-        schema = json.loads(document.schema.read_text(encoding="utf-8"))
         found = complete(text.splitlines() or [""], params.position.line,
-                         params.position.character, schema, ls.declared(params.text_document.uri))
+                         params.position.character, _schema(document.schema),
+                         ls.declared(params.text_document.uri))
         return types.CompletionList(is_incomplete=False, items=[
             types.CompletionItem(label=c.label, kind=_KINDS.get(c.kind),
                                  detail=" ".join(filter(None, (c.kind, c.detail))))
@@ -164,6 +165,11 @@ def make_server() -> MeeplangServer:
         return [location(declared.pos, len(declared.name))]
 
     return server
+
+
+@functools.cache
+def _schema(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def _name_at(ls: MeeplangServer, params) -> str | None:

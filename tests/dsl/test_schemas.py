@@ -105,6 +105,8 @@ def test_a_game_file_is_whole_and_an_included_file_is_a_part():
     assert not _valid(schema.SCHEMA_PATH, {"game": "g", "scoring": {"score": 1},
                                            "actions": {"a": {"requires": "true"}}})
     assert _valid(schema.SCHEMA_PATH, {"game": "g", "scoring": {"score": 1}})
+    assert not _valid(schema.SCHEMA_PATH, {"game": "g", "scoring": {"score": 1},
+                                           "extends": "pig"})  # a variant's key
     assert _valid(schema.INCLUDE_SCHEMA_PATH, {"tables": {"t": [1, 2]}})
     assert not _valid(schema.INCLUDE_SCHEMA_PATH, {"include": ["x.yaml"]})
     assert not _valid(schema.INCLUDE_SCHEMA_PATH, {"actions": {"a": {"requires": "true"}}})

@@ -1,5 +1,6 @@
-"""`meeplang lsp` end to end: a real server process driven by pytest-lsp's client, on a copy of
-pig with a variant file and an included file."""
+"""`meeplang lsp` end to end: a real server process driven by pytest-lsp's client, on copies of
+pig with a variant file and an included file (one server for the module, as an editor keeps one
+for many files; each test has its own folder)."""
 from __future__ import annotations
 
 import shutil
@@ -31,7 +32,7 @@ def game(tmp_path_factory) -> Path:
     return folder
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(
+@pytest_lsp.fixture(scope="module", config=ClientServerConfig(
     server_command=[sys.executable, "-m", "meeplang.cli", "lsp"],
     server_env={"MEEPLANG_CACHE": "off"}))
 async def client(lsp_client: LanguageClient):
@@ -72,7 +73,7 @@ def position_of(text: str, needle: str, offset: int = 0) -> types.Position:
     return types.Position(line=before.count("\n"), character=len(before.rsplit("\n", 1)[-1]))
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_a_mistake_in_rule_text_is_a_diagnostic_on_the_word_while_typing(client, game):
     path = game / "game.yaml"
     text = path.read_text()
@@ -90,7 +91,7 @@ async def test_a_mistake_in_rule_text_is_a_diagnostic_on_the_word_while_typing(c
     assert list(client.diagnostics[doc]) == []
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_yaml_and_schema_errors_have_their_place(client, game):
     path = game / "game.yaml"
     text = path.read_text()
@@ -103,7 +104,7 @@ async def test_yaml_and_schema_errors_have_their_place(client, game):
     assert diag.range.start == start and diag.range.end.character == start.character + 8
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_warnings_and_problems_in_other_files_of_the_game(client, game):
     parts = game / "parts.yaml"
     doc = await opened(client, parts, INCLUDED + "  spare: {}\n")
@@ -119,7 +120,7 @@ async def test_warnings_and_problems_in_other_files_of_the_game(client, game):
     assert "unknown counter 'bonsu'" in diag.message and diag.range.start.line == 7
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_completion_of_keys_and_names(client, game):
     variant = game / "variants" / "fast.yaml"
     text = VARIANT + "    \n"  # a new key of action `stop`, after its effect
@@ -145,7 +146,7 @@ async def test_completion_of_keys_and_names(client, game):
     assert {"extends", "actions", "counters", "flow_patches"} <= {i.label for i in top.items}
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_hover_shows_the_declaration_and_its_terms(client, game):
     path = game / "game.yaml"
     text = path.read_text()
@@ -163,7 +164,7 @@ async def test_hover_shows_the_declaration_and_its_terms(client, game):
         hover.contents.value
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_go_to_definition_across_includes_and_into_the_base_game(client, game):
     variant = game / "variants" / "fast.yaml"
     doc = await opened(client, variant)
