@@ -166,7 +166,7 @@ class Game:
                       engine.turns_taken, list(engine.events), engine.state, engine)
 
     def simulate(self, n: int = 100, players: int | None = None, seed: int = 0,
-                 agents: str = "random", options: dict | None = None, jobs: int = 1) -> Simulation:
+                 agents="random", options: dict | None = None, jobs: int = 1) -> Simulation:
         """n games; game i has seed `game_seed(seed, i)` whatever `jobs` is, like the command."""
         from interpreter import stats
         from interpreter.parallel import open_runner
