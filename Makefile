@@ -7,6 +7,7 @@ BIN := $(VENV)/bin
 .PHONY: setup demo test test-all native test-native bench clean
 
 setup: $(VENV)/.installed
+	@echo "meeplang is installed in $(VENV): '. $(VENV)/bin/activate' puts it on your PATH"
 
 $(VENV)/.installed: pyproject.toml
 	$(PY) -m venv $(VENV)

@@ -8,6 +8,7 @@ go under `add:`. Includes stay inside the game folder.
 """
 from __future__ import annotations
 
+import contextlib
 import difflib
 import hashlib
 import json
@@ -60,7 +61,7 @@ class Source:
     located: "Located"
 
 
-def _display_path(path: Path) -> str:
+def display_path(path: Path) -> str:
     """Bundled files show as games/<game>/..., others relative to the current folder if inside it."""
     resolved = path.resolve()
     try:
@@ -73,10 +74,22 @@ def _display_path(path: Path) -> str:
         return str(path)
 
 
+def file_of(shown: str) -> Path:
+    """The file a position's path names: the inverse of display_path."""
+    if shown.startswith("games/") and (games_dir() / shown[len("games/"):]).exists():
+        return (games_dir() / shown[len("games/"):]).resolve()
+    return Path(shown).resolve()
+
+
 def read_yaml_file(path: Path, root: Path | None = None):
-    """One YAML file of a game, read through dsl/folder.py (inside `root` when given)."""
-    shown = _display_path(path)
-    raw = files.read_bytes(path, shown, root)
+    """One YAML file of a game, read through dsl/folder.py (inside `root` when given), or an
+    editor's unsaved buffer of it (meeplang lsp)."""
+    shown = display_path(path)
+    buffer = _UNSAVED.get(path.resolve())
+    if buffer is not None:
+        raw = buffer.encode("utf-8", "surrogatepass")
+    else:
+        raw = files.read_bytes(path, shown, root)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -98,6 +111,21 @@ def read_yaml_file(path: Path, root: Path | None = None):
     else:
         remember_source(shown, text)
     return copy_tree(doc)  # the loader merges includes and patches into what it is given
+
+
+# An editor's unsaved buffers (meeplang lsp), read in place of the files on disk: path -> text.
+_UNSAVED: dict[Path, str] = {}
+
+
+@contextlib.contextmanager
+def unsaved(buffers: dict):
+    """Read these files' texts instead of their bytes on disk while the block runs. Loads from
+    buffers must bypass the cache of checked games, which keys on the bytes on disk."""
+    _UNSAVED.update({Path(path).resolve(): text for path, text in buffers.items()})
+    try:
+        yield
+    finally:
+        _UNSAVED.clear()
 
 
 # A game and each of its variants read the same files: each text is read as YAML once per
@@ -224,7 +252,7 @@ def load_source(target: str, variant: str | None = None) -> Source:
                 _check_extends_here(overlay, path, folder, str(doc.get("game", folder.name)))
             files.append(path)
             doc = apply_overlay(doc, overlay)
-    validate(doc, variant=False)  # the merged game: an overlay may give only what it changes
+    validate(doc)  # the merged game: an overlay may give only what it changes
     digest = hashlib.sha256(json.dumps(_canonical(plain(doc)), sort_keys=True).encode()
                             ).hexdigest()[:16]
     return Source(doc, folder, variant, tuple(str(f) for f in files), digest, found)

@@ -210,11 +210,11 @@ class Game:
     variant_file: str | None = None  # the variant file given by path (logs record it)
     table_pos: dict = attrs.field(factory=dict, eq=False)  # table name -> where it is defined
 
-    def _repr_svg_(self) -> str:
-        """Jupyter shows a loaded game as its phase flowchart."""
-        from visualizer import svg
-
-        return svg(self)
+    def __repr__(self) -> str:
+        """Short: the attrs repr of every rule is tens of thousands of characters."""
+        name = self.name + (f":{self.variant}" if self.variant else "")
+        return (f"Game({name!r}, {self.min_players}-{self.max_players} players, "
+                f"{len(self.actions)} actions, {len(self.triggers)} triggers)")
 
     def term(self, key: str, lang: str = "en") -> str:
         entry = self.terms.get(key)

@@ -1,26 +1,113 @@
-"""JSON Schema validation of a game file's YAML tree, with errors placed on the offending node.
+"""JSON Schemas of the three kinds of file, and validation of a game's YAML tree against the game
+schema with errors placed on the offending node.
 
-The schema (`dsl/game.schema.json`) is the same file editors use through yaml-language-server:
+`dsl/game.schema.json` is written by hand: a complete game file. The two others are made from it
+(`python -m dsl.schema` rewrites them; a test fails when they are stale), so a key added to the
+language is added once:
+  - `variant.schema.json`: an overlay says only what it changes (every mapping partial, any key
+    may be `null` to remove it; a list replaces the base list, so list items stay complete);
+  - `include.schema.json`: a file named by `include:`, whose sections join the main file's.
+Editors use them through yaml-language-server, from each file's first line:
 `# yaml-language-server: $schema=../../dsl/game.schema.json`.
 """
 from __future__ import annotations
 
+import copy
 import functools
 import json
+import sys
 from pathlib import Path
 
-from .errors import SchemaError
+from .errors import Pos, SchemaError
 from .yamlpos import YList, YMap, plain
 
-SCHEMA_PATH = Path(__file__).resolve().parent / "game.schema.json"
+SCHEMA_DIR = Path(__file__).resolve().parent
+SCHEMA_PATH = SCHEMA_DIR / "game.schema.json"
+VARIANT_SCHEMA_PATH = SCHEMA_DIR / "variant.schema.json"
+INCLUDE_SCHEMA_PATH = SCHEMA_DIR / "include.schema.json"
+# What a game file without one of its required top-level keys is told.
+_MISSING = {"game": "a game file needs a `game:` name",
+            "scoring": "a game needs a `scoring:` section with at least `score:`"}
+
+
+def game_schema() -> dict:
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def variant_schema(game: dict) -> dict:
+    """The schema of an overlay file: the game's, partial, with the variant keys (`extends:`
+    required)."""
+    out = _partial(game)
+    out["properties"] = {**game["$defs"]["variant_keys"]["properties"], **out["properties"]}
+    out.update({"$id": _sibling_id(game, VARIANT_SCHEMA_PATH), "required": ["extends"],
+                "title": "Meeplang variant file: an overlay on a game (`extends:`) that gives only "
+                         "what it changes; `KEY: null` removes KEY",
+                "$defs": game["$defs"]})
+    return out
+
+
+def include_schema(game: dict) -> dict:
+    """The schema of an included file: sections of a game, complete, without the file's header."""
+    out = copy.deepcopy(game)
+    for key in ("game", "include"):
+        out["properties"].pop(key)
+    out.pop("required")
+    out.update({"$id": _sibling_id(game, INCLUDE_SCHEMA_PATH),
+                "title": "Meeplang included file: sections that join the including game file's"})
+    return out
+
+
+def _sibling_id(game: dict, path: Path) -> str:
+    return game["$id"].rsplit("/", 1)[0] + "/" + path.name
+
+
+def _partial(schema):
+    """A schema accepting what an overlay may give where `schema` stands: mappings merge key by
+    key (so nothing in them is required, and each value may be `null`), everything else replaces."""
+    if not isinstance(schema, dict) or "$ref" in schema:
+        return schema  # a list item or a referenced flow step: lists replace, so they are whole
+    out = {k: v for k, v in schema.items() if k not in ("required", "minProperties", "oneOf")}
+    if "oneOf" in schema:  # a partial mapping may now also fit another branch: any one will do
+        out["anyOf"] = [_partial(s) for s in schema["oneOf"]]
+    if "properties" in schema:
+        out["properties"] = {k: _nullable(_partial(v)) for k, v in schema["properties"].items()}
+    if isinstance(schema.get("additionalProperties"), dict):
+        out["additionalProperties"] = _nullable(_partial(schema["additionalProperties"]))
+    return out
+
+
+def _nullable(schema: dict) -> dict:
+    return {"anyOf": [{"type": "null"}, schema]}
+
+
+def derived_schemas() -> dict[Path, dict]:
+    game = game_schema()
+    return {VARIANT_SCHEMA_PATH: variant_schema(game), INCLUDE_SCHEMA_PATH: include_schema(game)}
+
+
+def schema_text(schema: dict) -> str:
+    return json.dumps(schema, indent=1, ensure_ascii=False) + "\n"
+
+
+def main(argv=None) -> int:
+    """`python -m dsl.schema` rewrites the derived schemas; `--check` lists stale ones (exit 1)."""
+    check = "--check" in (argv if argv is not None else sys.argv[1:])
+    stale = [path for path, schema in derived_schemas().items()
+             if not path.is_file() or path.read_text(encoding="utf-8") != schema_text(schema)]
+    for path in stale:
+        if check:
+            print(f"out of date: {path.name} (run python -m dsl.schema)")
+        else:
+            path.write_text(schema_text(derived_schemas()[path]), encoding="utf-8")
+            print(f"wrote {path}")
+    return 1 if check and stale else 0
 
 
 @functools.cache
 def _validator():
     import jsonschema  # here, not at the top: a game from the cache is never validated again
 
-    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(schema)
+    return jsonschema.Draft202012Validator(game_schema())
 
 
 def _node_at(doc, path):
@@ -59,13 +146,12 @@ def _best(error):
     return error
 
 
-def validate(doc: YMap, variant: bool = False) -> None:
-    """Raise SchemaError at the first problem (document order)."""
+def validate(doc: YMap) -> None:
+    """Raise SchemaError at the first problem (document order) of a (merged) game document."""
+    missing = next((key for key in _MISSING if key not in doc), None)
+    if missing is not None:  # the schema's top-level `required`, said the way an author needs
+        raise SchemaError(_MISSING[missing], Pos(doc.pos.path, 1, 1))
     errors = list(_validator().iter_errors(plain(doc)))
-    if not variant and "game" not in doc and "extends" not in doc:
-        from .errors import Pos
-
-        raise SchemaError("a game file needs a `game:` name", Pos(doc.pos.path, 1, 1))
     if not errors:
         return
     errors.sort(key=lambda e: (_pos_of(doc, list(e.absolute_path)).line,
@@ -114,3 +200,7 @@ def _kind(value) -> str:
     if value is None:
         return "empty"
     return type(value).__name__
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -280,33 +280,29 @@ def p_text(p) -> str:
 
 def print_result(plan: Plan, out: dict, report: str | None) -> None:
     """The summary table, then the comparison table under --compare."""
-    from rich.console import Console
+    from meeplang.output import print_table
 
-    console = Console(emoji=False)  # user text such as a variant named `house` stays text
-    console.print(summary_table(plan.runs[0], out))
+    print_table(summary_table(plan.runs[0], out))
     if "compare" in out:
-        console.print(summary_table(plan.runs[1], out["compare"]["summary"]))
-        console.print(compare_table(plan.runs, out))
+        print_table(summary_table(plan.runs[1], out["compare"]["summary"]))
+        print_table(compare_table(plan.runs, out))
     if report:
-        from rich.markup import escape
-
-        console.print(escape(f"report written to {report}"))
+        print(f"report written to {report}")
 
 
 def summary_table(run: Run, s: dict):
     """Per seat: win rate with its 95% interval, score mean and sd; the caption has the rest."""
-    from rich.markup import escape
-    from rich.table import Table
+    from meeplang.output import Table
 
     opts = ", ".join(f"{k}={v}" for k, v in run.options.items())
-    table = Table(title=escape(f"{run.label}: {s['games']} games, {s['players']} players, seed "
-                               f"{s['seed']}" + (f" ({opts})" if opts else "")))
-    for name in ("seat", "agent", "win rate", "95% interval", "mean score", "sd"):
-        table.add_column(name, justify="left" if name == "agent" else "right")
+    table = Table(f"{run.label}: {s['games']} games, {s['players']} players, seed {s['seed']}"
+                  + (f" ({opts})" if opts else ""),
+                  ["seat", "agent", "win rate", "95% interval", "mean score", "sd"],
+                  left=frozenset({"agent"}))
     for p in range(s["seats"]):
         lo, hi = s["win_rate_ci"][p]
-        table.add_row(str(p), escape(s["agents"][p]), pct(s["win_rates"][p]), f"{pct(lo)} – {pct(hi)}",
-                      f"{s['mean_scores'][p]:.2f}", f"{s['score_sd'][p]:.2f}")
+        table.rows.append([str(p), s["agents"][p], pct(s["win_rates"][p]), f"{pct(lo)} – {pct(hi)}",
+                           f"{s['mean_scores'][p]:.2f}", f"{s['score_sd'][p]:.2f}"])
     rate = s["games_per_second"]
     turns = (f"{s['turns_mean']:.1f} turns per game (sd {s['turns_sd']:.1f}) · "
              if s["turns_mean"] else "")
@@ -320,21 +316,19 @@ def summary_table(run: Run, s: dict):
 
 def compare_table(runs: list, out: dict):
     """Per seat: base → variant win rate and mean score, differences and p-values."""
-    from rich.markup import escape
-    from rich.table import Table
+    from meeplang.output import Table
 
     cmp = out["compare"]
-    table = Table(title=escape(f"{runs[0].label} → {runs[1].label}: Δ = variant − base, "
-                               f"paired on {cmp['paired_games']} shared seeds; * p < {ALPHA}"))
-    for name in ("seat", "win rate", "Δ", "p (sign)", "mean score", "Δ ", "p (paired t)"):
-        table.add_column(name, justify="right")
+    table = Table(f"{runs[0].label} → {runs[1].label}: Δ = variant − base, paired on "
+                  f"{cmp['paired_games']} shared seeds; * p < {ALPHA}",
+                  ["seat", "win rate", "Δ", "p (sign)", "mean score", "Δ ", "p (paired t)"])
     for row in cmp["seats"]:
         b, o = row["win_rate"]
         mb, mo = row["mean_score"]
-        table.add_row(str(row["seat"]), f"{pct(b)} → {pct(o)}",
-                      f"{100 * row['win_rate_diff']:+.1f}", p_text(row["win_rate_p"]),
-                      f"{mb:.2f} → {mo:.2f}",
-                      f"{row['mean_score_diff']:+.2f}", p_text(row["score_p"]))
+        table.rows.append([str(row["seat"]), f"{pct(b)} → {pct(o)}",
+                           f"{100 * row['win_rate_diff']:+.1f}", p_text(row["win_rate_p"]),
+                           f"{mb:.2f} → {mo:.2f}",
+                           f"{row['mean_score_diff']:+.2f}", p_text(row["score_p"])])
     lines = []
     for key in ("turns", "decisions"):
         d = cmp[key]

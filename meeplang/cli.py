@@ -14,6 +14,7 @@ from dsl.loader import bundled_games, games_dir
 from dsl.resolve import load_game
 
 from . import __version__
+from .output import error_object, print_json
 
 # Modules that add their own subcommands: each has `register(subparsers)`; each parser it adds sets
 # `func=handler(args) -> exit status`. Handlers raise MeeplangError for bad input like the rest.
@@ -106,6 +107,13 @@ def cmd_deep_check(args) -> int:
     from interpreter.deep_check import run_deep
 
     summary, broken = run_deep(args.target, args.n, args.agents, args.seed)
+    if args.json:
+        print_json({"ok": broken is None, "runs": [
+            {"target": t, "players": p, "games": n} for t, p, n in summary.runs],
+            "games": summary.games, "decisions": summary.decisions, "checks": summary.checks,
+            "replays": summary.replays, "reloads": summary.reloads,
+            "broken": None if broken is None else str(broken)})
+        return 0 if broken is None else 1
     for target, players, games in summary.runs:
         print(f"ok: {target} with {players} players: {games} games")
     print(f"{summary.games} games, {summary.decisions} decisions, {summary.checks} invariant "
@@ -222,6 +230,17 @@ def cmd_replay(args) -> int:
     return 0
 
 
+def cmd_lsp(args) -> int:
+    try:
+        from .lsp.server import serve
+    except ImportError as exc:
+        if exc.name not in ("pygls", "lsprotocol") and not (exc.name or "").startswith("pygls."):
+            raise
+        raise UsageError("meeplang lsp needs pygls: pip install 'meeplang[lsp]'") from None
+    serve()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="meeplang", description="Meeplang: board game rules as "
                                 "data and rule text; check, play, replay.")
@@ -264,6 +283,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_replay)
 
+    s = sub.add_parser("lsp", help="a language server for editors, on stdin/stdout: problems "
+                       "while you type, completion, hover, go to definition")
+    s.set_defaults(func=cmd_lsp)
+
     for module in COMMAND_MODULES:
         try:
             mod = importlib.import_module(module)
@@ -284,10 +307,12 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except UsageError as exc:
-        print(f"meeplang: error: {exc.message}", file=sys.stderr)
-        return 2
     except MeeplangError as exc:
+        if getattr(args, "json", False):  # a script reading stdout learns what went wrong too
+            print_json(error_object(exc))
+        if isinstance(exc, UsageError):
+            print(f"meeplang: error: {exc.message}", file=sys.stderr)
+            return 2
         print(exc.render(), file=sys.stderr)
         return 1
     except OSError as exc:  # the disk refused (full, read-only, a folder where a file goes)

@@ -1,7 +1,12 @@
 """A plain `pip install .` carries every bundled game and grammar file (package-data globs)."""
 import fnmatch
+import subprocess
+import sys
 import tomllib
+import zipfile
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,3 +33,18 @@ def test_every_grammar_is_package_data():
     globs = _globs("meeplang.grammars")
     files = [p.name for p in (ROOT / "grammars").iterdir() if p.is_file()]
     assert files and [f for f in files if not _covered(f, globs)] == []
+
+
+@pytest.mark.slow
+def test_building_the_wheel_warns_nothing_and_ships_the_data(tmp_path):
+    """setuptools' deprecation and 'package absent from `packages`' warnings stay gone, and the
+    wheel holds the games, the grammar and the schemas."""
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-v",
+                           "-w", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    output = proc.stdout + proc.stderr
+    assert "BuildBackendWarning" not in output and "SetuptoolsDeprecationWarning" not in output
+    names = zipfile.ZipFile(next(tmp_path.glob("*.whl"))).namelist()
+    assert "meeplang/games/pig/variants/short.yaml" in names
+    assert "meeplang/grammars/meeplang.lark" in names
+    assert {"dsl/game.schema.json", "dsl/variant.schema.json"} <= set(names)

@@ -119,3 +119,35 @@ def test_readme_new_eden_house_rule_tutorial(tmp_path, monkeypatch, capsys):
     for seat in cmp["seats"]:
         assert seat["mean_score_diff"] == pytest.approx(
             cmp["summary"]["mean_scores"][seat["seat"]] - out["mean_scores"][seat["seat"]])
+
+
+def test_the_tutorial_runs_as_written_with_meeplang_on_the_path(tmp_path):
+    """Every `meeplang ...` command of the tutorial, typed in a shell with the quick start's
+    environment active, exits 0; those shown with their output print exactly that."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    bin_dir = Path(sys.executable).parent
+    if not (bin_dir / "meeplang").exists():
+        pytest.skip("the meeplang command is not installed beside this Python")
+    text = README.read_text(encoding="utf-8")
+    tutorial = text.split("## Tutorial", 1)[1].split("\n## ", 1)[0]
+    _tutorial(tmp_path, pytest.MonkeyPatch())
+    rules = re.search(r"```yaml\n# fast-pig.yaml\n(.*?)```", text, re.S).group(1)
+    (tmp_path / "fast-pig.yaml").write_text(rules, encoding="utf-8")
+    shown = re.findall(r"^\$ (meeplang .*)$", tutorial, re.M)
+    typed = [line.split("  #")[0].strip()
+             for block in re.findall(r"```sh\n(.*?)```", tutorial, re.S)
+             for line in block.splitlines() if line.startswith("meeplang ")]
+    assert len(shown) >= 2 and len(typed) >= 3
+    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    for command in shown + typed:
+        if " diagram " in f" {command} " and shutil.which("dot") is None:
+            continue  # SVG needs Graphviz
+        proc = subprocess.run(command, shell=True, cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=300)
+        assert proc.returncode == 0, (command, proc.stderr)
+        if command in shown:
+            assert proc.stdout.strip() == _shown_block(text, command)

@@ -1,6 +1,7 @@
 """`meeplang diagram` and `meeplang report` (registered by meeplang.cli through COMMAND_MODULES)."""
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -55,7 +56,7 @@ def cmd_diagram(args) -> int:
         return 0
     out = Path(args.output) if args.output else Path(f"{_stem(game)}.{fmt}")
     write(game, out, fmt, args.detail, args.lang, changes)
-    print(out)
+    print(json.dumps({"ok": True, "path": str(out), "format": fmt}) if args.json else out)
     return 0
 
 
@@ -70,7 +71,7 @@ def cmd_report(args) -> int:
     if out.exists() and not out.is_dir():
         raise UsageError(f"-o {out}: a file is in the way (the report is a folder)")
     index = write_report(game, out, detail=args.detail, lang=args.lang)
-    print(index)
+    print(json.dumps({"ok": True, "path": str(index)}) if args.json else index)
     return 0
 
 
@@ -92,6 +93,7 @@ def register(subparsers) -> None:
     s.add_argument("--highlight-changes", action="store_true",
                    help="a variant: colour what it changes from its base game (the rules it "
                         "changes and those reading a table it changes) and list every change")
+    s.add_argument("--json", action="store_true", help="print {ok, path, format} as JSON")
     s.set_defaults(func=cmd_diagram)
 
     s = subparsers.add_parser(
@@ -104,6 +106,7 @@ def register(subparsers) -> None:
     s.add_argument("--detail", "-d", choices=DETAILS, default="actions",
                    help="diagram detail (default actions)")
     s.add_argument("--lang", "-l", choices=LANGS, default="en")
+    s.add_argument("--json", action="store_true", help="print {ok, path} as JSON")
     s.set_defaults(func=cmd_report)
 
 

@@ -1,0 +1,7 @@
+"""`meeplang lsp`: a language server for game, variant and included files.
+
+    project     which game a document belongs to, loaded and checked from the editor's buffers
+    names       the names a game declares (and the built-in ones), for hover and definitions
+    completion  what may be typed where: keys from the schemas, names in rule text
+    server      the Language Server Protocol over stdio (pygls)
+"""

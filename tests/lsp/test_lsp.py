@@ -1,0 +1,189 @@
+"""`meeplang lsp` end to end: a real server process driven by pytest-lsp's client, on copies of
+pig with a variant file and an included file (one server for the module, as an editor keeps one
+for many files; each test has its own folder)."""
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+ROOT = Path(__file__).resolve().parents[2]
+PIG = ROOT / "games" / "pig"
+INCLUDED = "counters:\n  bonus: {per: player, initial: 0}\n"
+VARIANT = ("variant: fast\nextends: pig\nactions:\n  stop:\n    requires: turn_total >= 5\n"
+           "    effect: |\n      gain turn_total points\n      add 1 to bonus\n      end turn\n")
+
+
+@pytest.fixture
+def game(tmp_path_factory) -> Path:
+    """pig, with its `bonus` counter in an included file, and a variant file beside it."""
+    folder = tmp_path_factory.mktemp("lsp") / "pig"
+    shutil.copytree(PIG, folder)
+    text = (folder / "game.yaml").read_text()
+    (folder / "game.yaml").write_text(text.replace("meeplang: 1\n",
+                                                   "meeplang: 1\ninclude: [parts.yaml]\n"))
+    (folder / "parts.yaml").write_text(INCLUDED)
+    (folder / "variants" / "fast.yaml").write_text(VARIANT)
+    return folder
+
+
+@pytest_lsp.fixture(scope="module", config=ClientServerConfig(
+    server_command=[sys.executable, "-m", "meeplang.cli", "lsp"],
+    server_env={"MEEPLANG_CACHE": "off"}))
+async def client(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code")))
+    yield
+    await lsp_client.shutdown_session()
+
+
+def uri(path: Path) -> str:
+    return path.resolve().as_uri()
+
+
+async def opened(client: LanguageClient, path: Path, text: str | None = None) -> str:
+    """Open a file as an editor does, and wait for the server's diagnostics."""
+    doc = uri(path)
+    client.diagnostics.pop(doc, None)
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=doc, language_id="yaml", version=1,
+                                             text=path.read_text() if text is None else text)))
+    while doc not in client.diagnostics:
+        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    return doc
+
+
+async def changed(client: LanguageClient, path: Path, text: str, version: int = 2) -> None:
+    doc = uri(path)
+    client.diagnostics.pop(doc, None)
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=doc, version=version),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+    while doc not in client.diagnostics:
+        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+
+
+def position_of(text: str, needle: str, offset: int = 0) -> types.Position:
+    before = text[:text.index(needle) + offset]
+    return types.Position(line=before.count("\n"), character=len(before.rsplit("\n", 1)[-1]))
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_mistake_in_rule_text_is_a_diagnostic_on_the_word_while_typing(client, game):
+    path = game / "game.yaml"
+    text = path.read_text()
+    doc = await opened(client, path)
+    assert list(client.diagnostics[doc]) == []
+    typo = text.replace("add die to turn_total", "add die to turn_totl")
+    await changed(client, path, typo)  # not saved: the server reads the buffer
+    (diag,) = client.diagnostics[doc]
+    start = position_of(typo, "turn_totl")
+    assert diag.severity == types.DiagnosticSeverity.Error
+    assert "unknown counter 'turn_totl'" in diag.message and "did you mean" in diag.message
+    assert (diag.range.start, diag.range.end) == (
+        start, types.Position(line=start.line, character=start.character + len("turn_totl")))
+    await changed(client, path, text, version=3)
+    assert list(client.diagnostics[doc]) == []
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_yaml_and_schema_errors_have_their_place(client, game):
+    path = game / "game.yaml"
+    text = path.read_text()
+    doc = await opened(client, path)
+    bad = text.replace("    requires: points", "    requries: points")
+    await changed(client, path, bad)
+    (diag,) = client.diagnostics[doc]
+    start = position_of(bad, "requries")
+    assert "unknown key 'requries'" in diag.message
+    assert diag.range.start == start and diag.range.end.character == start.character + 8
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_warnings_and_problems_in_other_files_of_the_game(client, game):
+    parts = game / "parts.yaml"
+    doc = await opened(client, parts, INCLUDED + "  spare: {}\n")
+    bonus, spare = client.diagnostics[doc]  # the base game uses neither (the variant uses bonus)
+    assert spare.severity == types.DiagnosticSeverity.Warning
+    assert "counter 'spare' is never used" in spare.message
+    assert spare.range.start == types.Position(line=2, character=2)
+    assert spare.range.end == types.Position(line=2, character=7)
+    assert "'bonus' is never used" in bonus.message and bonus.range.start.line == 1
+    variant = game / "variants" / "fast.yaml"
+    vdoc = await opened(client, variant, VARIANT.replace("add 1 to bonus", "add 1 to bonsu"))
+    (diag,) = client.diagnostics[vdoc]
+    assert "unknown counter 'bonsu'" in diag.message and diag.range.start.line == 7
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_completion_of_keys_and_names(client, game):
+    variant = game / "variants" / "fast.yaml"
+    text = VARIANT + "    \n"  # a new key of action `stop`, after its effect
+    doc = await opened(client, variant, text)
+    keys = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=doc),
+        position=types.Position(line=text.count("\n") - 1, character=4)))
+    labels = {item.label for item in keys.items}
+    assert {"requires", "effect", "choose", "limit"} <= labels and "counters" not in labels
+    names = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=doc),
+        position=position_of(text, "end turn")))
+    by_label = {item.label: item for item in names.items}
+    for name, kind in (("points", types.CompletionItemKind.Variable),  # base game's counter
+                       ("bonus", types.CompletionItemKind.Variable),  # the included file's
+                       ("roll", types.CompletionItemKind.Method),  # an action
+                       ("target", types.CompletionItemKind.Constant),  # an option
+                       ("count", types.CompletionItemKind.Function)):  # a built-in function
+        assert by_label[name].kind == kind, name
+    top = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=doc),
+        position=types.Position(line=0, character=0)))
+    assert {"extends", "actions", "counters", "flow_patches"} <= {i.label for i in top.items}
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_shows_the_declaration_and_its_terms(client, game):
+    path = game / "game.yaml"
+    text = path.read_text()
+    doc = await opened(client, path)
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=doc),
+        position=position_of(text, "gain turn_total points", offset=len("gain turn_total p"))))
+    value = hover.contents.value
+    assert "**counter** `points`" in value and "per: player" in value
+    assert "en: Points" in value and "fr: Points" in value
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=doc),
+        position=position_of(text, "count([p", offset=2)))
+    assert "built-in function" in hover.contents.value and "count(list) -> int" in \
+        hover.contents.value
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_go_to_definition_across_includes_and_into_the_base_game(client, game):
+    variant = game / "variants" / "fast.yaml"
+    doc = await opened(client, variant)
+    for word, file, line in (("bonus", game / "parts.yaml", 1),
+                             ("points", game / "game.yaml", None)):
+        (found,) = await client.text_document_definition_async(types.DefinitionParams(
+            text_document=types.TextDocumentIdentifier(uri=doc),
+            position=position_of(VARIANT, word, offset=1)))
+        assert found.uri == uri(file)
+        target_text = file.read_text().splitlines()
+        row = found.range.start.line
+        assert line is None or row == line
+        assert target_text[row][found.range.start.character:].startswith(f"{word}:")
+
+
+def test_without_pygls_the_command_says_what_to_install(monkeypatch, capsys):
+    from meeplang.cli import main
+
+    monkeypatch.delitem(sys.modules, "meeplang.lsp.server", raising=False)
+    monkeypatch.setitem(sys.modules, "pygls.lsp.server", None)
+    assert main(["lsp"]) == 2
+    assert "pip install 'meeplang[lsp]'" in capsys.readouterr().err
