@@ -365,3 +365,14 @@ def test_deeples_come_back_after_rounds_one_and_two_but_not_three():
         play(e, quiet_choice(e.decision))
     assert e.result is not None                               # the game ends after round 3
     assert item(e, d)["site"] == s1 and item(e, d)["standing"]
+
+
+def test_the_boards_spaces():
+    """FR l.106: the card board's « douze cases », four price rows (l.118-121) of three; l.190:
+    the three spaces of each black-market row (« chacun des trois emplacements »)."""
+    e = start(4)
+    assert formula(e, "capacity(board_a)") == 12
+    assert formula(e, "max(row(c) for c in board_a)") == 4
+    for r in (1, 2, 3, 4):
+        assert formula(e, f"capacity(market_row[{r}])") == 3
+        assert formula(e, f"capacity(lot[{r}])") == 3
