@@ -376,3 +376,29 @@ def test_the_boards_spaces():
     for r in (1, 2, 3, 4):
         assert formula(e, f"capacity(market_row[{r}])") == 3
         assert formula(e, f"capacity(lot[{r}])") == 3
+
+
+def test_three_rounds():
+    """FR l.87: the game lasts three rounds (« manches »)."""
+    from .helpers import quiet_choice
+    e = start(2)
+    rounds, last = 1, phase(e)
+    while e.decision is not None:
+        if phase(e) == "development" and last != "development":
+            rounds += 1
+        last = phase(e)
+        play(e, quiet_choice(e.decision))
+    assert rounds == 3
+
+
+def test_one_main_action_per_turn():
+    """FR l.110: on your turn you take one of the three actions (then free actions, l.168)."""
+    e = start(4)
+    x = plain(e, on_board(e, 4, 1), "shell")
+    me(e).update(coins=12)
+    refresh(e)
+    play(e, f"buy_card {x}")
+    assert e.decision.player == 0
+    assert not any(t.split(" ")[0] in ("buy_card", "move_deeples", "pass_development")
+                   for t in labels(e))
+    assert "end turn" in labels(e)
