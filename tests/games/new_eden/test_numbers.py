@@ -402,3 +402,39 @@ def test_one_main_action_per_turn():
     assert not any(t.split(" ")[0] in ("buy_card", "move_deeples", "pass_development")
                    for t in labels(e))
     assert "end turn" in labels(e)
+
+
+def test_r9c_never_repairs():
+    """FR l.402: R9c is one damage less per use of the power plant, never a repair: two R9c cards
+    make the first use (1 damage) cost nothing, not -1."""
+    e = start(4)
+    for _ in range(2):
+        (r,) = modules(e, 1)
+        put(e, plain(e, r, "research"), "station[research]@0")
+        item(e, r)["research"] = "R9c"
+    me(e).update(damage=5, coins=0)
+    refresh(e)
+    play(e, "power_plant")
+    assert me(e)["damage"] == 5
+
+
+def test_a_shipyard_brings_its_deeples():
+    """FR l.348: a shipyard card brings its deeples, lying, yours for the rest of the game."""
+    e = start(4)
+    x = plain(e, on_board(e, 4, 1), "shipyard", deeples=2)
+    crew = len(zone(e, "crew@0"))
+    me(e).update(coins=12)
+    refresh(e)
+    play(e, f"buy_card {x}")
+    assert len(zone(e, "crew@0")) == crew + 2
+
+
+def test_the_oxygen_extension_brings_a_construction_card():
+    """FR l.454: the Oxygen extension takes a construction card from the supply to your oxygen cards."""
+    e = start(4)
+    me(e).update(coins=6)
+    refresh(e)
+    before = len(zone(e, "oxygen@0"))
+    play(e, "build_extension extension#0.2")
+    assert len(zone(e, "oxygen@0")) == before + 1
+    assert item(e, zone(e, "oxygen@0")[-1])["kind"] == "construction"
