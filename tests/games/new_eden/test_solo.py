@@ -315,3 +315,10 @@ def test_dt_on_the_empty_row(bids, first):
     assert e.decision.kind == "bid" and e.decision.player == 0  # DT picked the empty row, opened
     lowest = int(labels(e)[1])
     assert lowest == (first if first is not None else (me(e, DT)["coins"] + 1) // 2 + 1)
+
+
+def test_dt_starts_with_one_deeple_like_you():
+    """FR l.33 (set up « comme pour la variante à deux joueurs », l.506): one deeple each; DT's
+    Shipyard extension, built from the start (l.506), brings it three more (l.442)."""
+    e = start(1, "solo", seed=0)
+    assert len(zone(e, f"crew@{DT}")) == 1 + 3 and len(zone(e, "crew@0")) == 1
