@@ -365,3 +365,76 @@ def test_deeples_come_back_after_rounds_one_and_two_but_not_three():
         play(e, quiet_choice(e.decision))
     assert e.result is not None                               # the game ends after round 3
     assert item(e, d)["site"] == s1 and item(e, d)["standing"]
+
+
+def test_the_boards_spaces():
+    """FR l.106: the card board's « douze cases », four price rows (l.118-121) of three; l.190:
+    the three spaces of each black-market row (« chacun des trois emplacements »)."""
+    e = start(4)
+    assert formula(e, "capacity(board_a)") == 12
+    assert formula(e, "max(row(c) for c in board_a)") == 4
+    for r in (1, 2, 3, 4):
+        assert formula(e, f"capacity(market_row[{r}])") == 3
+        assert formula(e, f"capacity(lot[{r}])") == 3
+
+
+def test_three_rounds():
+    """FR l.87: the game lasts three rounds (« manches »)."""
+    from .helpers import quiet_choice
+    e = start(2)
+    rounds, last = 1, phase(e)
+    while e.decision is not None:
+        if phase(e) == "development" and last != "development":
+            rounds += 1
+        last = phase(e)
+        play(e, quiet_choice(e.decision))
+    assert rounds == 3
+
+
+def test_one_main_action_per_turn():
+    """FR l.110: on your turn you take one of the three actions (then free actions, l.168)."""
+    e = start(4)
+    x = plain(e, on_board(e, 4, 1), "shell")
+    me(e).update(coins=12)
+    refresh(e)
+    play(e, f"buy_card {x}")
+    assert e.decision.player == 0
+    assert not any(t.split(" ")[0] in ("buy_card", "move_deeples", "pass_development")
+                   for t in labels(e))
+    assert "end turn" in labels(e)
+
+
+def test_r9c_never_repairs():
+    """FR l.402: R9c is one damage less per use of the power plant, never a repair: two R9c cards
+    make the first use (1 damage) cost nothing, not -1."""
+    e = start(4)
+    for _ in range(2):
+        (r,) = modules(e, 1)
+        put(e, plain(e, r, "research"), "station[research]@0")
+        item(e, r)["research"] = "R9c"
+    me(e).update(damage=5, coins=0)
+    refresh(e)
+    play(e, "power_plant")
+    assert me(e)["damage"] == 5
+
+
+def test_a_shipyard_brings_its_deeples():
+    """FR l.348: a shipyard card brings its deeples, lying, yours for the rest of the game."""
+    e = start(4)
+    x = plain(e, on_board(e, 4, 1), "shipyard", deeples=2)
+    crew = len(zone(e, "crew@0"))
+    me(e).update(coins=12)
+    refresh(e)
+    play(e, f"buy_card {x}")
+    assert len(zone(e, "crew@0")) == crew + 2
+
+
+def test_the_oxygen_extension_brings_a_construction_card():
+    """FR l.454: the Oxygen extension takes a construction card from the supply to your oxygen cards."""
+    e = start(4)
+    me(e).update(coins=6)
+    refresh(e)
+    before = len(zone(e, "oxygen@0"))
+    play(e, "build_extension extension#0.2")
+    assert len(zone(e, "oxygen@0")) == before + 1
+    assert item(e, zone(e, "oxygen@0")[-1])["kind"] == "construction"

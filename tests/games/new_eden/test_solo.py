@@ -303,3 +303,22 @@ def test_harder_mode_gives_three_cards_by_default():
         plain(e, x, "shell")
     play(e, "[]")
     assert zone(e, f"station[shell]@{DT}")[-3:] == dts
+
+
+@pytest.mark.parametrize("bids, first", [(True, None), (False, 1)])
+def test_dt_on_the_empty_row(bids, first):
+    """FR l.526 « toujours »: DT bids its half on the empty row too (`dt_bids_on_empty_row`);
+    with `false` it stays out there, and your lowest bid is 1."""
+    e = to_auctions(buy=0, dt_bids_on_empty_row=bids)
+    e.state["counters"]["nautilus"] = 0
+    play(e, "3", "4", "1", "out")                               # DT wins the card row at its half
+    assert e.decision.kind == "bid" and e.decision.player == 0  # DT picked the empty row, opened
+    lowest = int(labels(e)[1])
+    assert lowest == (first if first is not None else (me(e, DT)["coins"] + 1) // 2 + 1)
+
+
+def test_dt_starts_with_one_deeple_like_you():
+    """FR l.33 (set up « comme pour la variante à deux joueurs », l.506): one deeple each; DT's
+    Shipyard extension, built from the start (l.506), brings it three more (l.442)."""
+    e = start(1, "solo", seed=0)
+    assert len(zone(e, f"crew@{DT}")) == 1 + 3 and len(zone(e, "crew@0")) == 1

@@ -101,3 +101,13 @@ def test_always_stopping_never_scores(pig):
     assert e.result["winners"] == []
     assert len(e.choices) == 1000
     assert not any(ev["event"] == "roll" for ev in e.events)
+
+
+def test_the_short_variant_is_to_50_for_two_to_four():
+    """variants/short.yaml: a quicker game for 2 to 4 players, first to 50."""
+    short = load_game("pig", "short")
+    assert (short.min_players, short.max_players) == (2, 4)
+    with pytest.raises(UsageError):
+        Engine(short, 5)
+    e = play_game(short, 2, 0, "random")
+    assert max(e.result["scores"]) >= 50 and short.options["target"].default == 50
