@@ -261,23 +261,39 @@ class Select:
 
 @node
 class DoStmt:
-    """`do ACTION [for P] [N times]`; with `may`, each time the player may skip instead."""
+    """`do ACTION [for P] [N times]`; with `may`, each time the player may skip instead.
 
-    action: str
+    The action may be a value: `do card.effect` (an action's name or a rule text held in data),
+    `do one of LIST` (the player picks one) or `do any of LIST` (any of them, each at most once,
+    in the order the player picks). `may do X else STATEMENT` runs the statement when X was not
+    done at all (the price of declining)."""
+
+    action: str  # the action's name, or a local variable holding one; "" when `value` is set
     player: object
     times: object
     optional: bool = False
     args: tuple = ()  # ((name, expression), ...) from `with name = value, ...`
+    value: object = None  # an expression giving the action (or, with `mode`, a list of them)
+    mode: str = ""  # "", "one of" or "any of"
+    otherwise: object = None  # the statement of `may do ... else STATEMENT`
     pos: Pos = _pos
 
 
 @node
 class CanExpr:
-    """`can(ACTION [with name = value, ...])`: would `do ACTION` do something now?"""
+    """`can(ACTION [with name = value, ...])`: would `do ACTION` do something now? The action
+    may be a value (`can(card.effect)`)."""
 
     action: str
     args: tuple = ()
+    value: object = None  # an expression giving the action, when it is not a name
     pos: Pos = _pos
+
+
+def do_target_source(action: str, value, mode: str = "") -> str:
+    """The action of a `do` or `can()` as written: `build`, `card.effect`, `one of s.actions`."""
+    text = action or expr_source(value, 8)
+    return f"{mode} {text}" if mode else text
 
 
 @node
@@ -386,8 +402,8 @@ def _expr(e):
             return 9, f"{f}({inner})" if f else f"[{inner}]"
         case ListExpr(items=items):
             return 9, "[" + ", ".join(expr_source(x) for x in items) + "]"
-        case CanExpr(action=a, args=args):
-            return 9, f"can({a}{_with(args)})"
+        case CanExpr(action=a, args=args, value=v):
+            return 9, f"can({do_target_source(a, v)}{_with(args)})"
         case Select(func=f, var=v, source=src, key=k):
             return 9, f"{f}(each {v} in {expr_source(src, 1)} by {expr_source(k)})"
         case BinOp(op=op, left=l, right=r):
@@ -481,9 +497,12 @@ def _stmt(s, ind: str) -> str:
             line = f"auction among {x(b)} paying {cur} as {w}, {pr}"
         case PlaceStmt(item=i, zone=z, row=r, column=col):
             line = f"place {x(i)} on {x(z)} at {x(r)}, {x(col)}"
-        case DoStmt(action=a, player=p, times=t, optional=opt, args=args):
-            line = ("may " if opt else "") + f"do {a}" + (f" for {x(p)}" if p is not None else "") + (
-                _with(args)) + (f" {x(t)} times" if t is not None else "")
+        case DoStmt(action=a, player=p, times=t, optional=opt, args=args, value=v, mode=m,
+                    otherwise=other):
+            line = ("may " if opt else "") + f"do {do_target_source(a, v, m)}" + (
+                f" for {x(p)}" if p is not None else "") + _with(args) + (
+                f" {x(t)} times" if t is not None else "") + (
+                f" else {_stmt(other, '').strip()}" if other is not None else "")
         case ControlStmt(what=w):
             line = w
         case LogStmt(text=t):

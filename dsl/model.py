@@ -57,6 +57,10 @@ class ItemKind:
     zone: str | None
     source_table: str | None = None  # one item per row of this table, with the row's fields
     zone_field: str | None = None  # the row field that names the starting zone
+    # abilities while a player holds one (it is in a zone of theirs): ((what, target, amount),
+    # ...) with what = bonus (on `gain TARGET`), discount (on `pay TARGET`) or extra_limit (on
+    # the use limit of action TARGET); amount is an expression that sees `this` (the item)
+    while_held: tuple = ()
     pos: Pos = _pos
 
 
@@ -81,6 +85,17 @@ class Action:
     limit: object = None  # expression: at most this many uses per period
     limit_per: str = "game"  # turn / game / a phase name (reset when it starts)
     takes: tuple = ()  # argument names: only rules can do it (`do NAME with arg = value`)
+    pos: Pos = _pos
+
+
+@attrs.frozen
+class RuleText:
+    """Rule text held in data (a table declared under `rule_text:`): statements that `do` runs
+    by value, checked when the game loads. `takes` are the names it reads, given by `with`."""
+
+    text: str
+    block: object  # ast.Block
+    takes: tuple
     pos: Pos = _pos
 
 
@@ -166,6 +181,7 @@ class TurnsStep:
     until_round: object = None  # condition checked after each complete round of turns
     free_after_last: bool = False  # free actions go on after the last main action, until `end turn`
     order_list: object = None  # order "list": an expression giving the seats in turn order
+    free_turn: bool = False  # free actions may be the whole turn: `end turn` once one is taken
     pos: Pos = _pos
 
 
@@ -205,6 +221,8 @@ class Game:
     formulas: dict = attrs.field(factory=dict)  # name -> Formula
     graphs: dict = attrs.field(factory=dict)  # name -> {node: (neighbour, ...)}
     automa_decide: dict = attrs.field(factory=dict)  # decision name -> expression
+    rule_texts: dict = attrs.field(factory=dict)  # text -> RuleText (rule text held in tables)
+    data_actions: tuple = ()  # actions that rule-text cells name (`effect: build_module`)
     warnings: tuple = ()
 
     def _repr_svg_(self) -> str:

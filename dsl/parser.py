@@ -181,11 +181,30 @@ class _ToAst(Transformer):
         return A.Select(str(c[0]), str(c[1]), c[2], c[3], pos=self._p(meta))
 
     def do_stmt(self, meta, c):
-        return A.DoStmt(str(c[0]), c[1], c[3], args=tuple(c[2] or ()), pos=self._p(meta))
+        action, value, mode = c[0]
+        return A.DoStmt(action, c[1], c[3], args=tuple(c[2] or ()), value=value, mode=mode,
+                        pos=self._p(meta))
 
     def may_do_stmt(self, meta, c):
-        return A.DoStmt(str(c[0]), c[1], c[3], optional=True, args=tuple(c[2] or ()),
-                        pos=self._p(meta))
+        action, value, mode = c[0]
+        return A.DoStmt(action, c[1], c[3], optional=True, args=tuple(c[2] or ()), value=value,
+                        mode=mode, otherwise=c[4], pos=self._p(meta))
+
+    def do_one(self, meta, c):
+        """A bare name stays a name (an action, or a variable holding one: the checker tells);
+        anything else is an expression giving the action."""
+        if isinstance(c[0], A.Name):
+            return (c[0].name, None, "")
+        return ("", c[0], "")
+
+    def do_one_of(self, meta, c):
+        return ("", c[0], "one of")
+
+    def do_any_of(self, meta, c):
+        return ("", c[0], "any of")
+
+    def do_else(self, meta, c):
+        return c[0]
 
     def do_with(self, meta, c):
         return tuple(c)
@@ -197,7 +216,9 @@ class _ToAst(Transformer):
         return True
 
     def can_expr(self, meta, c):
-        return A.CanExpr(str(c[0]), tuple(c[1] or ()), pos=self._p(meta))
+        if isinstance(c[0], A.Name):
+            return A.CanExpr(c[0].name, tuple(c[1] or ()), pos=self._p(meta))
+        return A.CanExpr("", tuple(c[1] or ()), value=c[0], pos=self._p(meta))
 
     def end_turn_stmt(self, meta, c):
         return A.ControlStmt("end turn", pos=self._p(meta))

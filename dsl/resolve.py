@@ -27,6 +27,7 @@ from .model import (
     Param,
     PhaseStep,
     RepeatStep,
+    RuleText,
     Scoring,
     Trigger,
     TurnsStep,
@@ -110,6 +111,7 @@ class _Builder:
         zones = self._zones()
         items = self._items(zones)
         actions = self._actions()
+        rule_texts, data_actions = self._rule_texts(actions)
         formulas = self._formulas()
         graphs = self._graphs(tables)
         self.names = _Names(options, tables, counters, zones, actions, items, formulas)
@@ -140,7 +142,10 @@ class _Builder:
             checker.expr(kind.count, {})
             for _, f in kind.fields:
                 checker.expr(f, {"n": "int"})
+            checker.abilities(kind, actions)
         checker.block(setup, {})
+        for rt in rule_texts.values():
+            checker.block(rt.block, {t: "any" for t in rt.takes})
         for action in actions.values():
             checker.action(action)
         checker.steps(flow, {})
@@ -173,7 +178,7 @@ class _Builder:
         summary = {"en": str(summary)} if isinstance(summary, str) else {
             str(k): str(v) for k, v in summary.items()}
         return Game(
-            graphs=graphs, formulas=formulas, automa_decide=decide, summary=summary, automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
+            rule_texts=rule_texts, data_actions=data_actions, graphs=graphs, formulas=formulas, automa_decide=decide, summary=summary, automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
             min_players=lo, max_players=hi, options=options, terms=terms, tables=tables,
             counters=counters, zones=zones, items=items, setup=setup, flow=flow, actions=actions,
             triggers=tuple(triggers), scoring=scoring, rules_hash=self.src.rules_hash,
@@ -321,8 +326,15 @@ class _Builder:
             count = self.expr(spec.get("count", 0), key, spec.pos_of("count"))
             out[key] = ItemKind(key, per, count,
                                 tuple((str(f), self.expr(v, f, fields.pos_of(f)))
-                                      for f, v in fields.items()), zone, table, zone_field, pos=pos)
+                                      for f, v in fields.items()), zone, table, zone_field,
+                                self._while_held(spec.get("while_held") or {}), pos=pos)
         return out
+
+    def _while_held(self, spec) -> tuple:
+        """`while_held: {bonus: {research: 1}, discount: {coins: this.rebate}, extra_limit:
+        {dive: 1}}`: what an item changes for the player holding it (checked in `_abilities`)."""
+        return tuple((str(what), str(target), self.expr(amount, target, targets.pos_of(target)))
+                     for what, targets in spec.items() for target, amount in targets.items())
 
     def _actions(self):
         out = {}
@@ -344,6 +356,41 @@ class _Builder:
                               self.expr(limit["times"], key, limit.pos_of("times")) if limit else None,
                               str(limit.get("per", "game")) if limit else "game", takes, pos=pos)
         return out
+
+    def _rule_texts(self, actions) -> dict:
+        """`rule_text: {cards: {fields: [effect], takes: [card]}}`: which table cells hold rule
+        text (every value of the table when `fields` is not given). A cell is an action's name,
+        statements, or null (no effect); statements are parsed here, so an error points inside
+        the cell. -> ({text: RuleText}, names of the actions cells name)"""
+        out: dict = {}
+        named: list = []
+        sec = self.section("rule_text")
+        tables = self.section("tables")
+        for name, spec in sec.items():
+            if name not in tables:
+                raise ResolveError(_unknown("table", name, tables), sec.key_pos[name])
+            spec = spec or {}
+            takes = tuple(str(t) for t in spec.get("takes") or ())
+            for leaf, where in _rule_cells(tables[name], spec.get("fields"), name,
+                                           sec.key_pos[name]):
+                if leaf is None:
+                    continue
+                if not isinstance(leaf, str):
+                    raise ResolveError(f"rule text must be an action's name or statements, not "
+                                       f"{leaf!r}", where)
+                text = str(leaf)
+                if text.strip() in actions:
+                    named += [text.strip()] if text.strip() not in named else []
+                    continue
+                if re.fullmatch(r"\s*[A-Za-z_][A-Za-z0-9_]*\s*", text):
+                    raise ResolveError(_unknown("action", text.strip(), actions) +
+                                       " (rule text is an action's name or statements)",
+                                       getattr(leaf, "pos", where))
+                block = parse_block(leaf, self.path)
+                before = out.get(text)
+                both = tuple(dict.fromkeys((before.takes if before else ()) + takes))
+                out[text] = RuleText(text, block, both, pos=block.pos)
+        return out, tuple(named)
 
     def _triggers(self, actions, flow):
         phases = {s.name for s in _all_steps(flow) if isinstance(s, PhaseStep)}
@@ -475,7 +522,8 @@ class _Builder:
                          until, until_cond, str(t["as"]) if "as" in t else None,
                          tuple(t.get("automa_actions") or ()),
                          self.expr(t.get("until_round"), "until_round", t.pos_of("until_round")),
-                         bool(t.get("free_after_last", False)), order_list, pos=pos)
+                         bool(t.get("free_after_last", False)), order_list,
+                         bool(t.get("free_turn", False)), pos=pos)
 
     def _offerable(self, names, node):
         """Actions a step offers to players must exist and take no arguments."""
@@ -568,6 +616,32 @@ def _trigger_scope(t: Trigger, actions=None) -> dict:
         if action.param is not None:
             scope[action.param.name] = "any"
     return scope
+
+
+def _rule_cells(table, fields, name: str, where: Pos):
+    """(value, position) of every cell of a `rule_text:` table: the given fields of each row,
+    or every value (inside lists and mappings) when no fields are given."""
+    if fields is None:
+        yield from _leaves(table, where)
+        return
+    rows = list(table.values()) if isinstance(table, dict) else table
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        raise ResolveError(f"rule_text {name}: `fields:` needs a table of rows (mappings)", where)
+    for row in rows:
+        for f in fields:
+            if f in row:
+                yield row[f], row.pos_of(f) if isinstance(row, YMap) else where
+
+
+def _leaves(node, where: Pos):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _leaves(v, node.pos_of(k) if isinstance(node, YMap) else where)
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _leaves(v, node.pos_of(i) if isinstance(node, YList) else where)
+    else:
+        yield node, where
 
 
 def _all_steps(steps):
@@ -682,6 +756,35 @@ class _Checker:
         if missing:
             self.fail(f"{action_name} needs {', '.join(missing)} (`with {missing[0]} = ...`)", node)
 
+    def abilities(self, kind, actions):
+        """`while_held:` targets: a player counter for bonus/discount, a limited action for
+        extra_limit; the amount is a number reading `this` (the held item) and `you`."""
+        for what, target, amount in kind.while_held:
+            if what in ("bonus", "discount"):
+                if target not in self.n.counters or not self.n.counters[target].per_player:
+                    self.fail(_unknown("player counter", target, self.n.player_attrs) +
+                              f" (items {kind.name}: while_held {what})", amount)
+            elif target not in actions or actions[target].limit is None:
+                self.fail(f"items {kind.name}: extra_limit needs an action with a `limit:`, not "
+                          f"{target!r}", amount)
+            self._want(self.expr(amount, {"this": "any"}), "int", amount, f"a {what}")
+
+    def do_target(self, action: str, value, mode: str, args, node, scope):
+        """What `do`/`can()` performs: a named action (its arguments checked), a variable or an
+        expression holding an action's name or rule text, or a list of them (`one of`/`any of`),
+        whose arguments are only known when it runs."""
+        if action and action in self.n.actions and action not in scope:
+            self.args(action, args, node, scope)
+            return
+        if action and action not in scope:
+            self.fail(_unknown("action", action, self.n.actions), node)
+        if value is not None:
+            t = self.expr(value, scope)
+            if mode:
+                self._want(t, "list", value, f"what `do {mode}` chooses from")
+        for _, e in args:
+            self.expr(e, scope)
+
     def fail(self, msg, node):
         raise ResolveError(msg, node.pos)
 
@@ -704,6 +807,8 @@ class _Checker:
                     return _TYPE_OF_KIND[self.n.kinds[name]]
                 if name in VALUES:
                     return VALUES[name]
+                if name in self.n.actions:  # an action as a value: `do one of [travel, sonar]`
+                    return "str"
                 known = list(scope) + list(self.n.kinds) + list(VALUES)
                 self.fail(_unknown("name", name, known), e)
             case A.Attr(obj=obj, name=name):
@@ -734,10 +839,8 @@ class _Checker:
                                   f"{', '.join(map(str, family.keys))})", key)
                     return "zone"
                 return "any"
-            case A.CanExpr(action=a, args=args):
-                if a not in self.n.actions:
-                    self.fail(_unknown("action", a, self.n.actions), e)
-                self.args(a, args, e, scope)
+            case A.CanExpr(action=a, args=args, value=v):
+                self.do_target(a, v, "", args, e, scope)
                 return "bool"
             case A.Call(func=f, args=args) if f in self.n.formulas:
                 want = len(self.n.formulas[f].params)
@@ -929,9 +1032,9 @@ class _Checker:
                 self._want(self.expr(r, scope), "int", r, "the row")
                 self._want(self.expr(col, scope), "int", col, "the column")
             case A.DoStmt(action=a, player=p, times=t, args=args):
-                if a not in self.n.actions:
-                    self.fail(_unknown("action", a, self.n.actions), s)
-                self.args(a, args, s, scope)
+                self.do_target(a, s.value, s.mode, args, s, scope)
+                if s.otherwise is not None:
+                    self.stmt(s.otherwise, dict(scope))
                 if p is not None:
                     self._want(self.expr(p, scope), "player", p, "who does the action")
                 if t is not None:

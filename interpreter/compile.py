@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from dsl import ast as A
 from dsl.builtins import VALUES
-from dsl.errors import RuleError
+from dsl.errors import Impossible, RuleError
 from dsl.model import DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
 
 from .decisions import ActionOption, label
@@ -81,7 +81,19 @@ class Compiled:
         self.item_fields = {k: [(f, cp.ex(e, {"n"})) for f, e in kind.fields]
                             for k, kind in game.items.items()}
         self.setup = cp.block_gen(game.setup, set())
+        # what held items grant (`while_held:`): (what, target) -> [(kind, amount(c), pos)]
+        self.abilities: dict = {}
+        for kind in game.items.values():
+            for what, target, amount in kind.while_held:
+                self.abilities.setdefault((what, target), []).append(
+                    (kind.name, cp.ex(amount, {"this"}), amount.pos))
         self.actions = {name: cp.action(a) for name, a in game.actions.items()}
+        for name, ca in self.actions.items():
+            ca.extra_limit = self.abilities.get(("extra_limit", name))
+        # rule text held in data, performed by value (`do card.effect`)
+        self.rules = {text: CompiledRule(rt, cp.block_gen(rt.block, set(rt.takes)),
+                                         can_fail(rt.block, game))
+                      for text, rt in game.rule_texts.items()}
         self.limits_per: dict[str, list] = {}
         for name, a in game.actions.items():
             if a.limit is not None:
@@ -146,10 +158,20 @@ class Compiled:
                         pos)
 
 
+class CompiledRule:
+    """Rule text held in data: its effect, the names it reads, and whether it can fail half way
+    (then it is rehearsed before it is offered)."""
+
+    __slots__ = ("rule", "effect", "can_fail")
+
+    def __init__(self, rule, effect, fails: bool):
+        self.rule, self.effect, self.can_fail = rule, effect, fails
+
+
 class CompiledAction:
     __slots__ = ("action", "name", "param", "pname", "requires", "effect", "why", "before",
                  "after", "plain", "plain_free", "limit", "effect_plain", "plain_path",
-                 "arg_names", "requires_per_value")
+                 "arg_names", "requires_per_value", "rehearse", "extra_limit")
 
     def __init__(self, action, param, requires, effect):
         self.action, self.param, self.requires, self.effect = action, param, requires, effect
@@ -164,6 +186,8 @@ class CompiledAction:
         self.limit = None  # compiled use limit, if the action has one
         self.effect_plain = None  # the effect as a plain function when it never asks anything
         self.plain_path = False
+        self.rehearse = False  # offered only if a rehearsal of its effect gets to the end
+        self.extra_limit: list | None = None  # held items that raise its use limit
         self.before: tuple = ()  # the triggers around this action, filled in by Compiled
         self.after: tuple = ()
         # the option objects of an action without a choice are immutable: make them once
@@ -258,6 +282,8 @@ class _Compiler:
             return lambda c: c.eng.n
         if name == "passers":
             return lambda c: list(c.s["turn"]["passed"])
+        if name in self.g.actions:  # an action as a value: `do one of [travel, sonar]`
+            return lambda c: name
         raise RuleError(f"unknown name {name!r}", e.pos)  # the checker prevents this
 
     def x_Attr(self, e, scope):
@@ -350,8 +376,20 @@ class _Compiler:
 
     def x_CanExpr(self, e, scope):
         args = [(n, self.ex(x, scope)) for n, x in e.args]
-        action = e.action
-        return lambda c: c.eng.can(action, c.you, {n: f(c) for n, f in args})
+        action, value, pos = e.action, self._do_value(e.action, e.value, scope), e.pos
+        if value is None:
+            return lambda c: c.eng.can(action, c.you, {n: f(c) for n, f in args})
+        return lambda c: bool(c.eng.value_options(Ctx(c.s, c.you, {}, c.eng), value(c),
+                                                  {n: f(c) for n, f in args} or None, pos))
+
+    def _do_value(self, action: str, value, scope):
+        """The action of `do`/`can()` as a value (`card.effect`, a local holding an action's
+        name), or None when it names an action."""
+        if value is not None:
+            return self.ex(value, scope)
+        if action in scope:
+            return lambda c: c.v[action]
+        return None
 
     def x_Call(self, e, scope):
         if e.func in self.g.formulas:
@@ -686,18 +724,22 @@ class _Compiler:
         who = self.ex(s.player, scope) if s.player is not None else (lambda c: c.you)
         bound = _bounder(spec, pos)
         floor = spec.min if spec.min is not None else 0
+        grants = self.prog.abilities.get(({"gain": "bonus", "pay": "discount"}.get(verb), name))
 
         def gain(c: Ctx):
             p, n = who(c), need_int(amount(c), "the amount", pos)
             if n < 0:
                 raise RuleError(f"cannot {verb} a negative amount ({n} {name})", pos)
+            if grants:  # held items: a bonus on each gain, a discount on each payment
+                more = c.eng.held_ability(grants, p)
+                n = n + more if verb == "gain" else max(0, n - more)
             h = c.s["players"][p]
             old = h[name]
             if verb == "gain":
                 h[name] = bound(old + n, c, p)
             elif verb == "pay":
                 if old - n < floor:
-                    raise RuleError(f"player {p} cannot pay {n} {name}: has {old}", pos)
+                    raise Impossible(f"player {p} cannot pay {n} {name}: has {old}", pos)
                 h[name] = old - n
             else:  # lose: never below the counter's floor
                 h[name] = max(old - n, floor)
@@ -753,7 +795,7 @@ class _Compiler:
                 raise RuleError(f"cannot deal a negative number of items ({n})", pos)
             seq = c.s["zones"][z_from.key]
             if len(seq) < n:
-                raise RuleError(f"cannot deal {n} from {z_from.key}: it holds {len(seq)}", pos)
+                raise Impossible(f"cannot deal {n} from {z_from.key}: it holds {len(seq)}", pos)
             for one in list(seq[:n]):
                 c.eng.move_item(one, z_to, at_top, pos)
         return deal, False
@@ -840,7 +882,7 @@ class _Compiler:
             cc = c if who == c.you else Ctx(c.s, who, c.v, c.eng)
             opts = options(cc)
             if not opts:
-                raise RuleError(f"nothing to choose for `{name}`: no option is legal", pos)
+                raise Impossible(f"nothing to choose for `{name}`: no option is legal", pos)
             c.v[name] = yield from c.eng.ask(who, f"choose {name}", opts, why,
                                              lambda: options(cc), ctx=cc)
         return choose, True
@@ -892,7 +934,7 @@ class _Compiler:
                 pc = c.with_player(p)
                 opts = options(pc)
                 if not opts:
-                    raise RuleError(f"player {p} has nothing to choose for `{name}`", pos)
+                    raise Impossible(f"player {p} has nothing to choose for `{name}`", pos)
                 value = yield from c.eng.ask(p, f"secret {name}", opts, why,
                                              lambda pc=pc: options(pc), secret=True, ctx=pc)
                 picks.append(value)
@@ -907,8 +949,10 @@ class _Compiler:
     def s_DoStmt(self, s, scope):
         who = self.ex(s.player, scope) if s.player is not None else None
         times = self.ex(s.times, scope) if s.times is not None else None
-        action, pos, optional = s.action, s.pos, s.optional
+        action, pos, optional, mode = s.action, s.pos, s.optional, s.mode
         args = [(n, self.ex(x, scope)) for n, x in s.args]
+        value = self._do_value(action, s.value, scope)
+        otherwise = self.stmt(s.otherwise, set(scope)) if s.otherwise is not None else None
 
         def do(c: Ctx):
             n = 1 if times is None else need_int(times(c), "the number of times", pos)
@@ -916,11 +960,24 @@ class _Compiler:
                 raise RuleError(f"cannot do an action a negative number of times ({n})", pos)
             p = c.you if who is None else who(c)
             bound = {name: f(c) for name, f in args}  # evaluated once, before the first time
+            target = None if value is None else value(c)
+            done_any = False
             for _ in range(n):
                 c.eng.tick(pos)
-                done = yield from c.eng.do_action(action, p, pos, optional, bound)
+                if value is None:
+                    done = yield from c.eng.do_action(action, p, pos, optional, bound)
+                else:
+                    done = yield from c.eng.do_value(target, p, pos, optional, bound, mode)
+                done_any = done_any or done
                 if optional and not done:
                     break  # skipping one optional use skips the rest
+            if otherwise is not None and not done_any:  # `may do ... else`: the price of declining
+                fn, is_gen = otherwise
+                oc = c if p == c.you else Ctx(c.s, p, c.v, c.eng)
+                if is_gen:
+                    yield from fn(oc)
+                else:
+                    fn(oc)
         return do, True
 
     def s_ControlStmt(self, s, scope):
@@ -1062,6 +1119,7 @@ class _Compiler:
         fn, is_gen = self.block(a.effect, scope)
         ca = CompiledAction(a, param, requires, self.block_gen(a.effect, scope))
         ca.effect_plain = None if is_gen else fn
+        ca.rehearse = a.requires is None and can_fail(a.effect, self.g)
         return ca
 
     # ================================================================ flow
@@ -1152,7 +1210,7 @@ class _Compiler:
         until_cond = self.ex(s.until_cond, scope) if s.until_cond is not None else None
         step = -1 if s.order == "counterclockwise" else 1
         actions, free, until, var, pos = s.actions, s.free_actions, s.until, s.var, s.pos
-        automa_actions, free_after = s.automa_actions, s.free_after_last
+        automa_actions, free_after, free_turn = s.automa_actions, s.free_after_last, s.free_turn
         order_list = self.ex(s.order_list, scope) if s.order_list is not None else None
         until_round = self.ex(s.until_round, scope) if s.until_round is not None else None
         why = str(pos)
@@ -1193,7 +1251,7 @@ class _Compiler:
                         c.s["turn"]["player"] = seat
                         limit = per_turn(c) if per_turn is not None else None
                         acted = yield from eng.take_turn(tc, actions, free, limit, passed, why,
-                                                         automa_actions, free_after)
+                                                         automa_actions, free_after, free_turn)
                         if until_cond is not None and until_cond(c):
                             break
                         if acted > 0:
@@ -1225,6 +1283,40 @@ _MISSING = object()
 MAX_LIST = 100_000
 _ENDS = {"never": "until a rule ends the game (until: never)",
          "condition": "until their condition holds, and nothing can change it now"}
+
+
+_TAKES_ONE = ("top", "bottom", "first", "last")
+
+
+def can_fail(block, game) -> bool:
+    """Does this effect hold a statement that can stop it half way: `pay`, a `choose` (its
+    options may be empty), `deal`, moving or placing an item taken with top/first/... (the zone
+    may be empty) or into a zone with a capacity, or doing an action by value?"""
+    for s in A.walk(block):
+        match s:
+            case A.GainStmt(verb="pay") | A.ChooseStmt() | A.SecretChooseStmt() | A.DealStmt():
+                return True
+            case A.DoStmt(value=v) if v is not None:
+                return True
+            case A.MoveStmt(item=i, dest=d) | A.PlaceStmt(item=i, zone=d):
+                if _may_be_missing(i) or _has_capacity(d, game):
+                    return True
+    return False
+
+
+def _may_be_missing(item) -> bool:
+    return isinstance(item, (A.Select, A.Index)) or (
+        isinstance(item, A.Call) and (item.func in _TAKES_ONE))
+
+
+def _has_capacity(dest, game) -> bool:
+    while isinstance(dest, (A.Index, A.Attr)):
+        if isinstance(dest, A.Attr) and dest.name in game.zones:
+            break
+        dest = dest.obj
+    name = dest.name if isinstance(dest, (A.Name, A.Attr)) else None
+    zone = game.zones.get(name)
+    return zone is None or zone.capacity is not None or zone.grid is not None
 
 
 def _constant(e):
@@ -1314,11 +1406,11 @@ def _bounder(spec, pos):
         if lo is not None and new < lo:
             if clamp:
                 return lo
-            raise RuleError(f"{name} would become {new}, below its minimum {lo}", pos)
+            raise Impossible(f"{name} would become {new}, below its minimum {lo}", pos)
         if hi is not None and new > hi:
             if clamp:
                 c.eng.overflowed(name, p, new - hi)
                 return hi
-            raise RuleError(f"{name} would become {new}, above its maximum {hi}", pos)
+            raise Impossible(f"{name} would become {new}, above its maximum {hi}", pos)
         return new
     return bound

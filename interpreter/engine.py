@@ -15,13 +15,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from dsl.errors import RuleError, UsageError
+from dsl.errors import Impossible, RuleError, UsageError
 from dsl.model import Game
 
 from . import state as st
 from .compile import (Ctx, EndGame, EndTurn, PassTurn, compiled, need_int, need_items,
                       plain_value)
 from .decisions import ActionOption, Decision, label
+from .rehearsal import rehearse
 
 DEFAULT_STEP_BUDGET = 2_000_000
 _NO_USES = [0] * 64
@@ -36,6 +37,12 @@ def pos_of(why: str):
     if line.isdigit() and rest.isdigit():
         return Pos(path, int(line), int(rest))
     return None
+
+
+def _what(value) -> str:
+    """How a `do` by value names what it does, in decisions and log events."""
+    text = label(value)
+    return text if len(text) <= 40 and "\n" not in text else text.split("\n")[0][:37] + "..."
 
 
 def _copy_state(state: dict) -> dict:
@@ -53,6 +60,7 @@ def _copy_state(state: dict) -> dict:
     out["turn"] = {"player": state["turn"]["player"], "passed": list(state["turn"]["passed"])}
     return out
 SKIP = ActionOption("skip")  # the option to decline a `may do`
+STOP = ActionOption("stop")  # the option to stop a `do any of`
 END_TURN = ActionOption("end turn")  # after the last main action, when free actions go on
 DEFAULT_TRIGGER_DEPTH = 32
 MAX_ITEMS = 100_000
@@ -117,6 +125,8 @@ class Engine:
                             "loc": {}, "items": {}, "cells": {}, "uses": {}, "fired": [], "soon": {},
                             "turn": {"player": 0, "passed": []}, "phase": None}
         self._gen: Any = None
+        self.rehearsing = 0  # how many rehearsals (interpreter/rehearsal.py) are running
+        self._kind_items: dict = {}  # item kind -> its items (made once, at setup)
 
     # ------------------------------------------------------------ driving
     def start(self) -> Decision | None:
@@ -341,7 +351,7 @@ class Engine:
             return  # a grid checks its cells itself
         cap = self.zone_capacity(ref)
         if cap is not None and len(self.state["zones"][ref.key]) + extra > cap:
-            raise RuleError(f"zone {ref.key} is full (capacity {cap})", pos)
+            raise Impossible(f"zone {ref.key} is full (capacity {cap})", pos)
 
     def move_item(self, item, ref, at_top: bool, pos, gravity: bool = True) -> None:
         s = self.state
@@ -349,7 +359,7 @@ class Engine:
         key = loc.get(item) if type(item) is str else None
         if key is None:
             what = "nothing (an empty zone?)" if item is None else repr(item)
-            raise RuleError(f"cannot move {what}: not an item", pos)
+            raise Impossible(f"cannot move {what}: not an item", pos)
         zones = s["zones"]
         if key == ref.key:
             zones[key].remove(item)
@@ -398,13 +408,13 @@ class Engine:
                 free = [(r, c) for r in range(1, rows + 1) for c in range(1, cols + 1)
                         if (r, c) not in taken]
                 if not free:
-                    raise RuleError(f"grid {ref.key} has no free cell", pos)
+                    raise Impossible(f"grid {ref.key} has no free cell", pos)
                 cell = free[0]
             elif not (1 <= cell[0] <= rows and 1 <= cell[1] <= cols):
                 raise RuleError(f"cell {cell[0]}, {cell[1]} is outside grid {ref.key} "
                                 f"({rows} rows, {cols} columns)", pos)
             elif tuple(cell) in taken:
-                raise RuleError(f"cell {cell[0]}, {cell[1]} of {ref.key} is taken", pos)
+                raise Impossible(f"cell {cell[0]}, {cell[1]} of {ref.key} is taken", pos)
             s["cells"][item] = [cell[0], cell[1]]
             s["zones"][ref.key].append(item)
             self._sort_grid(ref.key)
@@ -420,7 +430,7 @@ class Engine:
             raise RuleError(f"zone {ref.key} is not a grid", pos)
         key = s["loc"].get(item) if isinstance(item, str) else None
         if key is None:
-            raise RuleError(f"cannot place {item!r}: not an item", pos)
+            raise Impossible(f"cannot place {item!r}: not an item", pos)
         self._leave(item, key)
         self._enter(item, ref, False, pos, (row, column))
 
@@ -572,6 +582,9 @@ class Engine:
             free = self.free_window(player) if self.windows else ()
             if free:
                 extra = self.action_options(Ctx(self.state, player, {}, self), free, True)
+            if extra and remake is not None:  # a free action must leave something to choose
+                extra = [o for o in extra if rehearse(self, lambda o=o: self._free_then(
+                    o, player, remake))]
             d = Decision(player, kind, options + extra if extra else options, why, secret)
             d.ctx = ctx
             value = yield d
@@ -579,42 +592,74 @@ class Engine:
                 yield from self.run_free(value, player)
                 options = remake() if remake is not None else options
                 if not options:
-                    raise RuleError(f"after a free action nothing is left to choose ({kind})",
+                    raise Impossible(f"after a free action nothing is left to choose ({kind})",
                                     pos_of(why))
                 continue
             return value
 
-    def action_options(self, c: Ctx, names, free: bool, args: dict | None = None) -> list:
-        """The legal ways to take these actions now (with `args` bound for `do ... with`)."""
+    def held_ability(self, grants: list, player: int) -> int:
+        """What the items `player` holds (in zones of theirs) grant: the sum of their
+        `while_held` amounts for one bonus, discount or extra limit."""
+        total, loc, mine = 0, self.state["loc"], f"@{player}"
+        for kind, amount, pos in grants:
+            items = self._kind_items.get(kind)
+            if items is None:
+                items = self._kind_items[kind] = [x for x, d in self.state["items"].items()
+                                                  if d["kind"] == kind]
+            for item in items:
+                if loc[item].endswith(mine):
+                    total += need_int(amount(Ctx(self.state, player, {"this": item}, self)),
+                                      f"what {item} grants", pos)
+        return total
+
+    def _free_then(self, option: ActionOption, player: int, remake):
+        """A free action, then the decision it interrupted must still have an option."""
+        yield from self.run_free(option, player)
+        if not remake():
+            raise Impossible("nothing left to choose", None)
+
+    def action_options(self, c: Ctx, names, free: bool, args: dict | None = None,
+                       check: bool = True) -> list:
+        """The legal ways to take these actions now (with `args` bound for `do ... with`); with
+        `check`, an action whose effect can fail and has no `requires:` is rehearsed
+        (rehearsal.py)."""
         out = []
-        actions = self.prog.actions
-        uses = self.state["uses"]
         for name in names:
-            ca = actions[name]
-            if ca.limit is not None and uses.get(name, _NO_USES)[c.you] >= ca.limit(
-                    Ctx(c.s, c.you, dict(args or {}), self)):
-                continue
-            if ca.param is None:
-                if ca.requires is None or ca.requires(Ctx(c.s, c.you, dict(args or {}), self)
-                                                      if args else c):
-                    out.append(ActionOption(name, None, free, args) if args else
-                               (ca.plain_free if free else ca.plain))
-                continue
-            pname, requires = ca.pname, ca.requires
-            ac = Ctx(c.s, c.you, dict(args or {}), self)
-            values = ca.param(ac)
-            given = args is not None and pname in args
-            if given:  # the choice is bound by the rule: legal only if it is one of the options
-                values = [v for v in values if v == args[pname]]  # type: ignore[index]
-            if requires is not None and not ca.requires_per_value:
-                if not values or not requires(ac):
-                    continue
-                requires = None
-            for value in values:
-                ac.v[pname] = value
-                if requires is None or requires(ac):
-                    rest = {k: v for k, v in args.items() if k != pname} if args else None
-                    out.append(ActionOption(name, value, free, rest or None))
+            if check and self.prog.actions[name].rehearse:
+                out += [o for o in self._action_options(c, name, free, args)
+                        if rehearse(self, lambda o=o: self.run_action(o, c.you))]
+            else:
+                out += self._action_options(c, name, free, args)
+        return out
+
+    def _action_options(self, c: Ctx, name: str, free: bool, args: dict | None) -> list:
+        out: list = []
+        ca = self.prog.actions[name]
+        if ca.limit is not None and self.state["uses"].get(name, _NO_USES)[c.you] >= ca.limit(
+                Ctx(c.s, c.you, dict(args or {}), self)) + (
+                self.held_ability(ca.extra_limit, c.you) if ca.extra_limit else 0):
+            return out
+        if ca.param is None:
+            if ca.requires is None or ca.requires(Ctx(c.s, c.you, dict(args or {}), self)
+                                                  if args else c):
+                out.append(ActionOption(name, None, free, args) if args else
+                           (ca.plain_free if free else ca.plain))
+            return out
+        pname, requires = ca.pname, ca.requires
+        ac = Ctx(c.s, c.you, dict(args or {}), self)
+        values = ca.param(ac)
+        given = args is not None and pname in args
+        if given:  # the choice is bound by the rule: legal only if it is one of the options
+            values = [v for v in values if v == args[pname]]  # type: ignore[index]
+        if requires is not None and not ca.requires_per_value:
+            if not values or not requires(ac):
+                return out
+            requires = None
+        for value in values:
+            ac.v[pname] = value
+            if requires is None or requires(ac):
+                rest = {k: v for k, v in args.items() if k != pname} if args else None
+                out.append(ActionOption(name, value, free, rest or None))
         return out
 
     def can(self, name: str, player: int, args: dict) -> bool:
@@ -718,32 +763,120 @@ class Engine:
             self.depth -= 1
 
     def _do_action(self, name: str, player: int, pos, optional: bool, args):
+        """`do NAME`: the rules say to do it, so it is not rehearsed (if it fails half way, the
+        rules are wrong and the error says so); `may do NAME` offers only what can run."""
         c = Ctx(self.state, player, {}, self)
-        options = self.action_options(c, [name], False, args)
+        return (yield from self._do(lambda: self.action_options(c, [name], False, args,
+                                                                optional), name,
+                                    player, pos, optional))
+
+    def _do(self, make_options, what: str, player: int, pos, optional: bool):
+        """Perform one of the options `make_options()` gives (asking if several, or if the
+        player may skip); returns whether something was done."""
+        options = make_options()
         if not options:
+            if self.rehearsing and not optional:
+                raise Impossible(f"`do {what}` cannot be done", pos)
             if self.record:
-                self.events.append({"event": "cannot", "action": name, "player": player,
+                self.events.append({"event": "cannot", "action": what, "player": player,
                                     "at": f"{pos.path}:{pos.line}"})
             return False
         if optional:
-            choice = yield from self.ask(player, f"may {name}", options + [SKIP], str(pos),
-                                         lambda: self.action_options(c, [name], False, args) +
-                                         [SKIP])
+            choice = yield from self.ask(player, f"may {what}", options + [SKIP], str(pos),
+                                         lambda: make_options() + [SKIP])
             if choice is SKIP:
                 return False
         elif len(options) == 1:
             choice = options[0]
         else:
-            choice = yield from self.ask(player, f"do {name}", options, str(pos),
-                                         lambda: self.action_options(c, [name], False, args))
-        yield from self.run_action(choice, player)
+            choice = yield from self.ask(player, f"do {what}", options, str(pos), make_options)
+        yield from self.perform(choice, player)
         return True
 
+    def do_value(self, value, player: int, pos, optional: bool, args: dict, mode: str):
+        """`do card.effect`, `do one of LIST`, `do any of LIST`: actions given as values (an
+        action's name, rule text held in data, or none for no effect)."""
+        if self.depth >= self.max_depth:
+            raise RuleError(f"`do` nested more than {self.max_depth} deep: does an action do "
+                            "itself, directly or through others?", pos)
+        self.depth += 1
+        try:
+            c = Ctx(self.state, player, {}, self)
+            if value is None and not mode:  # no effect (a null cell): nothing to do, not a failure
+                return False
+            if not mode:  # like `do NAME`: rehearsed only when the player may decline
+                return (yield from self._do(lambda: self.value_options(c, value, args or None,
+                                                                       pos, optional),
+                                            _what(value), player, pos, optional))
+            values = need_items(c, value, f"what `do {mode}` chooses from", pos)
+            if mode == "one of":
+                return (yield from self._do(lambda: self._options_of(c, values, args, pos),
+                                            mode, player, pos, optional))
+            return (yield from self._do_any_of(c, values, args, pos))
+        finally:
+            self.depth -= 1
+
+    def _options_of(self, c: Ctx, values: list, args: dict, pos) -> list:
+        return [o for v in values for o in self.value_options(c, v, args or None, pos)]
+
+    def _do_any_of(self, c: Ctx, values: list, args: dict, pos):
+        """Any of them, each at most once, in the order the player picks, until they stop."""
+        left, done = list(values), False
+        while left:
+            options = self._options_of(c, left, args, pos)
+            if not options:
+                break
+            choice = yield from self.ask(c.you, "do any of", options + [STOP], str(pos),
+                                         lambda: self._options_of(c, left, args, pos) + [STOP])
+            if choice is STOP:
+                break
+            left.remove(choice.action)
+            yield from self.perform(choice, c.you)
+            done = True
+        return done
+
+    def value_options(self, c: Ctx, value, args: dict | None, pos, check: bool = True) -> list:
+        """The ways to perform an action given as a value, now: an action's name gives its legal
+        options; rule text one option, if (with `check`) a rehearsal can run it to its end; none
+        nothing."""
+        if value is None:
+            return []
+        if type(value) is str and value in self.prog.actions:
+            return self.action_options(c, [value], False, args, check)
+        rule = self.prog.rules.get(value) if type(value) is str else None
+        if rule is None:
+            raise RuleError(f"cannot do {label(value)!r}: it is neither an action nor rule text "
+                            "declared under `rule_text:`", pos)
+        option = ActionOption(value, None, False, args)
+        if check and rule.can_fail and not rehearse(self, lambda: self.run_rule(option, c.you)):
+            return []
+        return [option]
+
+    def perform(self, option: ActionOption, player: int):
+        """Run an option of `do`: an action, or rule text held in data."""
+        if option.action in self.prog.actions:
+            yield from self.run_action(option, player)
+        else:
+            yield from self.run_rule(option, player)
+
+    def run_rule(self, option: ActionOption, player: int):
+        rule = self.prog.rules[option.action]
+        given = option.args or {}
+        for name in rule.rule.takes:
+            if name not in given:
+                raise RuleError(f"this rule text reads {name!r}: give it with `do ... with {name} "
+                                "= ...`", rule.rule.pos)
+        rc = Ctx(self.state, player, dict(given), self)
+        yield from rule.effect(rc)
+        if self.pending or self.watching:
+            yield from self.flush(rc)
+
     def take_turn(self, tc: Ctx, actions, free, limit, passed: list, why: str, automa_actions=(),
-                  free_after: bool = False):
+                  free_after: bool = False, free_turn: bool = False):
         """One player's turn; returns how many actions they took: 0 if they ended it without one,
         -1 if nothing at all was legal. With `free_after`, the turn's free actions are still
-        offered after its last main action, beside `end turn`."""
+        offered after its last main action, beside `end turn`; with `free_turn`, `end turn` is
+        offered as soon as a free action was taken (free actions may be the whole turn)."""
         player = tc.you
         if player >= self.humans and automa_actions:
             actions, free = automa_actions, ()
@@ -767,8 +900,8 @@ class Engine:
                     if free:
                         main = len(opts)
                         opts += self.action_options(tc, free, True)
-                        if main == 0 and opts:
-                            opts.append(END_TURN)  # no main action: free ones are not forced
+                        if opts and (main == 0 or (free_turn and taken > done)):
+                            opts.append(END_TURN)  # no main action, or a free one was the turn
                 if not opts:
                     if self.record:
                         self.events.append({"event": "no legal action", "player": player})

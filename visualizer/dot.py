@@ -409,6 +409,8 @@ class _Builder:
             lines.append(w.ui("per_turn", shorten(expr(step.per_turn), 20)))
         if getattr(step, "free_after_last", False) and step.free_actions:
             lines.append(w.ui("free_after_last"))
+        if getattr(step, "free_turn", False) and step.free_actions:
+            lines.append(w.ui("free_turn"))
         if step.until == "condition":
             lines += wrap("↻ " + w.ui("until_cond", expr(step.until_cond)), 34, 3)
         else:

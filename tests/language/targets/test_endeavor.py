@@ -274,9 +274,11 @@ ACTIVATE = """
 game: activate
 players: 1
 tables:
-  specialists:
-    - {name: ecologist, actions: [travel, conservation], mode: one_of}      # "Travel / Conservation"
-    - {name: researcher, actions: [sonar, publication], mode: any_subset}   # "Sonar Publication"
+  specialists:                               # what each card says, as rule text
+    - {name: ecologist, activation: "may do one of [travel, conservation]"}   # "Travel / Conservation"
+    - {name: researcher, activation: "do any of [sonar, publication]"}        # "Sonar Publication"
+rule_text:
+  specialists: {fields: [activation]}
 counters:
   travels: {per: player, initial: 0}
   conservations: {per: player, initial: 0}
@@ -305,42 +307,17 @@ actions:
       let d = top(transit)
       move d to activation
       set d.spec to s
-      if s.mode == "one_of":
-        choose a in s.actions + ["nothing"]
-        do named with a = a
-      else:
-        let left = s.actions
-        while not empty(left):
-          choose a in left + ["stop"]
-          if a == "stop":
-            let left = []
-          else:
-            let left = [x for x in left if x != a]
-            do named with a = a
-  named:                                     # dispatch by action name
-    takes: a
-    effect: |
-      if a == "travel":
-        do travel
-      elif a == "conservation":
-        do conservation
-      elif a == "sonar":
-        do sonar
-      elif a == "publication":
-        do publication
+      do s.activation
   travel: {effect: add 1 to travels}
-  conservation:                              # needs a 2nd disc
-    requires: not empty(transit)
+  conservation:                              # needs a 2nd disc: derived from its effect
     effect: |
       move top(transit) to ocean
       add 1 to conservations
   sonar:
-    requires: not empty(transit)
     effect: |
       move top(transit) to ocean
       add 1 to sonars
   publication:
-    requires: not empty(transit)
     effect: |
       move top(transit) to ocean
       add 1 to publications
@@ -349,6 +326,8 @@ scoring: {score: 0}
 
 
 def test_target_t_en_04_one_of_versus_any_subset_in_any_order(tmp_path):
+    """The card's text is its activation: `do one of [...]` (/) or `do any of [...]` (any
+    subset, each once, in any order); an action that cannot run (no disc left) is not offered."""
     e = start(make_game(tmp_path, ACTIVATE), players=1)
     me = e.state["players"][0]
     ecologist, researcher = item_id(e, "ecologist"), item_id(e, "researcher")
@@ -361,14 +340,25 @@ def test_target_t_en_04_one_of_versus_any_subset_in_any_order(tmp_path):
     assert (me["sonars"], me["publications"]) == (1, 1)
     assert len(e.state["zones"]["transit@0"]) == 4 - 3
     assert len(e.state["zones"]["ocean@0"]) == 2 and len(e.state["zones"]["activation@0"]) == 1
-    # E8: the Ecologist allows exactly one of Travel / Conservation
+    # E8: the Ecologist allows exactly one of Travel / Conservation; its disc is the last one,
+    # so Conservation (a 2nd disc) cannot run and is not offered
     assert e.decision.labels == [f"activate_specialist {ecologist}"]   # the Researcher is busy
     play_labels(e, [f"activate_specialist {ecologist}"])
-    assert sorted(e.decision.labels) == ["conservation", "nothing", "travel"]
+    assert sorted(e.decision.labels) == ["skip", "travel"]
     play_labels(e, ["travel"])
     assert (me["travels"], me["conservations"]) == (1, 0)
     assert e.decision is None                       # no Conservation after the Travel
     assert len(e.state["zones"]["transit@0"]) == 0 and len(e.state["zones"]["ocean@0"]) == 2
+
+
+def test_target_t_en_04_one_of_offers_conservation_when_a_disc_is_left(tmp_path):
+    e = start(make_game(tmp_path, ACTIVATE), players=1)
+    play_labels(e, [f"activate_specialist {item_id(e, 'ecologist')}"])
+    assert e.decision.labels == ["travel", "conservation", "skip"]
+    play_labels(e, ["conservation"])
+    me = e.state["players"][0]
+    assert (me["travels"], me["conservations"]) == (0, 1) and e.decision.labels == [
+        f"activate_specialist {item_id(e, 'researcher')}"]      # one of: no Travel after it
 
 
 # ----------------------------------------------------------------------------------------------
@@ -934,13 +924,15 @@ ZONE_ICONS = """
 game: zoneicons
 players: 2
 tables:
-  tiles:
-    - {name: ruins, after_dive: impact, special_space: ruins_special, special_rule: conserve_again}
-    - {name: kelp, after_dive: none, special_space: none, special_rule: none}
+  tiles:                                   # the zone's icons, as rule text
+    - {name: ruins, after_dive: "gain 1 impact", special_space: ruins_special, special_rule: conserve_again_here}
+    - {name: kelp, after_dive: null, special_space: null, special_rule: null}
   tile_names: [ruins, kelp]
   site_names: [ruins_special, ruins_c1, ruins_c2, ruins_c3, kelp_c1]
   site_zone: {ruins_special: ruins, ruins_c1: ruins, ruins_c2: ruins, ruins_c3: ruins, kelp_c1: kelp}
   site_cost: {ruins_special: 0, ruins_c1: 2, ruins_c2: 1, ruins_c3: 1, kelp_c1: 0}
+rule_text:
+  tiles: {fields: [after_dive, special_rule]}
 counters:
   research: {per: player, initial: 4}
   impact: {per: player, initial: 0}
@@ -960,7 +952,7 @@ items:
 formulas:
   here(p): '[t for t in ocean if any(s.at == t.name for s in p.subs)]'
   tile_named(n): first([t for t in ocean if t.name == n])
-  holds(p, s): s != "none" and any(d.owner == p for d in cons_site[s])
+  holds(p, s): s != none and any(d.owner == p for d in cons_site[s])
 setup: |
   deal 4 from token_supply to dive_stack["ruins"]
   move top(transit) to cons_site["ruins_special"]         # Violet occupies the special space
@@ -986,16 +978,13 @@ actions:
       pay site_cost[s] research
       move top(transit) to cons_site[s]
 triggers:
-  action_effect_after_dive:                # "if you Dive here, gain 1 impact", read from the tile
+  action_effect_after_dive:                # "if you Dive here, ...": the tile's own rule text
     when: after dive
-    if: t.after_dive == "impact"
-    effect: gain 1 impact
-  special_space_conserve_again:            # "while your disc is on this zone's special space"
+    effect: do t.after_dive
+  special_space_rule:                      # "while your disc is on this zone's special space"
     when: after conservation
-    if: >-
-      tile_named(site_zone[s]).special_rule == "conserve_again"
-      and holds(you, tile_named(site_zone[s]).special_space)
-    effect: may do conserve_again_here with z = site_zone[s]
+    if: holds(you, tile_named(site_zone[s]).special_space)
+    effect: may do tile_named(site_zone[s]).special_rule with z = site_zone[s]
 scoring: {score: impact}
 """
 
@@ -1249,6 +1238,14 @@ players: [1, 4]
 tables:
   setbacks: SETBACKS
   bonus_objectives: [{name: erudition}, {name: motivation}, {name: b3}, {name: b4}, {name: b5}, {name: b6}]
+  reveal:                                  # what revealing a card of each pile does
+    bonus_card: move card to face_up_objectives
+    setback: |
+      do card.effect
+      move card to setback_discard
+rule_text:
+  reveal: {takes: [card]}
+  setbacks: {fields: [effect]}
 zones:
   setback_box: {visibility: hidden}
   bonus_box: {visibility: hidden}
@@ -1273,25 +1270,20 @@ flow:
         steps:
           - do: |
               let card = top(pile)
-              if card.kind == "bonus_card":
-                move card to face_up_objectives
-              else:
-                do apply_setback with card = card
-                move card to setback_discard
+              do reveal[card.kind] with card = card
       - turns: {first: 0, actions: [pass_], until: all_passed}
 actions:
   pass_: {effect: pass}
-  apply_setback:
-    takes: card
+  volcanic_activity:                        # every submersible of every player: up 2 levels
     effect: |
-      if card.name == "volcanic_activity":    # every submersible of every player: up 2 levels
-        for each p in players:
-          for each s in p.subs:
-            set s.depth to max(1, s.depth - 2)
+      for each p in players:
+        for each s in p.subs:
+          set s.depth to max(1, s.depth - 2)
 scoring: {score: 0}
 """
-VARIED = "[{name: volcanic_activity}, {name: storm}, {name: leak}, {name: strike}, {name: fog}]"
-VOLCANIC = "[" + ", ".join(["{name: volcanic_activity}"] * 4) + "]"
+VARIED = ("[{name: volcanic_activity, effect: volcanic_activity}, {name: storm, effect: null}, "
+          "{name: leak, effect: null}, {name: strike, effect: null}, {name: fog, effect: null}]")
+VOLCANIC = "[" + ", ".join(["{name: volcanic_activity, effect: volcanic_activity}"] * 4) + "]"
 
 
 def test_target_t_en_16_bonus_objectives_then_setbacks_one_per_round(tmp_path):

@@ -202,10 +202,11 @@ players: [2, 2]
 tables:
   zone_keys: [1, 4, 5, 6]
   zone_actions: {1: [earn, recruit], 4: [fly], 5: [rent], 6: [fish]}
+rule_text:
+  zone_actions: {}                 # every value is an action of its zone
 counters:
   coins: {per: player, initial: 0}
   rp: {per: player, initial: 2, min: 0}
-  acted: {initial: 0}
 zones:
   line: {each: zone_keys}
   rest: {per: player}
@@ -221,22 +222,14 @@ actions:
   resolve:                       # a meeple acts in its zone; "does not act" costs 1 RP, once here
     takes: [m, z]
     effect: |
-      set acted to 0
       let actions = if m.double then 2 else 1
-      may do act with z = z actions times
+      may do one of zone_actions[z] actions times else lose 1 rp
       set m.double to false       # the Double Action token goes back to the box
-      if acted == 0:
-        lose 1 rp
-  act:                           # one action of the zone's list
-    takes: z
-    choose: a in zone_actions[z]
-    effect: |
-      add 1 to acted
-      if a == "earn": gain 1 coins
-      elif a == "recruit": gain 10 coins
-      elif a == "fly": gain 100 coins
-      elif a == "rent": gain 1000 coins
-      else: gain 2 coins
+  earn: {effect: gain 1 coins}
+  recruit: {effect: gain 10 coins}
+  fly: {effect: gain 100 coins}
+  rent: {effect: gain 1000 coins}
+  fish: {effect: gain 2 coins}
 flow:
   - repeat: 2
     as: q
@@ -254,9 +247,8 @@ def test_target_t_th_03_resolution_order_decline_costs_rp_and_double_action(tmp_
     """Zones resolve in ascending order (4 and 5 skipped in Q1), meeples in line order; declining
     costs 1 RP in one rule; a Double Action meeple performs 2 (different) actions of its zone.
 
-    Partly: `may do` offers "skip" but the price of declining cannot be attached to it (the rule
-    keeps a flag counter to learn whether anything was done); `do` names its action statically,
-    so one `act` action dispatches over the zone's list with an if-chain."""
+    The zone's actions are data (`rule_text:`), done with `may do one of zone_actions[z]`; the
+    price of declining is that statement's `else lose 1 rp`."""
     e = start(make_game(tmp_path, RESOLUTION))
     seen = []
 
@@ -264,18 +256,18 @@ def test_target_t_th_03_resolution_order_decline_costs_rp_and_double_action(tmp_
         seen.append((e.decision.player, tuple(e.decision.labels)))
         play_labels(e, [label])
 
-    answer("act earn")       # Q1, zone 1: player 1's meeple first
-    answer("act earn")       # player 0's meeple on its Double Action token: two actions...
-    answer("act recruit")    # ...which may differ
+    answer("earn")           # Q1, zone 1: player 1's meeple first
+    answer("earn")           # player 0's meeple on its Double Action token: two actions...
+    answer("recruit")        # ...which may differ
     answer("skip")           # zone 6: player 1 declines (zone 4 was skipped in Q1)
-    assert seen == [(1, ("act earn", "act recruit", "skip"))] + [(0, ("act earn", "act recruit", "skip"))] * 2 \
-        + [(1, ("act fish", "skip"))]
+    assert seen == [(1, ("earn", "recruit", "skip"))] + [(0, ("earn", "recruit", "skip"))] * 2 \
+        + [(1, ("fish", "skip"))]
     assert [(p["coins"], p["rp"]) for p in e.state["players"]] == [(11, 2), (1, 1)]
-    answer("act earn")       # Q2, zone 1: the token is gone, one action only
-    answer("act recruit")
-    assert e.decision.player == 0 and e.decision.labels == ["act fly", "skip"]  # zone 4 now
+    answer("earn")           # Q2, zone 1: the token is gone, one action only
+    answer("recruit")
+    assert e.decision.player == 0 and e.decision.labels == ["fly", "skip"]  # zone 4 now
     answer("skip")
-    answer("act fish")
+    answer("fish")
     assert e.decision is None
     assert [(p["coins"], p["rp"]) for p in e.state["players"]] == [(21, 1), (4, 1)]
 
