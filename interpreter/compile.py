@@ -80,13 +80,13 @@ class Compiled:
         self.item_count = {k: cp.ex(kind.count, set()) for k, kind in game.items.items()}
         self.item_fields = {k: [(f, cp.ex(e, {"n"})) for f, e in kind.fields]
                             for k, kind in game.items.items()}
-        self.setup = cp.block_gen(game.setup, set())
         # what held items grant (`while_held:`): (what, target) -> [(kind, amount(c), pos)]
         self.abilities: dict = {}
         for kind in game.items.values():
             for what, target, amount in kind.while_held:
                 self.abilities.setdefault((what, target), []).append(
                     (kind.name, cp.ex(amount, {"this"}), amount.pos))
+        self.setup = cp.block_gen(game.setup, set())
         self.actions = {name: cp.action(a) for name, a in game.actions.items()}
         for name, ca in self.actions.items():
             ca.extra_limit = self.abilities.get(("extra_limit", name))
@@ -904,7 +904,7 @@ class _Compiler:
                     continue
                 def bids(p=p, high=high):  # again after a free action: money may have changed
                     return ["out"] + list(range(high + 1, c.s["players"][p][currency] + 1))
-                bid = yield from c.eng.ask(p, "bid", bids(), why, bids, ctx=c)
+                bid = yield from c.eng.ask(p, "bid", bids(), why, bids, ctx=c, declinable=True)
                 if bid != "out":
                     high, leader = bid, p
                     order.append(p)
@@ -1293,14 +1293,14 @@ def can_fail(block, game) -> bool:
     options may be empty), `deal`, moving or placing an item taken with top/first/... (the zone
     may be empty) or into a zone with a capacity, or doing an action by value?"""
     for s in A.walk(block):
-        match s:
-            case A.GainStmt(verb="pay") | A.ChooseStmt() | A.SecretChooseStmt() | A.DealStmt():
-                return True
-            case A.DoStmt(value=v) if v is not None:
-                return True
-            case A.MoveStmt(item=i, dest=d) | A.PlaceStmt(item=i, zone=d):
-                if _may_be_missing(i) or _has_capacity(d, game):
-                    return True
+        if isinstance(s, (A.ChooseStmt, A.SecretChooseStmt, A.DealStmt)) or (
+                isinstance(s, A.GainStmt) and s.verb == "pay") or (
+                isinstance(s, A.DoStmt) and s.value is not None):
+            return True
+        if isinstance(s, A.MoveStmt) and (_may_be_missing(s.item) or _has_capacity(s.dest, game)):
+            return True
+        if isinstance(s, A.PlaceStmt) and (_may_be_missing(s.item) or _has_capacity(s.zone, game)):
+            return True
     return False
 
 

@@ -574,15 +574,18 @@ class Engine:
         return ()
 
     def ask(self, player: int, kind: str, options: list, why: str, remake, secret: bool = False,
-            ctx: Ctx | None = None):
-        """Ask `player` to choose among `options`; the free actions open to them are offered too.
-        `ctx` is the asking rule's context (an automa's policy may read its variables)."""
+            ctx: Ctx | None = None, declinable: bool = False):
+        """Ask `player` to choose among `options`; the free actions open to them are offered too
+        (only those that leave an option, unless the decision can always be `declinable`: skip,
+        stop, out). `ctx` is the asking rule's context (an automa's policy may read its
+        variables)."""
         while True:
             extra = []
             free = self.free_window(player) if self.windows else ()
             if free:
                 extra = self.action_options(Ctx(self.state, player, {}, self), free, True)
-            if extra and remake is not None:  # a free action must leave something to choose
+            if extra and remake is not None and not declinable:  # a free action must leave
+                # something to choose
                 extra = [o for o in extra if rehearse(self, lambda o=o: self._free_then(
                     o, player, remake))]
             d = Decision(player, kind, options + extra if extra else options, why, secret)
@@ -783,7 +786,7 @@ class Engine:
             return False
         if optional:
             choice = yield from self.ask(player, f"may {what}", options + [SKIP], str(pos),
-                                         lambda: make_options() + [SKIP])
+                                         lambda: make_options() + [SKIP], declinable=True)
             if choice is SKIP:
                 return False
         elif len(options) == 1:
@@ -827,7 +830,8 @@ class Engine:
             if not options:
                 break
             choice = yield from self.ask(c.you, "do any of", options + [STOP], str(pos),
-                                         lambda: self._options_of(c, left, args, pos) + [STOP])
+                                         lambda: self._options_of(c, left, args, pos) + [STOP],
+                                         declinable=True)
             if choice is STOP:
                 break
             left.remove(choice.action)

@@ -136,11 +136,19 @@ def build_html(game, svg_text: str, lang: str = "en") -> str:
             count_html = _code(_count_text(game, k.count))
         zone = k.zone or (f"<{getattr(k, 'zone_field', '') or '?'}>")
         fields = ", ".join(f"{f} = {expr(v)}" for f, v in k.fields)
+        held = ", ".join(ui(f"held_{what}", w.term(target), expr(amount))
+                         for what, target, amount in getattr(k, "while_held", ()))
         rows.append([_name(w, k.name), count_html, _e(w.term(zone) if k.zone else zone),
-                     _e(ui("per_player") if k.per_player else ui("shared")), _code(fields)])
-    t = _table([ui("name"), ui("count"), ui("zone"), ui("per"), ui("fields")], rows)
+                     _e(ui("per_player") if k.per_player else ui("shared")), _code(fields),
+                     _e(held)])
+    t = _table([ui("name"), ui("count"), ui("zone"), ui("per"), ui("fields"), ui("while_held")],
+               rows)
     if t:
         parts.append(f"<h3>{_e(ui('items'))}</h3>{t}")
+    rule_tables = sorted({t for t in game.tables if any(
+        isinstance(v, str) and v in game.rule_texts for v in _cells(game.tables[t]))})
+    if rule_tables:
+        parts.append(f"<p>{_e(ui('rule_text', ', '.join(rule_tables)))}</p>")
     components = "".join(parts)
 
     # actions
@@ -237,3 +245,15 @@ def write_report(game, folder, detail: str = "actions", lang: str = "en") -> Pat
     index = folder / "index.html"
     index.write_text(build_html(game, svg_text, lang), encoding="utf-8")
     return index
+
+
+def _cells(data):
+    """Every value of a table, inside its lists and mappings."""
+    if isinstance(data, dict):
+        for v in data.values():
+            yield from _cells(v)
+    elif isinstance(data, list):
+        for v in data:
+            yield from _cells(v)
+    else:
+        yield data

@@ -86,3 +86,10 @@ def test_a_bonus_names_a_player_counter(tmp_path):
         make_game(tmp_path, ROLES.replace("bonus: {research:", "bonus: {reserch:"))
     with pytest.raises(MeeplangError, match="extra_limit needs an action with a `limit:`"):
         make_game(tmp_path, ROLES.replace("extra_limit: {dive:", "extra_limit: {study:"), name="lim")
+
+
+def test_the_report_shows_what_held_items_grant(tmp_path):
+    from visualizer.report import build_html
+    game = make_game(tmp_path, ROLES)
+    assert "on each gain of research" in build_html(game, "", lang="en")
+    assert "à chaque paiement de coins" in build_html(game, "", lang="fr")

@@ -237,3 +237,10 @@ def test_do_of_an_unknown_name_is_an_error(tmp_path):
     with pytest.raises(MeeplangError, match="unknown action 'travle'; did you mean 'travel'"):
         make_game(tmp_path, COMBINATORS.replace("DISCS", "1").replace(
             "[travel, sonar, note]\"}\n  any", "[travel]\"}\n  move_on: {effect: do travle}\n  any"))
+
+
+def test_the_report_names_the_tables_holding_rule_text(tmp_path):
+    from visualizer.report import build_html
+    game = make_game(tmp_path, CARDS)
+    assert "Rule text held in data: cards" in build_html(game, "", lang="en")
+    assert "Texte de règle tenu dans les données : cards" in build_html(game, "", lang="fr")
