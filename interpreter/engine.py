@@ -586,8 +586,7 @@ class Engine:
                 extra = self.action_options(Ctx(self.state, player, {}, self), free, True)
             if extra and remake is not None and not declinable:  # a free action must leave
                 # something to choose
-                extra = [o for o in extra if rehearse(self, lambda o=o: self._free_then(
-                    o, player, remake))]
+                extra = [o for o in extra if rehearse(self, self._free_then, o, player, remake)]
             d = Decision(player, kind, options + extra if extra else options, why, secret)
             d.ctx = ctx
             value = yield d
@@ -630,7 +629,7 @@ class Engine:
         for name in names:
             if check and self.prog.actions[name].rehearse:
                 out += [o for o in self._action_options(c, name, free, args)
-                        if rehearse(self, lambda o=o: self.run_action(o, c.you))]
+                        if rehearse(self, self.run_action, o, c.you)]
             else:
                 out += self._action_options(c, name, free, args)
         return out
@@ -852,7 +851,7 @@ class Engine:
             raise RuleError(f"cannot do {label(value)!r}: it is neither an action nor rule text "
                             "declared under `rule_text:`", pos)
         option = ActionOption(value, None, False, args)
-        if check and rule.can_fail and not rehearse(self, lambda: self.run_rule(option, c.you)):
+        if check and rule.can_fail and not rehearse(self, self.run_rule, option, c.you):
             return []
         return [option]
 

@@ -24,8 +24,8 @@ from .compile import EndGame, EndTurn
 REHEARSAL_RUNS = 64
 MAX_NESTING = 2
 
-def rehearse(eng, start: Callable[[], Any]) -> bool:
-    """Can the generator made by `start()` run to its end on this game? The game is unchanged
+def rehearse(eng, run: Callable[..., Any], *args) -> bool:
+    """Can the generator made by `run(*args)` run to its end on this game? The game is unchanged
     afterwards."""
     if eng.rehearsing >= MAX_NESTING:
         return True
@@ -44,7 +44,7 @@ def rehearse(eng, start: Callable[[], Any]) -> bool:
                 eng.record = False
                 eng.windows.append((None, ()))
             runs += 1
-            if _run(start(), list(paths.pop()), paths):
+            if _run(run(*args), list(paths.pop()), paths):
                 return True
         return False
     finally:
