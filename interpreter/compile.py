@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from dsl import ast as A
 from dsl.builtins import VALUES
 from dsl.errors import RuleError
-from dsl.model import DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
+from dsl.model import TRIGGER_LOCALS, DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
 
 from .decisions import ActionOption, label
 from .functions import FUNCTIONS, call_error, items_of
@@ -82,7 +82,7 @@ class Compiled:
                             for k, kind in game.items.items()}
         self.setup = cp.block_gen(game.setup, set())
         self.actions = {name: cp.action(a) for name, a in game.actions.items()}
-        self.limits_per: dict[str, list] = {}
+        self.limits_per: dict[str, list] = {}  # period -> actions and triggers limited per it
         for name, a in game.actions.items():
             if a.limit is not None:
                 self.limits_per.setdefault(a.limit_per, []).append(name)
@@ -91,21 +91,33 @@ class Compiled:
         # player's own things (`ingenuity >= 2`, `you`) is watched for each seat on its own
         self.watch: list = []
         self.watch_now: list = []  # the same, with `timing: immediately`
+        self.each: dict[str, tuple] = {}  # trigger -> (name, values, where) of its `each:`
+        self.trigger_limits: dict = {}  # trigger -> its compiled `limit: {times: ...}`
         for t in game.triggers:
+            scope = _trigger_scope(game, t)
+            if t.each is not None:
+                self.each[t.name] = (t.each.name, cp.ex(t.each.source, scope),
+                                     cp.ex(t.each.cond, scope | {t.each.name})
+                                     if t.each.cond is not None else None)
+                scope = scope | {t.each.name}
+            if t.limit is not None:
+                self.trigger_limits[t.name] = cp.ex(t.limit, scope)
+                self.limits_per.setdefault(t.limit_per, []).append(limit_key(t.name))
             if t.event == "as_soon_as":
                 (self.watch_now if t.immediate else self.watch).append(
-                    (t, cp.ex(t.cond, set()), cp.block_gen(t.effect, set()),
+                    (t, cp.ex(t.cond, scope), cp.block_gen(t.effect, scope),
                      reads_seat(game, t.cond)))
                 continue
-            scope = {"action"} if t.event.endswith("_action") else (
-                {"excess"} if t.event == "overflow" else set())
-            action = game.actions.get(t.target) if t.event.endswith("_action") else None
-            if action is not None:
-                scope |= set(action.takes) | ({action.param.name} if action.param else set())
             cond = cp.ex(t.cond, scope) if t.cond is not None else None
             fn, is_gen = cp.block(t.effect, scope)
-            self.triggers.setdefault((t.event, t.target), []).append(
-                (t, cond, cp.block_gen(t.effect, scope), None if is_gen else fn))
+            plain = None if is_gen or t.each is not None or t.limit is not None else fn
+            # `enter space of` a family of tracks listens to each of its tracks
+            for target in game.tracks.get(t.target, (t.target,)) if t.event == "enter_space" \
+                    else (t.target,):
+                self.triggers.setdefault((t.event, target), []).append(
+                    (t, cond, cp.block_gen(t.effect, scope), plain))
+        # zones whose `enters` triggers a move must tell
+        self.entered_zones = frozenset(t for e, t in self.triggers if e == "enters")
         for name, ca in self.actions.items():
             ca.before = tuple(self.triggers.get(("before_action", name), []) +
                               self.triggers.get(("before_action", None), []))
@@ -114,7 +126,7 @@ class Compiled:
             # an action that can never ask anything runs as plain calls (no generators)
             ca.plain_path = (ca.effect_plain is not None and not self.watch and not self.watch_now
                              and not any(
-                k[0] == "overflow" for k in self.triggers) and
+                k[0] in ("overflow", "gain", "enters") for k in self.triggers) and
                 all(tr[3] is not None for tr in ca.before + ca.after))
         self.flow = cp.steps(game.flow, set())
         self.policies = {}  # automa decision name -> (compiled expression, expression)
@@ -199,6 +211,11 @@ class _Compiler:
                 self.kinds[n] = "pzone" if z.per_player else "zone"
         self.fields = game.item_fields
         self.formula_fns: dict = {}
+        # counters and tracks whose `gain of` / `enter space of` triggers their changes must run
+        self.gain_targets = {(t.event, t.target) for t in game.triggers if t.event == "gain"}
+        self.space_targets = {("enter_space", member) for t in game.triggers
+                              if t.event == "enter_space"
+                              for member in game.tracks.get(t.target, (t.target,))}
 
     # ================================================================ expressions
     def ex(self, e, scope: set):
@@ -671,6 +688,8 @@ class _Compiler:
         if self._is_item_field(s.target):
             return self._item_field_setter(s.target, scope, amount, sign)
         owner, name, spec = self._counter_setter(s.target, scope)
+        if sign > 0 and self._watched_gain(spec):
+            return self._increase(owner, spec, amount, pos, "add")
         bound = _bounder(spec, pos)
 
         def add(c: Ctx):
@@ -684,6 +703,8 @@ class _Compiler:
         spec = self.g.counters[name]
         amount = self.ex(s.amount, scope)
         who = self.ex(s.player, scope) if s.player is not None else (lambda c: c.you)
+        if verb == "gain" and self._watched_gain(spec):
+            return self._increase(who, spec, amount, pos, "gain")
         bound = _bounder(spec, pos)
         floor = spec.min if spec.min is not None else 0
 
@@ -702,6 +723,64 @@ class _Compiler:
             else:  # lose: never below the counter's floor
                 h[name] = max(old - n, floor)
         return gain, False
+
+    def _watched_gain(self, spec) -> bool:
+        """Does a gain of this counter need more than arithmetic: a track (one space at a time),
+        or `gain of` triggers (which see the amount)?"""
+        return spec.track is not None or ("gain", spec.name) in self.gain_targets
+
+    def _increase(self, owner, spec, amount, pos, verb):
+        """`gain`/`add` on a track or a counter with `gain of` triggers. A track's cube advances
+        one space at a time, past the last space back to `wrap_to` (or it stops there: the rest
+        is an overflow), and each space it enters runs its `enter space of` triggers at once."""
+        name, track, bound = spec.name, spec.track, _bounder(spec, pos)
+        watched = ("gain", name) in self.gain_targets
+        entering = track is not None and ("enter_space", name) in self.space_targets
+
+        def start(c: Ctx):
+            p, n = owner(c), need_int(amount(c), "the amount", pos)
+            if n < 0 and verb == "gain":
+                raise RuleError(f"cannot gain a negative amount ({n} {name})", pos)
+            return p, n, c.s["counters"] if p is None else c.s["players"][p]
+
+        def done(c: Ctx, p, gained: int):
+            if watched and gained > 0:
+                c.eng.queue("gain", name, p, {"amount": gained})
+
+        if track is None:
+            def increase(c: Ctx):
+                p, n, h = start(c)
+                old = h[name]
+                h[name] = bound(old + n, c, p)
+                done(c, p, h[name] - old)
+            return increase, False
+
+        last = len(track.spaces) - 1
+
+        def advance(c: Ctx):
+            p, n, h = start(c)
+            if n < 0:  # back down the track: no space is entered
+                h[name] = bound(h[name] + n, c, p)
+                return
+            for i in range(n):
+                c.eng.tick(pos)
+                here = _next_space(track, last, h[name])
+                if here is None:
+                    c.eng.overflowed(name, p, n - i)
+                    n = i
+                    break
+                h[name] = here
+                if entering:
+                    yield from c.eng.entered_space(name, p, here, track.spaces)
+            done(c, p, n)
+
+        if entering:
+            return advance, True
+
+        def advance_plain(c: Ctx):
+            for _ in advance(c):
+                pass  # never reached: nothing is entered without triggers to run
+        return advance_plain, False
 
     def s_LetStmt(self, s, scope):
         value, name = self.ex(s.value, scope), s.name
@@ -1124,6 +1203,8 @@ class _Compiler:
                     c.eng.tick(pos)
                     if var:
                         c.v[var] = i
+                        if var in c.eng.prog.limits_per:  # `limit: {per: round}` restarts
+                            c.eng.reset_uses(var)
                     yield from body(c)
             return repeat
         if isinstance(s, LoopStep):
@@ -1225,6 +1306,27 @@ _MISSING = object()
 MAX_LIST = 100_000
 _ENDS = {"never": "until a rule ends the game (until: never)",
          "condition": "until their condition holds, and nothing can change it now"}
+
+
+def _next_space(track, last: int, here: int) -> int | None:
+    """The space after `here` on a track: past the last, its `wrap_to` space (None if none)."""
+    if here < last:
+        return here + 1
+    return track.wrap_to
+
+
+def _trigger_scope(game, t) -> set:
+    """The local names a trigger's condition and effect see."""
+    if t.event.endswith("_action"):
+        action = game.actions.get(t.target)
+        return {"action"} | (set(action.takes) | ({action.param.name} if action.param else set())
+                             if action is not None else set())
+    return set(TRIGGER_LOCALS.get(t.event, ()))
+
+
+def limit_key(trigger: str) -> str:
+    """Where a trigger's `limit:` counts its firings (beside the actions' use counts)."""
+    return f"trigger {trigger}"
 
 
 def _constant(e):

@@ -19,11 +19,15 @@ from dsl.errors import RuleError, UsageError
 from dsl.model import Game
 
 from . import state as st
-from .compile import (Ctx, EndGame, EndTurn, PassTurn, compiled, need_int, need_items,
-                      plain_value)
+from .compile import (Ctx, EndGame, EndTurn, PassTurn, compiled, limit_key, need_int,
+                      need_items, plain_value)
 from .decisions import ActionOption, Decision, label
+from .functions import items_of
 
 DEFAULT_STEP_BUDGET = 2_000_000
+# triggers on these events see the event's values (`excess`, `amount`, `item`, `space`...), and
+# what they ask is forced: no free actions beside it
+_EVENTS = frozenset({"overflow", "gain", "enters", "enter_space", "as_soon_as"})
 _NO_USES = [0] * 64
 
 
@@ -109,9 +113,11 @@ class Engine:
         self.result: dict | None = None
         self._trig_cache: dict = {}
         self.secret_mark: int | None = None  # choices index where a secret choice round began
-        self.pending: list = []  # (counter, seat, excess) overflows waiting for their triggers
+        # events waiting for their triggers (overflow of, gain of, enters): (event, target, seat,
+        # what the trigger sees)
+        self.pending: list = []
         self.watching = bool(self.prog.watch)  # are there `as soon as` triggers to check?
-        self.pending_now: list = []  # overflows whose triggers run right after the statement
+        self.pending_now: list = []  # events whose triggers run right after the statement
         self.watching_now = bool(self.prog.watch_now)
         self.state: dict = {"counters": {}, "players": [{} for _ in range(self.n)], "zones": {},
                             "loc": {}, "items": {}, "cells": {}, "uses": {}, "fired": [], "soon": {},
@@ -361,9 +367,11 @@ class Engine:
             dest = zones[ref.key]
             dest.insert(0, item) if at_top else dest.append(item)
             loc[item] = ref.key
-            return
-        self._leave(item, key, gravity)
-        self._enter(item, ref, at_top, pos)
+        else:
+            self._leave(item, key, gravity)
+            self._enter(item, ref, at_top, pos)
+        if ref.name in self.prog.entered_zones:
+            self.queue("enters", ref.name, ref.owner, {"item": item, "key": ref.member})
 
     def move_to_position(self, item, ref, n: int, pos, gravity: bool = True) -> None:
         """`move ITEM to ZONE at position N`: afterwards the item is the Nth of the zone (1 =
@@ -423,6 +431,8 @@ class Engine:
             raise RuleError(f"cannot place {item!r}: not an item", pos)
         self._leave(item, key)
         self._enter(item, ref, False, pos, (row, column))
+        if ref.name in self.prog.entered_zones:
+            self.queue("enters", ref.name, ref.owner, {"item": item, "key": ref.member})
 
     def _sort_grid(self, key) -> None:
         cells = self.state["cells"]
@@ -473,14 +483,28 @@ class Engine:
     def overflowed(self, counter: str, seat: int | None, excess: int) -> None:
         """A clamped counter went past its maximum: its `overflow of` triggers run at the next
         safe point (the end of the running action, step or trigger)."""
-        triggers = self.triggers_for("overflow", counter)
+        self.queue("overflow", counter, seat, {"excess": excess})
+
+    def queue(self, event: str, target: str, seat: int | None, local: dict) -> None:
+        """An event (`overflow of`, `gain of`, `enters`) whose triggers run at the next safe
+        point, or right after the statement for those with `timing: immediately`. A seat of
+        None means the player whose action or turn it is."""
+        triggers = self.triggers_for(event, target)
         if any(t[0].immediate for t in triggers):
-            self.pending_now.append((counter, seat, excess))
+            self.pending_now.append((event, target, seat, local))
         if any(not t[0].immediate for t in triggers):
-            self.pending.append((counter, seat, excess))
+            self.pending.append((event, target, seat, local))
+
+    def entered_space(self, counter: str, seat: int | None, position: int, spaces: tuple):
+        """A track's cube entered a space: its `enter space of` triggers run now, before the
+        cube moves on; `once` is once per seat, track and space."""
+        local = {"space": spaces[position], "position": position, "track": counter}
+        tc = Ctx(self.state, 0 if seat is None else seat, local, self)
+        yield from self._fire(self.triggers_for("enter_space", counter), "enter_space", counter,
+                              tc, f"@{seat}:{counter}:{position}")
 
     def flush(self, c: Ctx):
-        """At a safe point (end of an action, step or trigger): run waiting overflow triggers,
+        """At a safe point (end of an action, step or trigger): run waiting event triggers,
         then `as soon as` triggers whose condition has become true since the last check."""
         yield from self._flush(c, self.pending, False, self.prog.watch)
 
@@ -490,11 +514,10 @@ class Engine:
 
     def _flush(self, c: Ctx, pending: list, immediate: bool, watch: list):
         while pending:
-            counter, seat, excess = pending.pop(0)
-            tc = Ctx(self.state, c.you if seat is None else seat, {"excess": excess}, self)
-            triggers = [t for t in self.triggers_for("overflow", counter)
-                        if t[0].immediate == immediate]
-            yield from self._fire(triggers, "overflow", counter, tc)
+            event, target, seat, local = pending.pop(0)
+            tc = Ctx(self.state, c.you if seat is None else seat, local, self)
+            triggers = [t for t in self.triggers_for(event, target) if t[0].immediate == immediate]
+            yield from self._fire(triggers, event, target, tc)
         if not watch:
             return
         last = self.state["soon"]
@@ -503,53 +526,90 @@ class Engine:
             for trig, cond, effect, per_seat in watch:
                 seats = [(c.you + i) % self.n for i in range(self.n)] if per_seat else [None]
                 for seat in seats:  # per seat: the current player first, then clockwise
-                    sc = c if seat is None else Ctx(self.state, seat, {}, self)
-                    key = trig.name if seat is None else f"{trig.name}@{seat}"
-                    now = bool(cond(Ctx(self.state, sc.you, {}, self)))
-                    was = last.get(key, False)
-                    last[key] = now
-                    if now and not was:
-                        fired = True
-                        yield from self._fire([(trig, None, effect, None)], "as_soon_as", None, sc,
-                                              seat)
+                    you = c.you if seat is None else seat
+                    base = trig.name if seat is None else f"{trig.name}@{seat}"
+                    for local, key in self._instances(trig, Ctx(self.state, you, {}, self), base):
+                        now = bool(cond(Ctx(self.state, you, local, self)))
+                        was = last.get(key, False)
+                        last[key] = now
+                        if now and not was:
+                            fired = True
+                            yield from self._fire([(trig, None, effect, None)], "as_soon_as", None,
+                                                  Ctx(self.state, you, local, self),
+                                                  key[len(trig.name):])
             if not fired:
                 return
         raise RuleError("`as soon as` triggers keep setting each other off", self.prog.watch[0][0].pos)
 
-    def _fire(self, triggers, event: str, target: str | None, c: Ctx, seat=None):
-        """`seat`: an `as soon as` watched for each seat, whose `once` is once per seat."""
+    def _instances(self, trig, c: Ctx, base: str):
+        """A trigger with `each: x in LIST [where C]` stands for one trigger per value: (what it
+        sees, its key for `once` and for `as soon as`) for each; otherwise just itself."""
+        each = self.prog.each.get(trig.name)
+        if each is None:
+            return [(c.v, base)]
+        var, source, where = each
+        out = []
+        for i, value in enumerate(items_of(c, source(c))):
+            local = dict(c.v)
+            local[var] = value
+            if where is None or where(Ctx(c.s, c.you, local, self)):
+                out.append((local, f"{base}#{value if type(value) in (str, int) else i}"))
+        return out
+
+    def _fire(self, triggers, event: str, target: str | None, c: Ctx, once_suffix: str = ""):
+        """`once_suffix` narrows what `once` counts: per seat for a per-seat `as soon as`, per
+        seat, track and space for `enter space of`."""
         for trig, cond, effect, _ in triggers:
-            once_key = trig.name if seat is None else f"{trig.name}@{seat}"
-            if trig.once and once_key in self.state["fired"]:
-                continue
-            if event == "overflow":
-                tc = Ctx(c.s, c.you, dict(c.v), self)
-            elif event.endswith("_action"):
+            if event.endswith("_action"):
                 tc = Ctx(c.s, c.you, self._action_locals(target, c), self)  # type: ignore[arg-type]
+            elif event in _EVENTS:
+                tc = Ctx(c.s, c.you, dict(c.v), self)
             else:
                 tc = Ctx(c.s, c.you, {}, self)
-            if cond is not None and not cond(tc):
-                continue
-            self.depth += 1
-            if self.depth > self.max_depth:
-                raise RuleError(f"trigger {trig.name!r} nested more than {self.max_depth} deep: "
-                                "do triggers set each other off?", trig.pos)
-            if trig.once:
-                self.state["fired"].append(once_key)
-            forced = event in ("overflow", "as_soon_as")
-            if forced:  # what such a trigger asks is forced: no free actions beside it
-                self.windows.append((None, ()))
-            try:
-                if self.record:
-                    self.events.append({"event": "trigger", "trigger": trig.name,
-                                        "player": tc.you, "at": str(trig.pos)})
-                yield from effect(tc)
-                if self.pending:
-                    yield from self.flush(tc)
-            finally:
-                self.depth -= 1
-                if forced:
-                    self.windows.pop()
+            base = trig.name + once_suffix
+            instances = [(tc.v, base)] if event == "as_soon_as" else self._instances(trig, tc, base)
+            for local, key in instances:
+                ic = tc if local is tc.v else Ctx(c.s, c.you, local, self)
+                if trig.once and key in self.state["fired"]:
+                    continue
+                if cond is not None and not cond(ic):
+                    continue
+                if not self._within_limit(trig, ic):
+                    continue
+                yield from self._run_trigger(trig, effect, ic, key, event)
+
+    def _within_limit(self, trig, c: Ctx) -> bool:
+        """`limit: {times: N, per: P}`: counts this firing, or refuses it past N (per seat)."""
+        if trig.limit is None:
+            return True
+        counts = self.state["uses"].setdefault(limit_key(trig.name), [0] * self.n)
+        most = self.prog.trigger_limits[trig.name](c)
+        if counts[c.you] >= most:
+            return False
+        counts[c.you] += 1
+        return True
+
+    def _run_trigger(self, trig, effect, tc: Ctx, once_key: str, event: str):
+        self.depth += 1
+        if self.depth > self.max_depth:
+            raise RuleError(f"trigger {trig.name!r} nested more than {self.max_depth} deep: "
+                            "do triggers set each other off?", trig.pos)
+        if trig.once:
+            self.state["fired"].append(once_key)
+        forced = event in _EVENTS
+        if forced:  # what such a trigger asks is forced: no free actions beside it
+            self.windows.append((None, ()))
+        try:
+            if self.record:
+                self.events.append({"event": "trigger", "trigger": trig.name,
+                                    "player": tc.you, "at": str(trig.pos)})
+            yield from effect(tc)
+            if self.pending:
+                yield from self.flush(tc)
+        finally:
+            self.depth -= 1
+            if forced:
+                self.windows.pop()
 
     def free_window(self, player: int) -> tuple:
         """The free actions open to `player` at a decision now: the innermost window that applies
@@ -694,7 +754,8 @@ class Engine:
                 self.depth -= 1
 
     def reset_uses(self, period: str, player: int | None = None) -> None:
-        """Use counts of actions limited `per: <period>` start again (for one player or all)."""
+        """Use counts of actions (and trigger firings) limited `per: <period>` start again (for
+        one player or all)."""
         for name in self.prog.limits_per.get(period, ()):
             counts = self.state["uses"].get(name)
             if counts is None:

@@ -1191,9 +1191,6 @@ items:
 formulas:
   virtual(): first([p for p in players if is_automa(p)])
 actions:
-  reveal_tech:
-    takes: [card, space]
-    effect: move card to zone_2[space]
   buy:                              # G to the bank, H to the patent owner (the bank if virtual)
     choose: s in spaces where not empty(zone_2[s]) and top(zone_2[s]).patent not in [none, you]
     effect: |
@@ -1208,14 +1205,14 @@ actions:
   stop: {effect: pass}
 triggers:
   virtual_patent:                   # a card placed on a marked space: the virtual opponent owns
-    when: after reveal_tech         # its patent and has bought one copy
-    if: space in marked
+    when: enters zone_2             # its patent and has bought one copy
+    if: key in marked
     effect: |
-      set card.patent to virtual()
-      subtract 1 from card.copies
+      set item.patent to virtual()
+      subtract 1 from item.copies
 setup: |
   for each s in spaces:
-    do reveal_tech with card = top(tech_deck), space = s
+    move top(tech_deck) to zone_2[s]
 flow:
   - turns: {first: 0, actions: [buy, stop], automa_actions: [stop], per_turn: 1, until: all_passed}
 scoring: {score: coins}
@@ -1226,9 +1223,9 @@ def test_target_t_th_17_virtual_opponent_owns_patents_royalties_to_the_bank(tmp_
     """EX-24: the Mask revealed on marked space 1: the virtual opponent owns its patent and has
     bought one (2 Masks left for sale); buying one costs G + H, with H going to the bank.
 
-    Partly: "a card placed on a marked space" is a trigger on the action that reveals it (there
-    is no event on an item entering a zone), and the payee is an if on `is_automa(owner)` in the
-    buying action rather than declared once on the royalty."""
+    "A card placed on a marked space" is a trigger on the card entering a Zone 2 space, whatever
+    rule puts it there. Partly: the payee is an if on `is_automa(owner)` in the buying action
+    rather than declared once on the royalty."""
     e = start(make_game(tmp_path, VIRTUAL), players=1)
     items = e.state["items"]
     assert [(items[x]["patent"], items[x]["copies"]) for x in ("tech#1", "tech#2", "tech#3")] == \
