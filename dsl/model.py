@@ -54,6 +54,8 @@ class Zone:
     grid: tuple | None = None  # (rows, columns) for a grid of cells
     gravity: str = "none"  # rows / columns / none
     keys: tuple | None = None  # a family of zones: one member `name[key]` per key
+    refill_from: str | None = None  # kept full (to its capacity) from this zone
+    recycle: str | None = None  # emptied, it takes back this zone's items, shuffled
     pos: Pos = _pos
 
 
@@ -68,6 +70,7 @@ class ItemKind:
     zone: str | None
     source_table: str | None = None  # one item per row of this table, with the row's fields
     zone_field: str | None = None  # the row field that names the starting zone
+    visible_to: object = None  # who sees an item where its zone hides it (`viewer`, `item`, `key`)
     pos: Pos = _pos
 
 

@@ -37,6 +37,8 @@ from .model import (
 from .yamlpos import YList, YMap, plain
 
 LANGS = ("en", "fr")
+# what an item kind's `visible_to:` sees: the viewing seat, the item, its zone's family key
+VISIBLE_TO_SCOPE = {"viewer": "player", "item": "any", "key": "any"}
 
 
 
@@ -145,6 +147,8 @@ class _Builder:
             checker.expr(kind.count, {})
             for _, f in kind.fields:
                 checker.expr(f, {"n": "int"})
+            if kind.visible_to is not None:
+                checker.expr(kind.visible_to, VISIBLE_TO_SCOPE)
         checker.block(setup, {})
         for action in actions.values():
             checker.action(action)
@@ -346,8 +350,29 @@ class _Builder:
                 if len(set(map(str, keys))) != len(keys) or not keys:
                     raise SchemaError(f"zone {key}: each: needs distinct keys", spec.pos_of("each"))
             out[key] = Zone(key, spec.get("per") == "player", spec.get("visibility", "public"),
-                            self.expr(spec.get("capacity"), key, pos), grid, gravity, keys, pos=pos)
+                            self.expr(spec.get("capacity"), key, pos), grid, gravity, keys,
+                            spec.get("refill_from"), spec.get("recycle"), pos=pos)
+        for key, zone in out.items():
+            self._deck_links(zone, out, sec[key])
         return out
+
+    def _deck_links(self, zone, zones, spec) -> None:
+        """`refill_from:` needs a capacity and a plain source; `recycle:` a plain zone (a bag and
+        its discards are one zone each, shared or of the same owner)."""
+        for link in ("refill_from", "recycle"):
+            other = getattr(zone, link)
+            if other is None:
+                continue
+            where = spec.pos_of(link)
+            if other not in zones:
+                raise ResolveError(_unknown("zone", other, zones), where)
+            if other == zone.name or zones[other].keys is not None or (
+                    zones[other].per_player and not zone.per_player):
+                raise ResolveError(f"zone {zone.name}: {link}: {other!r} must be another single "
+                                   "zone, shared or of each player", where)
+        if zone.refill_from is not None and zone.capacity is None and zone.grid is None:
+            raise ResolveError(f"zone {zone.name}: refill_from needs a `capacity:` to fill up to",
+                               spec.pos_of("refill_from"))
 
     def _items(self, zones):
         out = {}
@@ -391,7 +416,9 @@ class _Builder:
             count = self.expr(spec.get("count", 0), key, spec.pos_of("count"))
             out[key] = ItemKind(key, per, count,
                                 tuple((str(f), self.expr(v, f, fields.pos_of(f)))
-                                      for f, v in fields.items()), zone, table, zone_field, pos=pos)
+                                      for f, v in fields.items()), zone, table, zone_field,
+                                self.expr(spec.get("visible_to"), key, spec.pos_of("visible_to")),
+                                pos=pos)
         return out
 
     def _actions(self):
@@ -1016,6 +1043,11 @@ class _Checker:
                 if n < 1:
                     self.fail("a die needs at least one side", s)
                 scope[name] = "int"
+            case A.SecretChooseStmt(among=among) if among is not None:
+                self._want(self.expr(among, scope), "list", among, "the players who choose")
+                self.param(s, dict(scope, **{s.var: "player"}))
+                scope[s.name] = "list"
+                self.locals_seen.update((s.name, s.var))
             case A.ChooseStmt() | A.SecretChooseStmt():
                 self.param(s, scope)
                 if getattr(s, "chooser", None) is not None:
@@ -1048,6 +1080,10 @@ class _Checker:
                     self._want(self.expr(p, scope), "player", p, "who does the action")
                 if t is not None:
                     self._want(self.expr(t, scope), "int", t, "the number of times")
+            case A.PeekStmt(items=i, player=p):
+                self.expr(i, scope)
+                if p is not None:
+                    self._want(self.expr(p, scope), "player", p, "who looks")
             case A.ControlStmt() | A.LogStmt():
                 pass
             case A.IfStmt(branches=branches, other=other):

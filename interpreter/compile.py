@@ -80,6 +80,11 @@ class Compiled:
         self.item_count = {k: cp.ex(kind.count, set()) for k, kind in game.items.items()}
         self.item_fields = {k: [(f, cp.ex(e, {"n"})) for f, e in kind.fields]
                             for k, kind in game.items.items()}
+        self.visible_to = {k: cp.ex(kind.visible_to, {"viewer", "item", "key"})
+                           for k, kind in game.items.items() if kind.visible_to is not None}
+        self.refills = tuple(n for n, z in game.zones.items() if z.refill_from is not None)
+        # a choice may offer items its chooser cannot see (then its labels are neutral)
+        self.may_hide = any(z.visibility != "public" for z in game.zones.values())
         self.setup = cp.block_gen(game.setup, set())
         self.actions = {name: cp.action(a) for name, a in game.actions.items()}
         self.limits_per: dict[str, list] = {}  # period -> actions and triggers limited per it
@@ -125,7 +130,7 @@ class Compiled:
                              self.triggers.get(("after_action", None), []))
             # an action that can never ask anything runs as plain calls (no generators)
             ca.plain_path = (ca.effect_plain is not None and not self.watch and not self.watch_now
-                             and not any(
+                             and not self.refills and not any(
                 k[0] in ("overflow", "gain", "enters") for k in self.triggers) and
                 all(tr[3] is not None for tr in ca.before + ca.after))
         self.flow = cp.steps(game.flow, set())
@@ -782,6 +787,16 @@ class _Compiler:
                 pass  # never reached: nothing is entered without triggers to run
         return advance_plain, False
 
+    def s_PeekStmt(self, s, scope):
+        items, pos = self.ex(s.items, scope), s.pos
+        who = self.ex(s.player, scope) if s.player is not None else (lambda c: c.you)
+
+        def peek(c: Ctx):
+            x = items(c)
+            c.eng.peek(who(c), [x] if type(x) is str else need_items(c, x, "what is peeked at",
+                                                                     pos))
+        return peek, False
+
     def s_LetStmt(self, s, scope):
         value, name = self.ex(s.value, scope), s.name
         scope.add(name)
@@ -831,10 +846,16 @@ class _Compiler:
             if n < 0:
                 raise RuleError(f"cannot deal a negative number of items ({n})", pos)
             seq = c.s["zones"][z_from.key]
-            if len(seq) < n:
+            recycles = c.eng.game.zones[z_from.name].recycle is not None
+            if len(seq) < n and not recycles:
                 raise RuleError(f"cannot deal {n} from {z_from.key}: it holds {len(seq)}", pos)
-            for one in list(seq[:n]):
-                c.eng.move_item(one, z_to, at_top, pos)
+            for i in range(n):
+                if not seq and recycles:
+                    c.eng.restock(z_from)
+                if not seq:
+                    raise RuleError(f"cannot deal {n} from {z_from.key}: it held {i}, and what "
+                                    "it recycles was empty", pos)
+                c.eng.move_item(seq[0], z_to, at_top, pos)
         return deal, False
 
     def s_ShuffleStmt(self, s, scope):
@@ -843,6 +864,8 @@ class _Compiler:
         def shuffle(c: Ctx):
             z = zone(c)
             c.eng.rng.shuffle(c.s["zones"][z.key])
+            if "known" in c.s:  # a peek lasts until the items are shuffled
+                c.eng.forget(c.s["zones"][z.key])
             if c.eng.record:
                 c.eng.events.append({"event": "shuffle", "zone": z.key, "at": str(pos)})
         return shuffle, False
@@ -960,21 +983,26 @@ class _Compiler:
         return place, False
 
     def s_SecretChooseStmt(self, s, scope):
-        options = self.options_fn(s, scope)
+        var = s.var
+        options = self.options_fn(s, scope | ({var} if var else set()))
+        among = self.ex(s.among, scope) if s.among is not None else None
         name, why, pos = s.name, str(s.pos), s.pos
         scope.add(name)
 
         def secret(c: Ctx):
-            picks = []
+            seats = range(c.eng.n) if among is None else _seats(c, among(c), pos)
+            picks: list = [None] * c.eng.n  # a seat not asked has no pick
             c.eng.secret_mark = len(c.eng.choices)
-            for p in range(c.eng.n):
+            for p in seats:
                 pc = c.with_player(p)
+                if var:
+                    pc.v[var] = p
                 opts = options(pc)
                 if not opts:
                     raise RuleError(f"player {p} has nothing to choose for `{name}`", pos)
                 value = yield from c.eng.ask(p, f"secret {name}", opts, why,
                                              lambda pc=pc: options(pc), secret=True, ctx=pc)
-                picks.append(value)
+                picks[p] = value
             c.v[name] = picks
             c.eng.secret_mark = None
             if c.eng.record:
@@ -1306,6 +1334,13 @@ _MISSING = object()
 MAX_LIST = 100_000
 _ENDS = {"never": "until a rule ends the game (until: never)",
          "condition": "until their condition holds, and nothing can change it now"}
+
+
+def _seats(c: Ctx, value, pos) -> list:
+    """The players a rule names (in seat order, once each), checked to be seats."""
+    if not isinstance(value, list) or not all(type(p) is int and 0 <= p < c.eng.n for p in value):
+        raise RuleError(f"{_describe(value)} is not a list of players", pos)
+    return sorted(set(value))
 
 
 def _next_space(track, last: int, here: int) -> int | None:

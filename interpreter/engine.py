@@ -116,7 +116,8 @@ class Engine:
         # events waiting for their triggers (overflow of, gain of, enters): (event, target, seat,
         # what the trigger sees)
         self.pending: list = []
-        self.watching = bool(self.prog.watch)  # are there `as soon as` triggers to check?
+        # are there `as soon as` triggers to check, or zones to keep full (`refill_from:`)?
+        self.watching = bool(self.prog.watch) or bool(self.prog.refills)
         self.pending_now: list = []  # events whose triggers run right after the statement
         self.watching_now = bool(self.prog.watch_now)
         self.state: dict = {"counters": {}, "players": [{} for _ in range(self.n)], "zones": {},
@@ -224,7 +225,53 @@ class Engine:
         return self.result is not None
 
     def view(self, player: int | None) -> dict:
-        return st.view(self.state, self.game, player)
+        return st.view(self.state, self.game, player, self.sees)
+
+    def sees(self, item: str, player: int) -> bool:
+        """May `player` see `item` where its zone hides it: a peek, or its kind's `visible_to:`?"""
+        s = self.state
+        if item in s.get("known", {}).get(str(player), ()):
+            return True
+        data = s["items"].get(item)
+        rule = self.prog.visible_to.get(data["kind"]) if data is not None else None
+        if rule is None:
+            return False
+        ref = self._ref_of(s["loc"][item])
+        return bool(rule(Ctx(s, player, {"viewer": player, "item": item, "key": ref.member}, self)))
+
+    def _ref_of(self, key: str) -> st.ZoneRef:
+        """The zone of a state key (`face_down[5]`) as a value, with its family key."""
+        name = st.zone_name(key)
+        owner = int(key.partition("@")[2]) if "@" in key else None
+        keys = self.game.zones[name].keys or (None,)
+        member = next(m for m in keys if st.zone_key(name, owner, m) == key)
+        return self.prog.zone_ref(name, owner, member)
+
+    def peek(self, player: int, items: list) -> None:
+        """`peek`: the player sees these items (in views and choices) until they are shuffled."""
+        known = self.state.setdefault("known", {}).setdefault(str(player), [])
+        known.extend(x for x in items if x not in known)
+
+    def forget(self, items: list) -> None:
+        for known in self.state["known"].values():
+            known[:] = [x for x in known if x not in items]
+
+    def hidden_labels(self, player: int, options: list) -> list | None:
+        """Labels for a choice among items the chooser cannot see: the zone and the place in it
+        (`pile 2`), so that a blind pick does not tell which item it is. None if all are seen."""
+        s, zones = self.state, self.game.zones
+        out, hid = [], False
+        for o in options:
+            value = o.value if isinstance(o, ActionOption) else o
+            key = s["loc"].get(value) if type(value) is str else None
+            if key is not None and st.hidden_from(zones[st.zone_name(key)], key, player) and \
+                    not self.sees(value, player):
+                hid = True
+                text = f"{key} {s['zones'][key].index(value) + 1}"
+                out.append(f"{o.action} {text}" if isinstance(o, ActionOption) else text)
+            else:
+                out.append(label(o))
+        return out if hid else None
 
     def event(self, record: dict) -> None:
         if self.record:
@@ -485,6 +532,40 @@ class Engine:
         safe point (the end of the running action, step or trigger)."""
         self.queue("overflow", counter, seat, {"excess": excess})
 
+    def _refill(self) -> None:
+        """Zones declared `refill_from:` are topped up to their capacity, one item at a time from
+        the top of their source (which may first take back what it recycles)."""
+        zones, game = self.state["zones"], self.game
+        for name in self.prog.refills:
+            spec = game.zones[name]
+            mine = game.zones[spec.refill_from].per_player
+            for owner in (range(self.n) if spec.per_player else [None]):
+                src = self.prog.zone_ref(spec.refill_from, owner if mine else None)
+                for member in spec.keys or (None,):
+                    ref = self.prog.zone_ref(name, owner, member)
+                    cap = self.zone_capacity(ref)
+                    while cap is not None and len(zones[ref.key]) < cap:
+                        if not zones[src.key]:
+                            self.restock(src)
+                        if not zones[src.key]:
+                            break
+                        self.move_item(zones[src.key][0], ref, False, spec.pos)
+
+    def restock(self, ref: st.ZoneRef) -> None:
+        """An empty zone declared `recycle: OTHER` takes back OTHER's items, shuffled."""
+        spec = self.game.zones[ref.name]
+        if spec.recycle is None:
+            return
+        owner = ref.owner if self.game.zones[spec.recycle].per_player else None
+        back = self.prog.zone_ref(spec.recycle, owner)
+        for x in list(self.state["zones"][back.key]):
+            self.move_item(x, ref, False, spec.pos)
+        self.rng.shuffle(self.state["zones"][ref.key])
+        if self.record:
+            self.events.append({"event": "shuffle", "zone": ref.key, "at": str(spec.pos)})
+        if "known" in self.state:
+            self.forget(self.state["zones"][ref.key])
+
     def queue(self, event: str, target: str, seat: int | None, local: dict) -> None:
         """An event (`overflow of`, `gain of`, `enters`) whose triggers run at the next safe
         point, or right after the statement for those with `timing: immediately`. A seat of
@@ -518,6 +599,8 @@ class Engine:
             tc = Ctx(self.state, c.you if seat is None else seat, local, self)
             triggers = [t for t in self.triggers_for(event, target) if t[0].immediate == immediate]
             yield from self._fire(triggers, event, target, tc)
+        if self.prog.refills and not immediate:
+            self._refill()
         if not watch:
             return
         last = self.state["soon"]
@@ -632,7 +715,7 @@ class Engine:
             free = self.free_window(player) if self.windows else ()
             if free:
                 extra = self.action_options(Ctx(self.state, player, {}, self), free, True)
-            d = Decision(player, kind, options + extra if extra else options, why, secret)
+            d = self._decision(player, kind, options + extra if extra else options, why, secret)
             d.ctx = ctx
             value = yield d
             if extra and isinstance(value, ActionOption) and value.free:
@@ -643,6 +726,13 @@ class Engine:
                                     pos_of(why))
                 continue
             return value
+
+    def _decision(self, player: int, kind: str, options: list, why: str,
+                  secret: bool = False) -> Decision:
+        d = Decision(player, kind, options, why, secret)
+        if self.prog.may_hide:
+            d._labels = self.hidden_labels(player, options)
+        return d
 
     def action_options(self, c: Ctx, names, free: bool, args: dict | None = None) -> list:
         """The legal ways to take these actions now (with `args` bound for `do ... with`)."""
@@ -836,7 +926,7 @@ class Engine:
                     if taken == 0:
                         taken = -1
                     break
-                choice = yield Decision(player, "action", opts, why)
+                choice = yield self._decision(player, "action", opts, why)
                 if choice is END_TURN:
                     break
                 taken += 1

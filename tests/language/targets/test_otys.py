@@ -615,7 +615,7 @@ zones:
   supply: {}
   tokens: {}
   deck: {}
-  public: {capacity: 3}
+  public: {capacity: "by_players(public_slots)", refill_from: deck}   # kept filled from the deck
   discard: {}
 items:
   cube: {from: cubes, zone: supply}
@@ -650,11 +650,6 @@ actions:
       gain contract.battery batteries
       move contract to discard
 triggers:
-  keep_the_public_row_filled:                 # declared once, on the row; fills it after setup too
-    when: as soon as count(public) < by_players(public_slots) and not empty(deck)
-    effect: |
-      while count(public) < by_players(public_slots) and not empty(deck):
-        deal 1 from deck to public
   permanent_reward:
     when: after complete_contract
     if: not empty(reward_slot[level])
@@ -664,8 +659,8 @@ scoring: {score: notoriety, tie_break: [credits]}
 
 
 def test_target_t_ot_08_rewards_refill_and_the_permanent_reward(tmp_path):
-    """Met. The refill is one `as soon as` trigger on the row, which also fills it after setup
-    (setup no longer deals the first contracts)."""
+    """Met. "Keep the public row filled from the deck" is declared on the row (`refill_from:`,
+    its size from a player-count table), which also fills it after setup."""
     game = make_game(tmp_path, COMPLETE)
     e = start(game, players=2)
     assert e.state["zones"]["public"] == ["contract#1", "contract#2"]   # 2 players: 2 shown
@@ -867,8 +862,8 @@ counters:
   credits: {per: player, initial: 3, min: 0}
   batteries: {per: player, initial: 0, min: 0}
 zones:
-  bag: {visibility: hidden}
-  reward_display: {each: levels, capacity: 2}
+  bag: {visibility: hidden, recycle: reward_discard}    # empty: the discards go back in first
+  reward_display: {each: levels, capacity: 2, refill_from: bag}   # each level keeps 2 tokens
   reward_discard: {}
   reward_slot: {per: player, each: levels, capacity: 1}
   dig: {per: player, each: levels}
@@ -905,24 +900,14 @@ actions:
         move first([c for c in supply if c.type == colour]) to dig[level]
       elif token.immediate == "battery":
         gain 1 batteries
-triggers:
-  keep_two_tokens_per_level:                   # declared once, on the display (also fills it)
-    when: as soon as any(not full(reward_display[l]) for l in levels)
-    effect: |
-      for each l in levels:
-        while not full(reward_display[l]):
-          if empty(bag):
-            for each t in reward_discard:
-              move t to bag
-            shuffle bag
-          deal 1 from bag to reward_display[l]
 scoring: {score: credits}
 """
 
 
 def test_target_t_ot_11_scout_and_the_reward_bag(tmp_path):
-    """Met. "Each level keeps its 2 tokens" is one `as soon as not full(...)` trigger on the
-    display, which also lays out the tokens after setup, shared by the Scout and Sponsor 2."""
+    """Met. "Each level keeps its 2 tokens, refilled from the bag" is declared on the display
+    (`refill_from: bag`, which also lays out the tokens after setup) and "discards recycled when
+    it is empty" on the bag (`recycle:`), shared by the Scout and Sponsor 2."""
     e = start(make_game(tmp_path, SCOUT), players=1)
     name = lambda zone: [e.state["items"][x]["name"] for x in e.state["zones"][zone]]  # noqa: E731
     assert name("reward_display[4]") == ["A", "B"] and name("bag") == ["C"]
