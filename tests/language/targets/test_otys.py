@@ -1097,6 +1097,7 @@ game: solo-end
 players: 1
 counters:
   notoriety: {per: player, initial: 12, min: 0}
+  credits: {per: player, initial: 0}
   timer1: {initial: 16}
   timer2: {initial: 14}
   timer1_discarded: {initial: 0, min: 0, max: 1}
@@ -1114,6 +1115,7 @@ actions:
     choose: contract in public
     effect: |
       gain contract.points notoriety
+      gain 1 credits                                # the contract's one-time bonus
       move contract to discard
   move_timer:                                       # end of turn: a Timer of your choice, back 1
     choose: which in (if timer1_discarded == 1 then [2] else [1, 2])
@@ -1143,6 +1145,7 @@ def test_target_t_ot_14_solo_immediate_end(tmp_path):
                                  "complete_contract contract#2"]
     play_labels(e, ["complete_contract contract#1"])  # 12 + 5 = 17 passes the Timer
     assert e.decision is None and e.result["scores"] == [17]
+    assert e.state["players"][0]["credits"] == 0    # ended right after the score: no bonus
     with pytest.raises(UsageError, match="the game is over"):
         e.choose_label("complete_contract contract#2")   # the 3-pt contract is refused
     # the first Timer is discarded instead, and then only the second one moves
@@ -1150,6 +1153,7 @@ def test_target_t_ot_14_solo_immediate_end(tmp_path):
                         name="first"), players=1)
     play_labels(e, ["complete_contract contract#1"])  # 17 >= 16: the first Timer goes
     assert e.decision is not None and e.state["counters"]["timer1_discarded"] == 1
+    assert e.state["players"][0]["credits"] == 1    # the action went on after the Timer
     assert [x for x in e.decision.labels if x.startswith("move")] == ["move_timer 2"]
     play_labels(e, ["move_timer 2", "move_timer 2"])  # 20 -> 19 -> 18
     play_labels(e, ["complete_contract contract#2"])  # 20 >= 18: the game ends at once

@@ -357,6 +357,21 @@ def test_target_t_th_04_apprenticeship_hat_gives_boss_advantage_at_once(tmp_path
     assert _me(e, 1)["coins"] == 20 - (3 if green_hat else 5) - 3
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_target_t_th_04_a_declined_hat_is_offered_only_before_the_first_of_the_two(tmp_path,
+                                                                                   players):
+    """Red declines the hat just before its Boss, the first of the two, resolves: it is not
+    offered again before Red's worker, which pays in full; the hat left goes to Green, next in
+    line (at 2 players the only hat)."""
+    e = start(make_game(tmp_path, APPRENTICE), players=players)
+    play_labels(e, ["skip"])
+    assert e.decision.player == 1 and e.decision.labels == ["put_hat", "skip"]
+    play_labels(e, ["put_hat"])
+    assert e.decision is None
+    assert _me(e, 0)["coins"] == 20 - 3 - 5
+    assert _me(e, 1)["coins"] == 20 - 3 - 3
+
+
 # ---------------------------------------------------------------------------------- T-TH-05
 ROYALTIES = """
 game: royalties
