@@ -608,7 +608,7 @@ zones:
   pile: {each: levels, visibility: hidden}
   drawn: {}
   ocean: {grid: {rows: 4, columns: 4}}
-  token_supply: {visibility: hidden}
+  token_supply: {visibility: hidden, recycle: token_discard}   # short: the spent tokens go back
   token_discard: {}
   dive_stack: {each: tile_names, visibility: hidden}
 items:
@@ -647,11 +647,7 @@ actions:
           move t to pile[t.level] at bottom
         choose col in free_spaces(kept.level)
         place kept on ocean at kept.level, col
-        if count(token_supply) < kept.dive:         # refill: reshuffle the spent tokens
-          for each t in token_discard:
-            move t to token_supply
-          shuffle token_supply
-        deal min(kept.dive, count(token_supply)) from token_supply to dive_stack[kept.name]
+        deal min(kept.dive, count(token_supply) + count(token_discard)) from token_supply to dive_stack[kept.name]
         gain kept.bonus research                  # its discovery bonus
 scoring: {score: research}
 """
