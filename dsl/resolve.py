@@ -281,7 +281,8 @@ class _Builder:
                     each = tables[each]
                 members = [str(m) for m in each]
                 if len(set(members)) != len(members) or not members:
-                    raise SchemaError(f"tracks {key}: each: needs distinct keys", spec.pos_of("each"))
+                    raise SchemaError(f"tracks {key}: each: needs distinct keys",
+                                      spec.pos_of("each"))
                 if key in counters or key in self.section("zones"):
                     raise ResolveError(f"track family {key!r} has the name of a counter or zone",
                                        pos)
@@ -294,7 +295,8 @@ class _Builder:
                 wrap = spec.get("wrap_to")
                 if wrap is not None and not 0 <= wrap < len(rows):
                     raise SchemaError(f"tracks {key}: wrap_to: {wrap} is not a space of the "
-                                      f"track {name} (0 to {len(rows) - 1})", spec.pos_of("wrap_to"))
+                                      f"track {name} (0 to {len(rows) - 1})",
+                                      spec.pos_of("wrap_to"))
                 counters[name] = Counter(name, spec.get("per") == "player", initial, 0,
                                          len(rows) - 1, "clamp", spec.get("visibility", "public"),
                                          Track(key, rows, wrap), pos=pos)
@@ -318,9 +320,9 @@ class _Builder:
                                    where)
             rows = rows[member]
         if not isinstance(rows, list) or not rows:
+            also = ", or a table of such lists by key" if member else ""
             raise ResolveError(f"tracks {key}: spaces: {spaces!r} must name a list table (one row "
-                               "per space)" + (", or a table of such lists by key" if member else ""),
-                               where)
+                               f"per space){also}", where)
         return tuple(rows)
 
     def _zones(self):
@@ -504,14 +506,14 @@ class _Builder:
             if "each" in spec:
                 c = parse_param(spec["each"], self.path)
                 if c.is_range or c.subsets:
-                    raise SchemaError("each: takes `NAME in LIST [where COND]`", spec.pos_of("each"))
+                    raise SchemaError("each: takes `NAME in LIST [where COND]`",
+                                      spec.pos_of("each"))
                 each = Param(c.name, c.source, c.cond, False, pos=c.pos)
             limit = spec.get("limit")
+            times = self.expr(limit["times"], key, limit.pos_of("times")) if limit else None
             out.append(Trigger(key, event, target, cond, parse_block(spec["effect"], self.path),
                                bool(spec.get("once", False)), spec.get("timing") == "immediately",
-                               each,
-                               self.expr(limit["times"], key, limit.pos_of("times")) if limit else None,
-                               str(limit.get("per", "game")) if limit else "game",
+                               each, times, str(limit.get("per", "game")) if limit else "game",
                                pos=sec.key_pos[key]))
             if limit:
                 self._check_period(str(limit.get("per", "game")), limit.pos_of("per"))

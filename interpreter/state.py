@@ -87,7 +87,7 @@ def view(state: dict, game, player: int | None, sees=None) -> dict:
         return copy.deepcopy(state)
     out = copy.deepcopy(state)
     out.pop("known", None)  # what others have peeked at is theirs
-    hidden = set()
+    hidden: set[str] = set()
     for key, items in out["zones"].items():
         if hidden_from(game.zones[zone_name(key)], key, player):
             shown = [x if sees is not None and sees(x, player) else "?" for x in items]
