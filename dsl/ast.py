@@ -216,13 +216,25 @@ class ChooseStmt:
 
 @node
 class SecretChooseStmt:
-    """Every player chooses at once and in secret; the result is a list indexed by seat."""
+    """Every player (or each `var` in `among`) chooses at once and in secret; the result is a
+    list indexed by seat (none for a seat not asked)."""
 
     name: str
     source: object
     cond: object
     is_range: bool = False
     subsets: bool = False
+    var: str | None = None  # `secretly each p in posted chooses ...`: p is each asked seat
+    among: object = None  # the seats asked (every player if None)
+    pos: Pos = _pos
+
+
+@node
+class PeekStmt:
+    """`peek ITEMS [by PLAYER]`: the player sees those items until their zone is shuffled."""
+
+    items: object
+    player: object = None
     pos: Pos = _pos
 
 
@@ -486,13 +498,16 @@ def _stmt(s, ind: str) -> str:
             line = f"deal {x(c)} from {x(s_)} to {x(d)}" + (f" at {p}" if p else "")
         case ShuffleStmt(zone=z):
             line = f"shuffle {x(z)}"
+        case PeekStmt(items=i, player=who):
+            line = f"peek {x(i)}" + (f" by {x(who)}" if who is not None else "")
         case RollStmt(sides=n, name=name):
             line = f"roll d{n} as {name}"
         case ChooseStmt(name=n, cond=c, chooser=who):
             line = f"choose {n} {_options(s)}{_where(c)}" + (f" by {x(who)}" if who is not None
                                                              else "")
-        case SecretChooseStmt(name=n, cond=c):
-            line = f"secretly each player chooses {n} {_options(s)}{_where(c)}"
+        case SecretChooseStmt(name=n, cond=c, var=v, among=among):
+            who = "player" if among is None else f"{v} in {x(among)}"
+            line = f"secretly each {who} chooses {n} {_options(s)}{_where(c)}"
         case AuctionStmt(bidders=b, currency=cur, winner=w, price=pr):
             line = f"auction among {x(b)} paying {cur} as {w}, {pr}"
         case PlaceStmt(item=i, zone=z, row=r, column=col):

@@ -23,6 +23,16 @@ class Option:
 
 
 @attrs.frozen
+class Track:
+    """What makes a counter a track: its values are the spaces of a table, and an advance moves
+    one space at a time so that every space entered fires `enter space of` triggers."""
+
+    name: str  # the declaration: a family of tracks shares one (`each:`), its members their keys
+    spaces: tuple  # one row of data per space; position 0 is the first space
+    wrap_to: int | None  # past the last space the cube goes back here (else it stops at the end)
+
+
+@attrs.frozen
 class Counter:
     name: str
     per_player: bool
@@ -31,6 +41,7 @@ class Counter:
     max: int | None
     overflow: str  # "clamp" or "error"
     visibility: str = "public"  # public / owner / hidden (per-player counters)
+    track: Track | None = None  # a track's position (declared under `tracks:`)
     pos: Pos = _pos
 
 
@@ -43,6 +54,8 @@ class Zone:
     grid: tuple | None = None  # (rows, columns) for a grid of cells
     gravity: str = "none"  # rows / columns / none
     keys: tuple | None = None  # a family of zones: one member `name[key]` per key
+    refill_from: str | None = None  # kept full (to its capacity) from this zone
+    recycle: str | None = None  # emptied, it takes back this zone's items, shuffled
     pos: Pos = _pos
 
 
@@ -61,6 +74,7 @@ class ItemKind:
     # ...) with what = bonus (on `gain TARGET`), discount (on `pay TARGET`) or extra_limit (on
     # the use limit of action TARGET); amount is an expression that sees `this` (the item)
     while_held: tuple = ()
+    visible_to: object = None  # who sees an item where its zone hides it (`viewer`, `item`, `key`)
     pos: Pos = _pos
 
 
@@ -109,15 +123,25 @@ class Formula:
     pos: Pos = _pos
 
 
+# what triggers on an event see besides `you` (name -> coarse type, for the checker)
+TRIGGER_LOCALS = {"overflow": {"excess": "int"}, "gain": {"amount": "int"},
+                  "enters": {"item": "any", "key": "any"},
+                  "enter_space": {"space": "any", "position": "int", "track": "str"}}
+
+
 @attrs.frozen
 class Trigger:
     name: str
-    event: str  # before/after_turn, before/after_action, phase_start/end, overflow
-    target: str | None  # action or phase name, None for any
+    event: str  # before/after_turn, before/after_action, phase_start/end, overflow, as_soon_as,
+    #             enter_space (of a track), gain (of a counter), enters (an item enters a zone)
+    target: str | None  # action, phase, counter, track or zone name; None for any
     cond: object
     effect: object
     once: bool = False  # at most once per game
     immediate: bool = False  # run right after the statement that fired it
+    each: Param | None = None  # one trigger per value: `line in connections [where ...]`
+    limit: object = None  # expression: fires at most this many times per period, per seat
+    limit_per: str = "game"  # turn / game / a phase name / a repeat step's `as:` name
     pos: Pos = _pos
 
 
@@ -220,6 +244,7 @@ class Game:
     summary: dict = attrs.field(factory=dict)  # language -> one-paragraph description
     formulas: dict = attrs.field(factory=dict)  # name -> Formula
     graphs: dict = attrs.field(factory=dict)  # name -> {node: (neighbour, ...)}
+    tracks: dict = attrs.field(factory=dict)  # declaration -> its track counters' names
     automa_decide: dict = attrs.field(factory=dict)  # decision name -> expression
     rule_texts: dict = attrs.field(factory=dict)  # text -> RuleText (rule text held in tables)
     data_actions: tuple = ()  # actions that rule-text cells name (`effect: build_module`)

@@ -143,6 +143,9 @@ class _ToAst(Transformer):
                                   "position, `move` it `at position N`", c[3][2])
         return A.DealStmt(c[0], c[1], c[2], c[3], pos=self._p(meta))
 
+    def peek_stmt(self, meta, c):
+        return A.PeekStmt(c[0], c[1], pos=self._p(meta))
+
     def shuffle_stmt(self, meta, c):
         return A.ShuffleStmt(c[0], pos=self._p(meta))
 
@@ -162,14 +165,25 @@ class _ToAst(Transformer):
         return A.ChooseStmt(str(c[0]), c[1], c[2], False, subsets=True, chooser=c[3],
                             pos=self._p(meta))
 
+    def every_player(self, meta, c):
+        return (None, None)
+
+    def some_players(self, meta, c):
+        return (str(c[0]), c[1])
+
     def secret_choose_stmt(self, meta, c):
-        return A.SecretChooseStmt(str(c[0]), c[1], c[2], pos=self._p(meta))
+        (var, among), c = c[0], c[1:]
+        return A.SecretChooseStmt(str(c[0]), c[1], c[2], var=var, among=among, pos=self._p(meta))
 
     def secret_range_stmt(self, meta, c):
-        return A.SecretChooseStmt(str(c[0]), (c[1], c[2]), c[3], is_range=True, pos=self._p(meta))
+        (var, among), c = c[0], c[1:]
+        return A.SecretChooseStmt(str(c[0]), (c[1], c[2]), c[3], is_range=True, var=var,
+                                  among=among, pos=self._p(meta))
 
     def secret_subset_stmt(self, meta, c):
-        return A.SecretChooseStmt(str(c[0]), c[1], c[2], subsets=True, pos=self._p(meta))
+        (var, among), c = c[0], c[1:]
+        return A.SecretChooseStmt(str(c[0]), c[1], c[2], subsets=True, var=var, among=among,
+                                  pos=self._p(meta))
 
     def auction_stmt(self, meta, c):
         return A.AuctionStmt(c[0], str(c[1]), str(c[2]), str(c[3]), pos=self._p(meta))

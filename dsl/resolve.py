@@ -15,6 +15,7 @@ from .builtins import ANY, FUNCTIONS, VALUES
 from .errors import Pos, ResolveError, SchemaError, Warning_
 from .loader import Source, load_source, locate, variant_names
 from .model import (
+    TRIGGER_LOCALS,
     Action,
     Counter,
     DoStep,
@@ -29,6 +30,7 @@ from .model import (
     RepeatStep,
     RuleText,
     Scoring,
+    Track,
     Trigger,
     TurnsStep,
     Zone,
@@ -36,6 +38,9 @@ from .model import (
 from .yamlpos import YList, YMap, plain
 
 LANGS = ("en", "fr")
+# what an item kind's `visible_to:` sees: the viewing seat, the item, its zone's family key
+VISIBLE_TO_SCOPE = {"viewer": "player", "item": "any", "key": "any"}
+
 
 
 def load_game(target: str, variant: str | None = None) -> Game:
@@ -70,7 +75,8 @@ _FORMULA = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*\(\s*((?:[a-z_][a-z0-9_]*\s*,\s
 
 _WHEN = re.compile(r"^(before|after) turn$|^(before|after) (any action|[a-z_][a-z0-9_]*)$|"
                    r"^(start|end) of ([a-z_][a-z0-9_]*)$|^overflow of ([a-z_][a-z0-9_]*)$|"
-                   r"^as soon as (.+)$", re.S)
+                   r"^as soon as (.+)$|^enter space of ([a-z_][a-z0-9_]*)$|"
+                   r"^gain of ([a-z_][a-z0-9_]*)$|^enters ([a-z_][a-z0-9_]*)$", re.S)
 
 
 class _Builder:
@@ -108,6 +114,7 @@ class _Builder:
                  for k, v in self.section("terms").items()}
         tables = {str(k): plain(v) for k, v in self.section("tables").items()}
         counters = self._counters()
+        tracks = self._tracks(tables, counters)
         zones = self._zones()
         items = self._items(zones)
         actions = self._actions()
@@ -126,7 +133,7 @@ class _Builder:
                                        a.pos)
         setup = parse_block(doc["setup"], self.path) if doc.get("setup") else A.Block((), pos=doc.pos)
         flow = self._steps(doc.get("flow") or YList(), "flow")
-        triggers = self._triggers(actions, flow)
+        triggers = self._triggers(actions, flow, counters, zones, tracks)
         scoring = self._scoring()
         inv = self.section("invariants")
         invariants = tuple((str(k), self.expr(v, k, inv.pos_of(k))) for k, v in inv.items())
@@ -143,6 +150,8 @@ class _Builder:
             for _, f in kind.fields:
                 checker.expr(f, {"n": "int"})
             checker.abilities(kind, actions)
+            if kind.visible_to is not None:
+                checker.expr(kind.visible_to, VISIBLE_TO_SCOPE)
         checker.block(setup, {})
         for rt in rule_texts.values():
             checker.block(rt.block, {t: "any" for t in rt.takes})
@@ -150,9 +159,14 @@ class _Builder:
             checker.action(action)
         checker.steps(flow, {})
         for t in triggers:
-            checker.block(t.effect, _trigger_scope(t, actions))
+            scope = _trigger_scope(t, actions)
+            if t.each is not None:
+                scope = checker.param(t.each, scope)
+            if t.limit is not None:
+                checker._want(checker.expr(t.limit, scope), "int", t.limit, "a trigger's limit")
+            checker.block(t.effect, scope)
             if t.cond is not None:
-                checker.expr(t.cond, _trigger_scope(t, actions))
+                checker.expr(t.cond, scope)
         checker.expr(scoring.score, {})
         for tb in scoring.tie_break:
             checker.expr(tb, {})
@@ -178,7 +192,7 @@ class _Builder:
         summary = {"en": str(summary)} if isinstance(summary, str) else {
             str(k): str(v) for k, v in summary.items()}
         return Game(
-            rule_texts=rule_texts, data_actions=data_actions, graphs=graphs, formulas=formulas, automa_decide=decide, summary=summary, automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
+            rule_texts=rule_texts, data_actions=data_actions, tracks=tracks, graphs=graphs, formulas=formulas, automa_decide=decide, summary=summary, automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
             min_players=lo, max_players=hi, options=options, terms=terms, tables=tables,
             counters=counters, zones=zones, items=items, setup=setup, flow=flow, actions=actions,
             triggers=tuple(triggers), scoring=scoring, rules_hash=self.src.rules_hash,
@@ -254,6 +268,68 @@ class _Builder:
                                spec.get("visibility", "public"), pos=pos)
         return out
 
+    def _tracks(self, tables, counters) -> dict:
+        """`tracks:` -> counters (added to `counters`) whose values are spaces; returns each
+        declaration's member names (one, or one per key of a family)."""
+        out = {}
+        sec = self.section("tracks")
+        for key, spec in sec.items():
+            pos = sec.key_pos[key]
+            members = [key]
+            if "each" in spec:
+                each = spec["each"]
+                if isinstance(each, str):
+                    if not isinstance(tables.get(each), list):
+                        raise ResolveError(f"tracks {key}: each: {each!r} must name a list table",
+                                           spec.pos_of("each"))
+                    self.used_tables.add(each)
+                    each = tables[each]
+                members = [str(m) for m in each]
+                if len(set(members)) != len(members) or not members:
+                    raise SchemaError(f"tracks {key}: each: needs distinct keys",
+                                      spec.pos_of("each"))
+                if key in counters or key in self.section("zones"):
+                    raise ResolveError(f"track family {key!r} has the name of a counter or zone",
+                                       pos)
+            initial = self.expr(spec.get("initial", 0), key, spec.pos_of("initial"))
+            for name in members:
+                if name in counters or name in self.section("zones"):
+                    raise ResolveError(f"track {name!r} has the name of another counter, zone or "
+                                       "track", pos)
+                rows = self._spaces(key, spec, tables, name if len(members) > 1 else None)
+                wrap = spec.get("wrap_to")
+                if wrap is not None and not 0 <= wrap < len(rows):
+                    raise SchemaError(f"tracks {key}: wrap_to: {wrap} is not a space of the "
+                                      f"track {name} (0 to {len(rows) - 1})",
+                                      spec.pos_of("wrap_to"))
+                counters[name] = Counter(name, spec.get("per") == "player", initial, 0,
+                                         len(rows) - 1, "clamp", spec.get("visibility", "public"),
+                                         Track(key, rows, wrap), pos=pos)
+            out[key] = tuple(members)
+        return out
+
+    def _spaces(self, key, spec, tables, member) -> tuple:
+        """A track's spaces: a number of them, a list table (a row per space), or for a family a
+        table of such lists by key (each track its own rows)."""
+        spaces = spec["spaces"]
+        if not isinstance(spaces, str):
+            return tuple(range(int(spaces)))
+        rows = tables.get(spaces)
+        where = spec.pos_of("spaces")
+        if rows is None:
+            raise ResolveError(_unknown("table", spaces, tables), where)
+        self.used_tables.add(spaces)
+        if member is not None and isinstance(rows, dict):
+            if member not in rows:
+                raise ResolveError(f"tracks {key}: table {spaces!r} has no spaces for {member!r}",
+                                   where)
+            rows = rows[member]
+        if not isinstance(rows, list) or not rows:
+            also = ", or a table of such lists by key" if member else ""
+            raise ResolveError(f"tracks {key}: spaces: {spaces!r} must name a list table (one row "
+                               f"per space){also}", where)
+        return tuple(rows)
+
     def _zones(self):
         out = {}
         sec = self.section("zones")
@@ -281,8 +357,29 @@ class _Builder:
                 if len(set(map(str, keys))) != len(keys) or not keys:
                     raise SchemaError(f"zone {key}: each: needs distinct keys", spec.pos_of("each"))
             out[key] = Zone(key, spec.get("per") == "player", spec.get("visibility", "public"),
-                            self.expr(spec.get("capacity"), key, pos), grid, gravity, keys, pos=pos)
+                            self.expr(spec.get("capacity"), key, pos), grid, gravity, keys,
+                            spec.get("refill_from"), spec.get("recycle"), pos=pos)
+        for key, zone in out.items():
+            self._deck_links(zone, out, sec[key])
         return out
+
+    def _deck_links(self, zone, zones, spec) -> None:
+        """`refill_from:` needs a capacity and a plain source; `recycle:` a plain zone (a bag and
+        its discards are one zone each, shared or of the same owner)."""
+        for link in ("refill_from", "recycle"):
+            other = getattr(zone, link)
+            if other is None:
+                continue
+            where = spec.pos_of(link)
+            if other not in zones:
+                raise ResolveError(_unknown("zone", other, zones), where)
+            if other == zone.name or zones[other].keys is not None or (
+                    zones[other].per_player and not zone.per_player):
+                raise ResolveError(f"zone {zone.name}: {link}: {other!r} must be another single "
+                                   "zone, shared or of each player", where)
+        if zone.refill_from is not None and zone.capacity is None and zone.grid is None:
+            raise ResolveError(f"zone {zone.name}: refill_from needs a `capacity:` to fill up to",
+                               spec.pos_of("refill_from"))
 
     def _items(self, zones):
         out = {}
@@ -327,7 +424,9 @@ class _Builder:
             out[key] = ItemKind(key, per, count,
                                 tuple((str(f), self.expr(v, f, fields.pos_of(f)))
                                       for f, v in fields.items()), zone, table, zone_field,
-                                self._while_held(spec.get("while_held") or {}), pos=pos)
+                                self._while_held(spec.get("while_held") or {}),
+                                self.expr(spec.get("visible_to"), key, spec.pos_of("visible_to")),
+                                pos=pos)
         return out
 
     def _while_held(self, spec) -> tuple:
@@ -392,7 +491,7 @@ class _Builder:
                 out[text] = RuleText(text, block, both, pos=block.pos)
         return out, tuple(named)
 
-    def _triggers(self, actions, flow):
+    def _triggers(self, actions, flow, counters, zones, tracks):
         phases = {s.name for s in _all_steps(flow) if isinstance(s, PhaseStep)}
         out = []
         sec = self.section("triggers")
@@ -401,30 +500,40 @@ class _Builder:
             when = " ".join(str(spec["when"]).split())
             pos = spec.pos_of("when")
             m = _WHEN.match(when)
+            cond = self.expr(spec.get("if"), key, pos)
             if m and m.group(7):
-                text = spec["when"]
                 if spec.get("if") is not None:
                     raise SchemaError("an `as soon as` trigger takes its condition in `when:`; "
                                       "drop `if:`", spec.pos_of("if"))
-                cond = parse_expression(_after_prefix(text, "as soon as"), self.path)
-                out.append(Trigger(key, "as_soon_as", None, cond,
-                                   parse_block(spec["effect"], self.path),
-                                   bool(spec.get("once", False)),
-                                   spec.get("timing") == "immediately", pos=sec.key_pos[key]))
-                continue
-            if not m:
+                cond = parse_expression(_after_prefix(spec["when"], "as soon as"), self.path)
+                event, target = "as_soon_as", None
+            elif not m:
                 raise ResolveError(
                     f"when: {when!r} is not an event; expected `before turn`, `after turn`, "
                     "`before ACTION`, `after ACTION`, `after any action`, `start of PHASE` or "
-                    "`end of PHASE`, `overflow of COUNTER` or `as soon as CONDITION`", pos)
-            if m.group(6):
+                    "`end of PHASE`, `overflow of COUNTER`, `gain of COUNTER`, `enter space of "
+                    "TRACK`, `enters ZONE` or `as soon as CONDITION`", pos)
+            elif m.group(6):
                 event, target = "overflow", m.group(6)
-                counter = self.section("counters").get(target)
-                if target not in self.section("counters"):
-                    raise ResolveError(_unknown("counter", target, self.section("counters")), pos)
-                if (counter or {}).get("overflow") != "clamp" or "max" not in (counter or {}):
+                counter = counters.get(target)
+                if counter is None:
+                    raise ResolveError(_unknown("counter", target, counters), pos)
+                if counter.overflow != "clamp" or counter.max is None:
                     raise ResolveError(f"`overflow of {target}` needs the counter to have a `max:` "
                                        "and `overflow: clamp`", pos)
+            elif m.group(8):
+                event, target = "enter_space", m.group(8)
+                if target not in tracks and not (target in counters and counters[target].track):
+                    raise ResolveError(_unknown("track", target, list(tracks) + [
+                        n for n, c in counters.items() if c.track]), pos)
+            elif m.group(9):
+                event, target = "gain", m.group(9)
+                if target not in counters:
+                    raise ResolveError(_unknown("counter", target, counters), pos)
+            elif m.group(10):
+                event, target = "enters", m.group(10)
+                if target not in zones:
+                    raise ResolveError(_unknown("zone", target, zones), pos)
             elif m.group(1):
                 event, target = f"{m.group(1)}_turn", None
             elif m.group(2):
@@ -436,13 +545,45 @@ class _Builder:
                 event, target = f"phase_{m.group(4)}", m.group(5)
                 if target not in phases:
                     raise ResolveError(_unknown("phase", target, phases), pos)
-            if "timing" in spec and event != "overflow":
-                raise SchemaError("`timing:` applies to `overflow of` and `as soon as` triggers",
-                                  spec.pos_of("timing"))
-            out.append(Trigger(key, event, target, self.expr(spec.get("if"), key, pos),
-                               parse_block(spec["effect"], self.path),
-                               bool(spec.get("once", False)),
-                               spec.get("timing") == "immediately", pos=sec.key_pos[key]))
+            if "timing" in spec and event not in ("overflow", "as_soon_as", "gain", "enters"):
+                raise SchemaError("`timing:` applies to `overflow of`, `gain of`, `enters` and "
+                                  "`as soon as` triggers (`enter space of` runs as the cube "
+                                  "enters the space)", spec.pos_of("timing"))
+            each = None
+            if "each" in spec:
+                c = parse_param(spec["each"], self.path)
+                if c.is_range or c.subsets:
+                    raise SchemaError("each: takes `NAME in LIST [where COND]`",
+                                      spec.pos_of("each"))
+                each = Param(c.name, c.source, c.cond, False, pos=c.pos)
+            limit = spec.get("limit")
+            times = self.expr(limit["times"], key, limit.pos_of("times")) if limit else None
+            out.append(Trigger(key, event, target, cond, parse_block(spec["effect"], self.path),
+                               bool(spec.get("once", False)), spec.get("timing") == "immediately",
+                               each, times, str(limit.get("per", "game")) if limit else "game",
+                               pos=sec.key_pos[key]))
+            if limit:
+                self._check_period(str(limit.get("per", "game")), limit.pos_of("per"))
+        return out
+
+    def _check_period(self, period: str, pos) -> None:
+        """A trigger's `limit: {per: ...}`: turn, game, a phase, or a repeat step's `as:` name."""
+        names = {st.name for st in self._raw_flow_phases()} | self._repeat_vars()
+        if period not in ("turn", "game") and period not in names:
+            raise ResolveError(f"limit per {period!r}: expected turn, game, a phase name or a "
+                               f"repeat's `as:` name ({', '.join(sorted(names)) or 'none'})", pos)
+
+    def _repeat_vars(self) -> set:
+        out = set()
+
+        def walk(steps):
+            for spec in steps or []:
+                if isinstance(spec, dict):
+                    if "repeat" in spec and "as" in spec:
+                        out.add(str(spec["as"]))
+                    walk(spec.get("steps"))
+                    walk(spec.get("else"))
+        walk(self.doc.get("flow"))
         return out
 
     def _scoring(self):
@@ -605,8 +746,8 @@ def _after_prefix(text, prefix: str):
 
 
 def _trigger_scope(t: Trigger, actions=None) -> dict:
-    if t.event == "overflow":
-        return {"excess": "int"}
+    if t.event in TRIGGER_LOCALS:
+        return dict(TRIGGER_LOCALS[t.event])
     if not t.event.endswith("_action"):
         return {}
     scope = {"action": "str"}
@@ -1007,6 +1148,11 @@ class _Checker:
                 if n < 1:
                     self.fail("a die needs at least one side", s)
                 scope[name] = "int"
+            case A.SecretChooseStmt(among=among) if among is not None:
+                self._want(self.expr(among, scope), "list", among, "the players who choose")
+                self.param(s, dict(scope, **{s.var: "player"}))
+                scope[s.name] = "list"
+                self.locals_seen.update((s.name, s.var))
             case A.ChooseStmt() | A.SecretChooseStmt():
                 self.param(s, scope)
                 if getattr(s, "chooser", None) is not None:
@@ -1039,6 +1185,10 @@ class _Checker:
                     self._want(self.expr(p, scope), "player", p, "who does the action")
                 if t is not None:
                     self._want(self.expr(t, scope), "int", t, "the number of times")
+            case A.PeekStmt(items=i, player=p):
+                self.expr(i, scope)
+                if p is not None:
+                    self._want(self.expr(p, scope), "player", p, "who looks")
             case A.ControlStmt() | A.LogStmt():
                 pass
             case A.IfStmt(branches=branches, other=other):

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from dsl import ast as A
 from dsl.builtins import VALUES
 from dsl.errors import Impossible, RuleError
-from dsl.model import DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
+from dsl.model import TRIGGER_LOCALS, DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
 
 from .decisions import ActionOption, label
 from .functions import FUNCTIONS, call_error, items_of
@@ -86,6 +86,11 @@ class Compiled:
             for what, target, amount in kind.while_held:
                 self.abilities.setdefault((what, target), []).append(
                     (kind.name, cp.ex(amount, {"this"}), amount.pos))
+        self.visible_to = {k: cp.ex(kind.visible_to, {"viewer", "item", "key"})
+                           for k, kind in game.items.items() if kind.visible_to is not None}
+        self.refills = tuple(n for n, z in game.zones.items() if z.refill_from is not None)
+        # a choice may offer items its chooser cannot see (then its labels are neutral)
+        self.may_hide = any(z.visibility != "public" for z in game.zones.values())
         self.setup = cp.block_gen(game.setup, set())
         self.actions = {name: cp.action(a) for name, a in game.actions.items()}
         for name, ca in self.actions.items():
@@ -94,7 +99,7 @@ class Compiled:
         self.rules = {text: CompiledRule(rt, cp.block_gen(rt.block, set(rt.takes)),
                                          can_fail(rt.block, game))
                       for text, rt in game.rule_texts.items()}
-        self.limits_per: dict[str, list] = {}
+        self.limits_per: dict[str, list] = {}  # period -> actions and triggers limited per it
         for name, a in game.actions.items():
             if a.limit is not None:
                 self.limits_per.setdefault(a.limit_per, []).append(name)
@@ -103,21 +108,33 @@ class Compiled:
         # player's own things (`ingenuity >= 2`, `you`) is watched for each seat on its own
         self.watch: list = []
         self.watch_now: list = []  # the same, with `timing: immediately`
+        self.each: dict[str, tuple] = {}  # trigger -> (name, values, where) of its `each:`
+        self.trigger_limits: dict = {}  # trigger -> its compiled `limit: {times: ...}`
         for t in game.triggers:
+            scope = _trigger_scope(game, t)
+            if t.each is not None:
+                self.each[t.name] = (t.each.name, cp.ex(t.each.source, scope),
+                                     cp.ex(t.each.cond, scope | {t.each.name})
+                                     if t.each.cond is not None else None)
+                scope = scope | {t.each.name}
+            if t.limit is not None:
+                self.trigger_limits[t.name] = cp.ex(t.limit, scope)
+                self.limits_per.setdefault(t.limit_per, []).append(limit_key(t.name))
             if t.event == "as_soon_as":
                 (self.watch_now if t.immediate else self.watch).append(
-                    (t, cp.ex(t.cond, set()), cp.block_gen(t.effect, set()),
+                    (t, cp.ex(t.cond, scope), cp.block_gen(t.effect, scope),
                      reads_seat(game, t.cond)))
                 continue
-            scope = {"action"} if t.event.endswith("_action") else (
-                {"excess"} if t.event == "overflow" else set())
-            action = game.actions.get(t.target) if t.event.endswith("_action") else None
-            if action is not None:
-                scope |= set(action.takes) | ({action.param.name} if action.param else set())
             cond = cp.ex(t.cond, scope) if t.cond is not None else None
             fn, is_gen = cp.block(t.effect, scope)
-            self.triggers.setdefault((t.event, t.target), []).append(
-                (t, cond, cp.block_gen(t.effect, scope), None if is_gen else fn))
+            plain = None if is_gen or t.each is not None or t.limit is not None else fn
+            # `enter space of` a family of tracks listens to each of its tracks
+            for target in game.tracks.get(t.target, (t.target,)) if t.event == "enter_space" \
+                    else (t.target,):
+                self.triggers.setdefault((t.event, target), []).append(
+                    (t, cond, cp.block_gen(t.effect, scope), plain))
+        # zones whose `enters` triggers a move must tell
+        self.entered_zones = frozenset(t for e, t in self.triggers if e == "enters")
         for name, ca in self.actions.items():
             ca.before = tuple(self.triggers.get(("before_action", name), []) +
                               self.triggers.get(("before_action", None), []))
@@ -125,8 +142,8 @@ class Compiled:
                              self.triggers.get(("after_action", None), []))
             # an action that can never ask anything runs as plain calls (no generators)
             ca.plain_path = (ca.effect_plain is not None and not self.watch and not self.watch_now
-                             and not any(
-                k[0] == "overflow" for k in self.triggers) and
+                             and not self.refills and not any(
+                k[0] in ("overflow", "gain", "enters") for k in self.triggers) and
                 all(tr[3] is not None for tr in ca.before + ca.after))
         self.flow = cp.steps(game.flow, set())
         self.policies = {}  # automa decision name -> (compiled expression, expression)
@@ -223,6 +240,11 @@ class _Compiler:
                 self.kinds[n] = "pzone" if z.per_player else "zone"
         self.fields = game.item_fields
         self.formula_fns: dict = {}
+        # counters and tracks whose `gain of` / `enter space of` triggers their changes must run
+        self.gain_targets = {(t.event, t.target) for t in game.triggers if t.event == "gain"}
+        self.space_targets = {("enter_space", member) for t in game.triggers
+                              if t.event == "enter_space"
+                              for member in game.tracks.get(t.target, (t.target,))}
 
     # ================================================================ expressions
     def ex(self, e, scope: set):
@@ -709,6 +731,8 @@ class _Compiler:
         if self._is_item_field(s.target):
             return self._item_field_setter(s.target, scope, amount, sign)
         owner, name, spec = self._counter_setter(s.target, scope)
+        if sign > 0 and self._watched_gain(spec):
+            return self._increase(owner, spec, amount, pos, "add")
         bound = _bounder(spec, pos)
 
         def add(c: Ctx):
@@ -722,9 +746,12 @@ class _Compiler:
         spec = self.g.counters[name]
         amount = self.ex(s.amount, scope)
         who = self.ex(s.player, scope) if s.player is not None else (lambda c: c.you)
+        grants = self.prog.abilities.get(({"gain": "bonus", "pay": "discount"}.get(verb), name))
+        if verb == "gain" and self._watched_gain(spec):
+            return self._increase(who, spec, _with_bonus(amount, who, grants, pos) if grants
+                                  else amount, pos, "gain")
         bound = _bounder(spec, pos)
         floor = spec.min if spec.min is not None else 0
-        grants = self.prog.abilities.get(({"gain": "bonus", "pay": "discount"}.get(verb), name))
 
         def gain(c: Ctx):
             p, n = who(c), need_int(amount(c), "the amount", pos)
@@ -744,6 +771,74 @@ class _Compiler:
             else:  # lose: never below the counter's floor
                 h[name] = max(old - n, floor)
         return gain, False
+
+    def _watched_gain(self, spec) -> bool:
+        """Does a gain of this counter need more than arithmetic: a track (one space at a time),
+        or `gain of` triggers (which see the amount)?"""
+        return spec.track is not None or ("gain", spec.name) in self.gain_targets
+
+    def _increase(self, owner, spec, amount, pos, verb):
+        """`gain`/`add` on a track or a counter with `gain of` triggers. A track's cube advances
+        one space at a time, past the last space back to `wrap_to` (or it stops there: the rest
+        is an overflow), and each space it enters runs its `enter space of` triggers at once."""
+        name, track, bound = spec.name, spec.track, _bounder(spec, pos)
+        watched = ("gain", name) in self.gain_targets
+        entering = track is not None and ("enter_space", name) in self.space_targets
+
+        def start(c: Ctx):
+            p, n = owner(c), need_int(amount(c), "the amount", pos)
+            if n < 0 and verb == "gain":
+                raise RuleError(f"cannot gain a negative amount ({n} {name})", pos)
+            return p, n, c.s["counters"] if p is None else c.s["players"][p]
+
+        def done(c: Ctx, p, gained: int):
+            if watched and gained > 0:
+                c.eng.queue("gain", name, p, {"amount": gained})
+
+        if track is None:
+            def increase(c: Ctx):
+                p, n, h = start(c)
+                old = h[name]
+                h[name] = bound(old + n, c, p)
+                done(c, p, h[name] - old)
+            return increase, False
+
+        last = len(track.spaces) - 1
+
+        def advance(c: Ctx):
+            p, n, h = start(c)
+            if n < 0:  # back down the track: no space is entered
+                h[name] = bound(h[name] + n, c, p)
+                return
+            for i in range(n):
+                c.eng.tick(pos)
+                here = _next_space(track, last, h[name])
+                if here is None:
+                    c.eng.overflowed(name, p, n - i)
+                    n = i
+                    break
+                h[name] = here
+                if entering:
+                    yield from c.eng.entered_space(name, p, here, track.spaces)
+            done(c, p, n)
+
+        if entering:
+            return advance, True
+
+        def advance_plain(c: Ctx):
+            for _ in advance(c):
+                pass  # never reached: nothing is entered without triggers to run
+        return advance_plain, False
+
+    def s_PeekStmt(self, s, scope):
+        items, pos = self.ex(s.items, scope), s.pos
+        who = self.ex(s.player, scope) if s.player is not None else (lambda c: c.you)
+
+        def peek(c: Ctx):
+            x = items(c)
+            c.eng.peek(who(c), [x] if type(x) is str else need_items(c, x, "what is peeked at",
+                                                                     pos))
+        return peek, False
 
     def s_LetStmt(self, s, scope):
         value, name = self.ex(s.value, scope), s.name
@@ -794,10 +889,16 @@ class _Compiler:
             if n < 0:
                 raise RuleError(f"cannot deal a negative number of items ({n})", pos)
             seq = c.s["zones"][z_from.key]
-            if len(seq) < n:
+            recycles = c.eng.game.zones[z_from.name].recycle is not None
+            if len(seq) < n and not recycles:
                 raise Impossible(f"cannot deal {n} from {z_from.key}: it holds {len(seq)}", pos)
-            for one in list(seq[:n]):
-                c.eng.move_item(one, z_to, at_top, pos)
+            for i in range(n):
+                if not seq and recycles:
+                    c.eng.restock(z_from)
+                if not seq:
+                    raise Impossible(f"cannot deal {n} from {z_from.key}: it held {i}, and what "
+                                    "it recycles was empty", pos)
+                c.eng.move_item(seq[0], z_to, at_top, pos)
         return deal, False
 
     def s_ShuffleStmt(self, s, scope):
@@ -806,6 +907,8 @@ class _Compiler:
         def shuffle(c: Ctx):
             z = zone(c)
             c.eng.rng.shuffle(c.s["zones"][z.key])
+            if "known" in c.s:  # a peek lasts until the items are shuffled
+                c.eng.forget(c.s["zones"][z.key])
             if c.eng.record:
                 c.eng.events.append({"event": "shuffle", "zone": z.key, "at": str(pos)})
         return shuffle, False
@@ -923,21 +1026,26 @@ class _Compiler:
         return place, False
 
     def s_SecretChooseStmt(self, s, scope):
-        options = self.options_fn(s, scope)
+        var = s.var
+        options = self.options_fn(s, scope | ({var} if var else set()))
+        among = self.ex(s.among, scope) if s.among is not None else None
         name, why, pos = s.name, str(s.pos), s.pos
         scope.add(name)
 
         def secret(c: Ctx):
-            picks = []
+            seats = range(c.eng.n) if among is None else _seats(c, among(c), pos)
+            picks: list = [None] * c.eng.n  # a seat not asked has no pick
             c.eng.secret_mark = len(c.eng.choices)
-            for p in range(c.eng.n):
+            for p in seats:
                 pc = c.with_player(p)
+                if var:
+                    pc.v[var] = p
                 opts = options(pc)
                 if not opts:
                     raise Impossible(f"player {p} has nothing to choose for `{name}`", pos)
                 value = yield from c.eng.ask(p, f"secret {name}", opts, why,
                                              lambda pc=pc: options(pc), secret=True, ctx=pc)
-                picks.append(value)
+                picks[p] = value
             c.v[name] = picks
             c.eng.secret_mark = None
             if c.eng.record:
@@ -1182,6 +1290,8 @@ class _Compiler:
                     c.eng.tick(pos)
                     if var:
                         c.v[var] = i
+                        if var in c.eng.prog.limits_per:  # `limit: {per: round}` restarts
+                            c.eng.reset_uses(var)
                     yield from body(c)
             return repeat
         if isinstance(s, LoopStep):
@@ -1317,6 +1427,42 @@ def _has_capacity(dest, game) -> bool:
     name = dest.name if isinstance(dest, (A.Name, A.Attr)) else None
     zone = game.zones.get(name)
     return zone is None or zone.capacity is not None or zone.grid is not None
+
+
+def _with_bonus(amount, who, grants: list, pos):
+    """A gain's amount plus what the gaining player's held items add to it (`while_held:`)."""
+    def more(c: Ctx):
+        n = need_int(amount(c), "the amount", pos)
+        return n + c.eng.held_ability(grants, who(c)) if n >= 0 else n
+    return more
+
+
+def _seats(c: Ctx, value, pos) -> list:
+    """The players a rule names (in seat order, once each), checked to be seats."""
+    if not isinstance(value, list) or not all(type(p) is int and 0 <= p < c.eng.n for p in value):
+        raise RuleError(f"{_describe(value)} is not a list of players", pos)
+    return sorted(set(value))
+
+
+def _next_space(track, last: int, here: int) -> int | None:
+    """The space after `here` on a track: past the last, its `wrap_to` space (None if none)."""
+    if here < last:
+        return here + 1
+    return track.wrap_to
+
+
+def _trigger_scope(game, t) -> set:
+    """The local names a trigger's condition and effect see."""
+    if t.event.endswith("_action"):
+        action = game.actions.get(t.target)
+        return {"action"} | (set(action.takes) | ({action.param.name} if action.param else set())
+                             if action is not None else set())
+    return set(TRIGGER_LOCALS.get(t.event, ()))
+
+
+def limit_key(trigger: str) -> str:
+    """Where a trigger's `limit:` counts its firings (beside the actions' use counts)."""
+    return f"trigger {trigger}"
 
 
 def _constant(e):

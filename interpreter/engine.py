@@ -19,12 +19,16 @@ from dsl.errors import Impossible, RuleError, UsageError
 from dsl.model import Game
 
 from . import state as st
-from .compile import (Ctx, EndGame, EndTurn, PassTurn, compiled, need_int, need_items,
-                      plain_value)
+from .compile import (Ctx, EndGame, EndTurn, PassTurn, compiled, limit_key, need_int,
+                      need_items, plain_value)
 from .decisions import ActionOption, Decision, label
+from .functions import items_of
 from .rehearsal import rehearse
 
 DEFAULT_STEP_BUDGET = 2_000_000
+# triggers on these events see the event's values (`excess`, `amount`, `item`, `space`...), and
+# what they ask is forced: no free actions beside it
+_EVENTS = frozenset({"overflow", "gain", "enters", "enter_space", "as_soon_as"})
 _NO_USES = [0] * 64
 
 
@@ -58,6 +62,8 @@ def _copy_state(state: dict) -> dict:
     out["fired"] = list(state["fired"])
     out["soon"] = dict(state["soon"])
     out["turn"] = {"player": state["turn"]["player"], "passed": list(state["turn"]["passed"])}
+    if "known" in state:
+        out["known"] = {k: list(v) for k, v in state["known"].items()}
     return out
 SKIP = ActionOption("skip")  # the option to decline a `may do`
 STOP = ActionOption("stop")  # the option to stop a `do any of`
@@ -117,9 +123,12 @@ class Engine:
         self.result: dict | None = None
         self._trig_cache: dict = {}
         self.secret_mark: int | None = None  # choices index where a secret choice round began
-        self.pending: list = []  # (counter, seat, excess) overflows waiting for their triggers
-        self.watching = bool(self.prog.watch)  # are there `as soon as` triggers to check?
-        self.pending_now: list = []  # overflows whose triggers run right after the statement
+        # events waiting for their triggers (overflow of, gain of, enters): (event, target, seat,
+        # what the trigger sees)
+        self.pending: list = []
+        # are there `as soon as` triggers to check, or zones to keep full (`refill_from:`)?
+        self.watching = bool(self.prog.watch) or bool(self.prog.refills)
+        self.pending_now: list = []  # events whose triggers run right after the statement
         self.watching_now = bool(self.prog.watch_now)
         self.state: dict = {"counters": {}, "players": [{} for _ in range(self.n)], "zones": {},
                             "loc": {}, "items": {}, "cells": {}, "uses": {}, "fired": [], "soon": {},
@@ -228,7 +237,53 @@ class Engine:
         return self.result is not None
 
     def view(self, player: int | None) -> dict:
-        return st.view(self.state, self.game, player)
+        return st.view(self.state, self.game, player, self.sees)
+
+    def sees(self, item: str, player: int) -> bool:
+        """May `player` see `item` where its zone hides it: a peek, or its kind's `visible_to:`?"""
+        s = self.state
+        if item in s.get("known", {}).get(str(player), ()):
+            return True
+        data = s["items"].get(item)
+        rule = self.prog.visible_to.get(data["kind"]) if data is not None else None
+        if rule is None:
+            return False
+        ref = self._ref_of(s["loc"][item])
+        return bool(rule(Ctx(s, player, {"viewer": player, "item": item, "key": ref.member}, self)))
+
+    def _ref_of(self, key: str) -> st.ZoneRef:
+        """The zone of a state key (`face_down[5]`) as a value, with its family key."""
+        name = st.zone_name(key)
+        owner = int(key.partition("@")[2]) if "@" in key else None
+        keys = self.game.zones[name].keys or (None,)
+        member = next(m for m in keys if st.zone_key(name, owner, m) == key)
+        return self.prog.zone_ref(name, owner, member)
+
+    def peek(self, player: int, items: list) -> None:
+        """`peek`: the player sees these items (in views and choices) until they are shuffled."""
+        known = self.state.setdefault("known", {}).setdefault(str(player), [])
+        known.extend(x for x in items if x not in known)
+
+    def forget(self, items: list) -> None:
+        for known in self.state["known"].values():
+            known[:] = [x for x in known if x not in items]
+
+    def hidden_labels(self, player: int, options: list) -> list | None:
+        """Labels for a choice among items the chooser cannot see: the zone and the place in it
+        (`pile 2`), so that a blind pick does not tell which item it is. None if all are seen."""
+        s, zones = self.state, self.game.zones
+        out, hid = [], False
+        for o in options:
+            value = o.value if isinstance(o, ActionOption) else o
+            key = s["loc"].get(value) if type(value) is str else None
+            if key is not None and st.hidden_from(zones[st.zone_name(key)], key, player) and \
+                    not self.sees(value, player):
+                hid = True
+                text = f"{key} {s['zones'][key].index(value) + 1}"
+                out.append(f"{o.action} {text}" if isinstance(o, ActionOption) else text)
+            else:
+                out.append(label(o))
+        return out if hid else None
 
     def event(self, record: dict) -> None:
         if self.record:
@@ -371,9 +426,11 @@ class Engine:
             dest = zones[ref.key]
             dest.insert(0, item) if at_top else dest.append(item)
             loc[item] = ref.key
-            return
-        self._leave(item, key, gravity)
-        self._enter(item, ref, at_top, pos)
+        else:
+            self._leave(item, key, gravity)
+            self._enter(item, ref, at_top, pos)
+        if ref.name in self.prog.entered_zones:
+            self.queue("enters", ref.name, ref.owner, {"item": item, "key": ref.member})
 
     def move_to_position(self, item, ref, n: int, pos, gravity: bool = True) -> None:
         """`move ITEM to ZONE at position N`: afterwards the item is the Nth of the zone (1 =
@@ -433,6 +490,8 @@ class Engine:
             raise Impossible(f"cannot place {item!r}: not an item", pos)
         self._leave(item, key)
         self._enter(item, ref, False, pos, (row, column))
+        if ref.name in self.prog.entered_zones:
+            self.queue("enters", ref.name, ref.owner, {"item": item, "key": ref.member})
 
     def _sort_grid(self, key) -> None:
         cells = self.state["cells"]
@@ -483,14 +542,62 @@ class Engine:
     def overflowed(self, counter: str, seat: int | None, excess: int) -> None:
         """A clamped counter went past its maximum: its `overflow of` triggers run at the next
         safe point (the end of the running action, step or trigger)."""
-        triggers = self.triggers_for("overflow", counter)
+        self.queue("overflow", counter, seat, {"excess": excess})
+
+    def _refill(self) -> None:
+        """Zones declared `refill_from:` are topped up to their capacity, one item at a time from
+        the top of their source (which may first take back what it recycles)."""
+        zones, game = self.state["zones"], self.game
+        for name in self.prog.refills:
+            spec = game.zones[name]
+            mine = game.zones[spec.refill_from].per_player
+            for owner in (range(self.n) if spec.per_player else [None]):
+                src = self.prog.zone_ref(spec.refill_from, owner if mine else None)
+                for member in spec.keys or (None,):
+                    ref = self.prog.zone_ref(name, owner, member)
+                    cap = self.zone_capacity(ref)
+                    while cap is not None and len(zones[ref.key]) < cap:
+                        if not zones[src.key]:
+                            self.restock(src)
+                        if not zones[src.key]:
+                            break
+                        self.move_item(zones[src.key][0], ref, False, spec.pos)
+
+    def restock(self, ref: st.ZoneRef) -> None:
+        """An empty zone declared `recycle: OTHER` takes back OTHER's items, shuffled."""
+        spec = self.game.zones[ref.name]
+        if spec.recycle is None:
+            return
+        owner = ref.owner if self.game.zones[spec.recycle].per_player else None
+        back = self.prog.zone_ref(spec.recycle, owner)
+        for x in list(self.state["zones"][back.key]):
+            self.move_item(x, ref, False, spec.pos)
+        self.rng.shuffle(self.state["zones"][ref.key])
+        if self.record:
+            self.events.append({"event": "shuffle", "zone": ref.key, "at": str(spec.pos)})
+        if "known" in self.state:
+            self.forget(self.state["zones"][ref.key])
+
+    def queue(self, event: str, target: str, seat: int | None, local: dict) -> None:
+        """An event (`overflow of`, `gain of`, `enters`) whose triggers run at the next safe
+        point, or right after the statement for those with `timing: immediately`. A seat of
+        None means the player whose action or turn it is."""
+        triggers = self.triggers_for(event, target)
         if any(t[0].immediate for t in triggers):
-            self.pending_now.append((counter, seat, excess))
+            self.pending_now.append((event, target, seat, local))
         if any(not t[0].immediate for t in triggers):
-            self.pending.append((counter, seat, excess))
+            self.pending.append((event, target, seat, local))
+
+    def entered_space(self, counter: str, seat: int | None, position: int, spaces: tuple):
+        """A track's cube entered a space: its `enter space of` triggers run now, before the
+        cube moves on; `once` is once per seat, track and space."""
+        local = {"space": spaces[position], "position": position, "track": counter}
+        tc = Ctx(self.state, 0 if seat is None else seat, local, self)
+        yield from self._fire(self.triggers_for("enter_space", counter), "enter_space", counter,
+                              tc, f"@{seat}:{counter}:{position}")
 
     def flush(self, c: Ctx):
-        """At a safe point (end of an action, step or trigger): run waiting overflow triggers,
+        """At a safe point (end of an action, step or trigger): run waiting event triggers,
         then `as soon as` triggers whose condition has become true since the last check."""
         yield from self._flush(c, self.pending, False, self.prog.watch)
 
@@ -500,11 +607,12 @@ class Engine:
 
     def _flush(self, c: Ctx, pending: list, immediate: bool, watch: list):
         while pending:
-            counter, seat, excess = pending.pop(0)
-            tc = Ctx(self.state, c.you if seat is None else seat, {"excess": excess}, self)
-            triggers = [t for t in self.triggers_for("overflow", counter)
-                        if t[0].immediate == immediate]
-            yield from self._fire(triggers, "overflow", counter, tc)
+            event, target, seat, local = pending.pop(0)
+            tc = Ctx(self.state, c.you if seat is None else seat, local, self)
+            triggers = [t for t in self.triggers_for(event, target) if t[0].immediate == immediate]
+            yield from self._fire(triggers, event, target, tc)
+        if self.prog.refills and not immediate:
+            self._refill()
         if not watch:
             return
         last = self.state["soon"]
@@ -513,53 +621,90 @@ class Engine:
             for trig, cond, effect, per_seat in watch:
                 seats = [(c.you + i) % self.n for i in range(self.n)] if per_seat else [None]
                 for seat in seats:  # per seat: the current player first, then clockwise
-                    sc = c if seat is None else Ctx(self.state, seat, {}, self)
-                    key = trig.name if seat is None else f"{trig.name}@{seat}"
-                    now = bool(cond(Ctx(self.state, sc.you, {}, self)))
-                    was = last.get(key, False)
-                    last[key] = now
-                    if now and not was:
-                        fired = True
-                        yield from self._fire([(trig, None, effect, None)], "as_soon_as", None, sc,
-                                              seat)
+                    you = c.you if seat is None else seat
+                    base = trig.name if seat is None else f"{trig.name}@{seat}"
+                    for local, key in self._instances(trig, Ctx(self.state, you, {}, self), base):
+                        now = bool(cond(Ctx(self.state, you, local, self)))
+                        was = last.get(key, False)
+                        last[key] = now
+                        if now and not was:
+                            fired = True
+                            yield from self._fire([(trig, None, effect, None)], "as_soon_as", None,
+                                                  Ctx(self.state, you, local, self),
+                                                  key[len(trig.name):])
             if not fired:
                 return
         raise RuleError("`as soon as` triggers keep setting each other off", self.prog.watch[0][0].pos)
 
-    def _fire(self, triggers, event: str, target: str | None, c: Ctx, seat=None):
-        """`seat`: an `as soon as` watched for each seat, whose `once` is once per seat."""
+    def _instances(self, trig, c: Ctx, base: str):
+        """A trigger with `each: x in LIST [where C]` stands for one trigger per value: (what it
+        sees, its key for `once` and for `as soon as`) for each; otherwise just itself."""
+        each = self.prog.each.get(trig.name)
+        if each is None:
+            return [(c.v, base)]
+        var, source, where = each
+        out = []
+        for i, value in enumerate(items_of(c, source(c))):
+            local = dict(c.v)
+            local[var] = value
+            if where is None or where(Ctx(c.s, c.you, local, self)):
+                out.append((local, f"{base}#{value if type(value) in (str, int) else i}"))
+        return out
+
+    def _fire(self, triggers, event: str, target: str | None, c: Ctx, once_suffix: str = ""):
+        """`once_suffix` narrows what `once` counts: per seat for a per-seat `as soon as`, per
+        seat, track and space for `enter space of`."""
         for trig, cond, effect, _ in triggers:
-            once_key = trig.name if seat is None else f"{trig.name}@{seat}"
-            if trig.once and once_key in self.state["fired"]:
-                continue
-            if event == "overflow":
-                tc = Ctx(c.s, c.you, dict(c.v), self)
-            elif event.endswith("_action"):
+            if event.endswith("_action"):
                 tc = Ctx(c.s, c.you, self._action_locals(target, c), self)  # type: ignore[arg-type]
+            elif event in _EVENTS:
+                tc = Ctx(c.s, c.you, dict(c.v), self)
             else:
                 tc = Ctx(c.s, c.you, {}, self)
-            if cond is not None and not cond(tc):
-                continue
-            self.depth += 1
-            if self.depth > self.max_depth:
-                raise RuleError(f"trigger {trig.name!r} nested more than {self.max_depth} deep: "
-                                "do triggers set each other off?", trig.pos)
-            if trig.once:
-                self.state["fired"].append(once_key)
-            forced = event in ("overflow", "as_soon_as")
-            if forced:  # what such a trigger asks is forced: no free actions beside it
-                self.windows.append((None, ()))
-            try:
-                if self.record:
-                    self.events.append({"event": "trigger", "trigger": trig.name,
-                                        "player": tc.you, "at": str(trig.pos)})
-                yield from effect(tc)
-                if self.pending:
-                    yield from self.flush(tc)
-            finally:
-                self.depth -= 1
-                if forced:
-                    self.windows.pop()
+            base = trig.name + once_suffix
+            instances = [(tc.v, base)] if event == "as_soon_as" else self._instances(trig, tc, base)
+            for local, key in instances:
+                ic = tc if local is tc.v else Ctx(c.s, c.you, local, self)
+                if trig.once and key in self.state["fired"]:
+                    continue
+                if cond is not None and not cond(ic):
+                    continue
+                if not self._within_limit(trig, ic):
+                    continue
+                yield from self._run_trigger(trig, effect, ic, key, event)
+
+    def _within_limit(self, trig, c: Ctx) -> bool:
+        """`limit: {times: N, per: P}`: counts this firing, or refuses it past N (per seat)."""
+        if trig.limit is None:
+            return True
+        counts = self.state["uses"].setdefault(limit_key(trig.name), [0] * self.n)
+        most = self.prog.trigger_limits[trig.name](c)
+        if counts[c.you] >= most:
+            return False
+        counts[c.you] += 1
+        return True
+
+    def _run_trigger(self, trig, effect, tc: Ctx, once_key: str, event: str):
+        self.depth += 1
+        if self.depth > self.max_depth:
+            raise RuleError(f"trigger {trig.name!r} nested more than {self.max_depth} deep: "
+                            "do triggers set each other off?", trig.pos)
+        if trig.once:
+            self.state["fired"].append(once_key)
+        forced = event in _EVENTS
+        if forced:  # what such a trigger asks is forced: no free actions beside it
+            self.windows.append((None, ()))
+        try:
+            if self.record:
+                self.events.append({"event": "trigger", "trigger": trig.name,
+                                    "player": tc.you, "at": str(trig.pos)})
+            yield from effect(tc)
+            if self.pending:
+                yield from self.flush(tc)
+        finally:
+            self.depth -= 1
+            if forced:
+                self.windows.pop()
 
     def free_window(self, player: int) -> tuple:
         """The free actions open to `player` at a decision now: the innermost window that applies
@@ -587,7 +732,7 @@ class Engine:
             if extra and remake is not None and not declinable:  # a free action must leave
                 # something to choose
                 extra = [o for o in extra if rehearse(self, self._free_then, o, player, remake)]
-            d = Decision(player, kind, options + extra if extra else options, why, secret)
+            d = self._decision(player, kind, options + extra if extra else options, why, secret)
             d.ctx = ctx
             value = yield d
             if extra and isinstance(value, ActionOption) and value.free:
@@ -598,6 +743,13 @@ class Engine:
                                     pos_of(why))
                 continue
             return value
+
+    def _decision(self, player: int, kind: str, options: list, why: str,
+                  secret: bool = False) -> Decision:
+        d = Decision(player, kind, options, why, secret)
+        if self.prog.may_hide:
+            d._labels = self.hidden_labels(player, options)
+        return d
 
     def held_ability(self, grants: list, player: int) -> int:
         """What the items `player` holds (in zones of theirs) grant: the sum of their
@@ -741,7 +893,8 @@ class Engine:
                 self.depth -= 1
 
     def reset_uses(self, period: str, player: int | None = None) -> None:
-        """Use counts of actions limited `per: <period>` start again (for one player or all)."""
+        """Use counts of actions (and trigger firings) limited `per: <period>` start again (for
+        one player or all)."""
         for name in self.prog.limits_per.get(period, ()):
             counts = self.state["uses"].get(name)
             if counts is None:
@@ -911,7 +1064,7 @@ class Engine:
                     if taken == 0:
                         taken = -1
                     break
-                choice = yield Decision(player, "action", opts, why)
+                choice = yield self._decision(player, "action", opts, why)
                 if choice is END_TURN:
                     break
                 taken += 1

@@ -99,6 +99,10 @@ def _restore(eng, saved: tuple) -> None:
     for key, snap in state["items"].items():
         _set_dict(items[key], snap)
     live["fired"][:] = state["fired"]
+    if "known" in state:  # peeks
+        _set_lists(live.setdefault("known", {}), state["known"])
+    else:
+        live.pop("known", None)
     live["turn"]["player"] = state["turn"]["player"]
     live["turn"]["passed"][:] = state["turn"]["passed"]
     live["phase"] = state["phase"]

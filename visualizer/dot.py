@@ -617,19 +617,28 @@ def _cell(text, colours, rounded=False, bold=False, text_colour=None) -> str:
 
 
 def when_text(w: Words, t) -> str:
-    """When a trigger fires, in words: "after Build", "start of B. Auctions"."""
+    """When a trigger fires, in words: "after Build", "start of B. Auctions", with its `each:`
+    and `limit:` ("for each l in lines", "at most 1 per round")."""
+    text = _event_text(w, t)
+    if t.each is not None:
+        each = f"{t.each.name} in {expr(t.each.source)}"
+        if t.each.cond is not None:
+            each += f" where {expr(t.each.cond)}"
+        text += " · " + w.ui("each", each)
+    if t.limit is not None:
+        text += " · " + w.ui("limit", expr(t.limit), w.term(t.limit_per))
+    return text
+
+
+def _event_text(w: Words, t) -> str:
     ev, target = t.event, t.target
     if ev in ("before_turn", "after_turn"):
         return w.ui(ev)
     if ev in ("before_action", "after_action"):
         side = ev.split("_")[0]
         return w.ui(f"{side}_action", w.term(target)) if target else w.ui(f"{side}_any")
-    if ev == "phase_start":
-        return w.ui("phase_start", w.term(target))
-    if ev == "phase_end":
-        return w.ui("phase_end", w.term(target))
-    if ev == "overflow":
-        return w.ui("overflow", w.term(target) if target else "").strip()
+    if ev in ("phase_start", "phase_end", "overflow", "enter_space", "gain", "enters"):
+        return w.ui(ev, w.term(target))
     return f"{ev.replace('_', ' ')} {w.term(target) if target else ''}".strip()
 
 

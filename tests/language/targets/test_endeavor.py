@@ -23,57 +23,48 @@ def item_id(engine, name):
 
 # ----------------------------------------------------------------------------------------------
 # T-EN-01  Attribute tracks: wrap-around to the Impact space, +1 impact on every entry into it,
-# and a new submersible the first time Ingenuity reaches an extra-submersible space, all declared
-# on the track (per-seat `as soon as`; `once` is once per seat). A "+2 Ingenuity" is two one-space
-# advances, so a cube passing over an icon space reaches it. Nothing missing.
+# and a new submersible the first time Ingenuity reaches an extra-submersible space. The attribute
+# tracks are one declaration (`tracks:` with `each:`), each track with its spaces' icons as data;
+# the rewards are `enter space of` triggers on the icons, so any "+N" in any effect passes each
+# space one at a time, and "the first time" is `once` (per seat and space). Nothing missing.
 TRACKS = """
 game: tracks
 players: 2
-options:
-  impact_space: {default: 5, doc: "the Impact space of the Ingenuity track (synthetic: 0..6)"}
 tables:
-  extra_sub_spaces: [3, 6]                      # the extra-submersible icons (synthetic, [LOST])
+  attribute_spaces:                             # synthetic icons ([LOST]); Impact is space 5
+    ingenuity: [plain, plain, plain, submersible, plain, impact, submersible]
+    mastery: [plain, plain, plain, plain, plain, impact, plain]
 counters:
-  ingenuity: {per: player, initial: 2, min: 0, max: 6, overflow: clamp}
   impact: {per: player, initial: 0}
   research: {per: player, initial: 0}
+tracks:
+  attribute: {per: player, each: [ingenuity, mastery], spaces: attribute_spaces, initial: 2,
+              wrap_to: 5}                       # past the end: back to the Impact space
 zones:
   sub_supply: {per: player}
   launch_zone: {per: player}                    # the player's submersibles on the launch zone
 items:
   sub: {per: player, count: 2, zone: sub_supply}   # the 2 beyond the one already in play
 flow:
-  - turns: {first: 0, actions: [vents_arrival, double_gain, stop], per_turn: 1, until: all_passed}
+  - turns: {first: 0, actions: [vents_arrival, double_gain, train, stop], per_turn: 1,
+            until: all_passed}
 actions:
   vents_arrival: {effect: gain 1 ingenuity}     # any "+1 Ingenuity" reward
-  double_gain:                                  # any "+2 Ingenuity" reward: two icons
-    effect: |
-      repeat 2 times:
-        gain 1 ingenuity
+  double_gain: {effect: gain 2 ingenuity}       # any "+2 Ingenuity" reward
+  train: {effect: gain 4 mastery}               # another attribute track, same declaration
   stop: {effect: pass}
-triggers:                                       # all declared once, on the track
-  past_the_end_back_to_impact:
-    when: overflow of ingenuity
-    timing: immediately
-    effect: set ingenuity to impact_space
-  impact_space_reached:                         # whenever the cube reaches the Impact space
-    when: as soon as ingenuity == impact_space
-    timing: immediately
+triggers:                                       # all declared once, on the tracks
+  impact_space_reached:                         # whenever a cube enters the Impact space
+    when: enter space of attribute
+    if: space == "impact"
     effect: gain 1 impact
-  first_extra_submersible:                      # the first time it reaches each icon space
-    when: as soon as ingenuity == extra_sub_spaces[0]
+  extra_submersible:                            # the first time it reaches each icon space
+    when: enter space of attribute
+    if: space == "submersible"
     once: true
-    timing: immediately
     effect: |
-      move top(sub_supply) to launch_zone
+      move top(sub_supply, 1) to launch_zone    # (none left: nothing moves)
       gain 1 research                           # the launch zone's arrival bonus (synthetic)
-  second_extra_submersible:
-    when: as soon as ingenuity == extra_sub_spaces[1]
-    once: true
-    timing: immediately
-    effect: |
-      move top(sub_supply) to launch_zone
-      gain 1 research
 scoring: {score: impact}
 """
 
@@ -102,9 +93,12 @@ def test_target_t_en_01_track_wraps_to_impact_space_with_first_time_rewards(tmp_
     assert seat(me, 0) == (6, 2, 2, 2)
     play_labels(e, ["double_gain"])                     # player 1: 5 -> 6, past the end: 5
     assert seat(other, 1) == (5, 3, 2, 2)
-    play_labels(e, ["vents_arrival", "stop", "stop"])   # 6 + 1: wraps again
+    play_labels(e, ["vents_arrival"])                   # 6 + 1: wraps again
     assert seat(me, 0) == (5, 3, 2, 2)
-    assert e.decision is None and e.result["scores"] == [3, 3]
+    play_labels(e, ["train"])                           # player 1's Mastery 2 -> 6: the Impact
+    assert other["mastery"] == 6 and seat(other, 1) == (5, 4, 2, 2)   # space, no submersible icon
+    play_labels(e, ["stop", "stop"])
+    assert e.decision is None and e.result["scores"] == [3, 4]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -604,7 +598,7 @@ zones:
   pile: {each: levels, visibility: hidden}
   drawn: {}
   ocean: {grid: {rows: 4, columns: 4}}
-  token_supply: {visibility: hidden}
+  token_supply: {visibility: hidden, recycle: token_discard}   # short: the spent tokens go back
   token_discard: {}
   dive_stack: {each: tile_names, visibility: hidden}
 items:
@@ -643,11 +637,7 @@ actions:
           move t to pile[t.level] at bottom
         choose col in free_spaces(kept.level)
         place kept on ocean at kept.level, col
-        if count(token_supply) < kept.dive:         # refill: reshuffle the spent tokens
-          for each t in token_discard:
-            move t to token_supply
-          shuffle token_supply
-        deal min(kept.dive, count(token_supply)) from token_supply to dive_stack[kept.name]
+        deal min(kept.dive, count(token_supply) + count(token_discard)) from token_supply to dive_stack[kept.name]
         gain kept.bonus research                  # its discovery bonus
 scoring: {score: research}
 """
@@ -712,9 +702,10 @@ def test_target_t_en_08_discover_when_the_play_area_is_full(tmp_path):
 
 
 # ----------------------------------------------------------------------------------------------
-# T-EN-09  Connections: both ends occupied pays both owners, active player first
-# Still missing: an `as soon as` per row of a table (one trigger per connection line, paying in
-# seat order across lines), so every disc placement must `do connect` itself.
+# T-EN-09  Connections: both ends occupied pays both owners, active player first. One `as soon
+# as` trigger per connection line (`each: l in lines`), watched for each seat that holds an end:
+# it fires for the active player first (all their lines), then clockwise, and once per seat and
+# line, so a line with the same owner at both ends pays once. Nothing missing.
 CONNECT = """
 game: connect
 players: 3
@@ -727,14 +718,13 @@ tables:
     - {a: x, b: d, reward: 4}
 counters:
   rewards: {per: player, initial: 0}
-  paid_order: {initial: 0}                   # the seats paid, in order, one digit each (seat + 1)
 zones:
   transit: {per: player}
   site: {each: site_names, capacity: 1}
 items:
   disc: {per: player, count: 3, zone: transit}
 formulas:
-  other_end(l, s): if l.a == s then l.b else l.a
+  end_owners(l): "[owner(top(site[e])) for e in [l.a, l.b] if not empty(site[e])]"
 setup: |
   move top(left(you).transit) to site["a"]             # Yellow
   move top(left(left(you)).transit) to site["b"]       # Red
@@ -745,18 +735,12 @@ actions:
   conservation:
     choose: s in site_names where empty(site[s])
     requires: not empty(transit)
-    effect: |
-      move top(transit) to site[s]
-      do connect with s = s
-  connect:
-    takes: s
-    effect: |
-      let made = [l for l in lines if s in [l.a, l.b] and not empty(site[other_end(l, s)])]
-      for each p in players_from(you):
-        for each l in made:
-          if p == you or owner(top(site[other_end(l, s)])) == p:
-            p gains l.reward rewards
-            set paid_order to paid_order * 10 + p + 1
+    effect: move top(transit) to site[s]
+triggers:
+  connection_established:                    # both ends hold a disc: each owner of an end gains
+    each: l in lines
+    when: as soon as count(end_owners(l)) == 2 and you in end_owners(l)
+    effect: gain l.reward rewards
 scoring: {score: rewards}
 """
 
@@ -768,11 +752,14 @@ def test_target_t_en_09_connections_pay_each_owner_active_player_first(tmp_path)
     # E24: three lines established at once (x-d has an empty end): Violet 1 + 2 + 3 first, the
     # x-c line with Violet at both ends paying her once; then Yellow (1), then Red (2)
     assert [p["rewards"] for p in e.state["players"]] == [6, 1, 2]
-    assert e.state["counters"]["paid_order"] == 11123
+    paid = [ev["player"] for ev in e.events if ev.get("trigger") == "connection_established"]
+    assert paid == [0, 0, 0, 1, 2]
 
 
 # ----------------------------------------------------------------------------------------------
-# T-EN-10  Impact board: a start hex or a hex next to any occupied hex; chained rewards; ∞ hex
+# T-EN-10  Impact board: a start hex or a hex next to any occupied hex; chained rewards; ∞ hex.
+# The reward is a trigger on a token entering a hex (`enters hex`, `key` the hex), so a reward
+# that gains impact chains into another placement under the trigger depth limit.
 IMPACT = """
 game: impact
 players: 2
@@ -781,7 +768,15 @@ tables:
   hex_edges: [[h1, h2], [h1, h3], [h2, h4], [h3, h4], [h4, inf], [h5, h6], [h6, inf], [h2, h7]]
   start_hexes: [h1, h5]
   hex_capacity: {h1: 1, h2: 1, h3: 1, h4: 1, h5: 1, h6: 1, h7: 1, inf: null}   # ∞: no limit
-  hex_reward: {h1: none, h2: impact, h3: research, h4: research, h5: none, h6: none, h7: none, inf: none}
+  hex_reward:                                   # what a token placed on each hex gains
+    h1: {impact: 0, research: 0}
+    h2: {impact: 1, research: 0}
+    h3: {impact: 0, research: 1}
+    h4: {impact: 0, research: 1}
+    h5: {impact: 0, research: 0}
+    h6: {impact: 0, research: 0}
+    h7: {impact: 0, research: 0}
+    inf: {impact: 0, research: 0}
   hex_vp: {h1: 0, h2: 1, h3: 1, h4: 2, h5: 1, h6: 0, h7: 1, inf: 2}
 graphs:
   impact_board: {nodes: hex_names, edges: hex_edges}
@@ -805,12 +800,14 @@ actions:
   stop: {effect: pass}
   place_impact:
     choose: h in hex_names where available(h)
+    effect: move top(impact_tokens) to hex[h]
+triggers:
+  hex_reward:                                           # a token entering a hex gains its reward,
+    when: enters hex                                    # which may chain into more impact
     effect: |
-      move top(impact_tokens) to hex[h]
-      if hex_reward[h] == "impact":                     # rewards may chain
+      gain hex_reward[key].research research
+      repeat hex_reward[key].impact times:
         do place_impact
-      elif hex_reward[h] == "research":
-        gain 1 research
 scoring:
   score: sum(hex_vp[h] * count([t for t in hex[h] if t.owner == you]) for h in hex_names)
 """

@@ -650,7 +650,7 @@ zones:
   supply: {}
   tokens: {}
   deck: {}
-  public: {capacity: 3}
+  public: {capacity: "by_players(public_slots)", refill_from: deck}   # kept filled from the deck
   discard: {}
 items:
   cube: {from: cubes, zone: supply}
@@ -685,11 +685,6 @@ actions:
       gain contract.battery batteries
       move contract to discard
 triggers:
-  keep_the_public_row_filled:                 # declared once, on the row; fills it after setup too
-    when: as soon as count(public) < by_players(public_slots) and not empty(deck)
-    effect: |
-      while count(public) < by_players(public_slots) and not empty(deck):
-        deal 1 from deck to public
   permanent_reward:
     when: after complete_contract
     if: not empty(reward_slot[level])
@@ -699,8 +694,8 @@ scoring: {score: notoriety, tie_break: [credits]}
 
 
 def test_target_t_ot_08_rewards_refill_and_the_permanent_reward(tmp_path):
-    """Met. The refill is one `as soon as` trigger on the row, which also fills it after setup
-    (setup no longer deals the first contracts)."""
+    """Met. "Keep the public row filled from the deck" is declared on the row (`refill_from:`,
+    its size from a player-count table), which also fills it after setup."""
     game = make_game(tmp_path, COMPLETE)
     e = start(game, players=2)
     assert e.state["zones"]["public"] == ["contract#1", "contract#2"]   # 2 players: 2 shown
@@ -902,8 +897,8 @@ counters:
   credits: {per: player, initial: 3, min: 0}
   batteries: {per: player, initial: 0, min: 0}
 zones:
-  bag: {visibility: hidden}
-  reward_display: {each: levels, capacity: 2}
+  bag: {visibility: hidden, recycle: reward_discard}    # empty: the discards go back in first
+  reward_display: {each: levels, capacity: 2, refill_from: bag}   # each level keeps 2 tokens
   reward_discard: {}
   reward_slot: {per: player, each: levels, capacity: 1}
   dig: {per: player, each: levels}
@@ -940,24 +935,14 @@ actions:
         move first([c for c in supply if c.type == colour]) to dig[level]
       elif token.immediate == "battery":
         gain 1 batteries
-triggers:
-  keep_two_tokens_per_level:                   # declared once, on the display (also fills it)
-    when: as soon as any(not full(reward_display[l]) for l in levels)
-    effect: |
-      for each l in levels:
-        while not full(reward_display[l]):
-          if empty(bag):
-            for each t in reward_discard:
-              move t to bag
-            shuffle bag
-          deal 1 from bag to reward_display[l]
 scoring: {score: credits}
 """
 
 
 def test_target_t_ot_11_scout_and_the_reward_bag(tmp_path):
-    """Met. "Each level keeps its 2 tokens" is one `as soon as not full(...)` trigger on the
-    display, which also lays out the tokens after setup, shared by the Scout and Sponsor 2."""
+    """Met. "Each level keeps its 2 tokens, refilled from the bag" is declared on the display
+    (`refill_from: bag`, which also lays out the tokens after setup) and "discards recycled when
+    it is empty" on the bag (`recycle:`), shared by the Scout and Sponsor 2."""
     e = start(make_game(tmp_path, SCOUT), players=1)
     name = lambda zone: [e.state["items"][x]["name"] for x in e.state["zones"][zone]]  # noqa: E731
     assert name("reward_display[4]") == ["A", "B"] and name("bag") == ["C"]
@@ -1142,6 +1127,7 @@ game: solo-end
 players: 1
 counters:
   notoriety: {per: player, initial: 12, min: 0}
+  credits: {per: player, initial: 0}
   timer1: {initial: 16}
   timer2: {initial: 14}
   timer1_discarded: {initial: 0, min: 0, max: 1}
@@ -1159,6 +1145,7 @@ actions:
     choose: contract in public
     effect: |
       gain contract.points notoriety
+      gain 1 credits                                # the contract's one-time bonus
       move contract to discard
   move_timer:                                       # end of turn: a Timer of your choice, back 1
     choose: which in (if timer1_discarded == 1 then [2] else [1, 2])
@@ -1188,6 +1175,7 @@ def test_target_t_ot_14_solo_immediate_end(tmp_path):
                                  "complete_contract contract#2"]
     play_labels(e, ["complete_contract contract#1"])  # 12 + 5 = 17 passes the Timer
     assert e.decision is None and e.result["scores"] == [17]
+    assert e.state["players"][0]["credits"] == 0    # ended right after the score: no bonus
     with pytest.raises(UsageError, match="the game is over"):
         e.choose_label("complete_contract contract#2")   # the 3-pt contract is refused
     # the first Timer is discarded instead, and then only the second one moves
@@ -1195,6 +1183,7 @@ def test_target_t_ot_14_solo_immediate_end(tmp_path):
                         name="first"), players=1)
     play_labels(e, ["complete_contract contract#1"])  # 17 >= 16: the first Timer goes
     assert e.decision is not None and e.state["counters"]["timer1_discarded"] == 1
+    assert e.state["players"][0]["credits"] == 1    # the action went on after the Timer
     assert [x for x in e.decision.labels if x.startswith("move")] == ["move_timer 2"]
     play_labels(e, ["move_timer 2", "move_timer 2"])  # 20 -> 19 -> 18
     play_labels(e, ["complete_contract contract#2"])  # 20 >= 18: the game ends at once

@@ -349,6 +349,21 @@ def test_target_t_th_04_apprenticeship_hat_gives_boss_advantage_at_once(tmp_path
     assert _me(e, 1)["coins"] == 20 - (3 if green_hat else 5) - 3
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_target_t_th_04_a_declined_hat_is_offered_only_before_the_first_of_the_two(tmp_path,
+                                                                                   players):
+    """Red declines the hat just before its Boss, the first of the two, resolves: it is not
+    offered again before Red's worker, which pays in full; the hat left goes to Green, next in
+    line (at 2 players the only hat)."""
+    e = start(make_game(tmp_path, APPRENTICE), players=players)
+    play_labels(e, ["skip"])
+    assert e.decision.player == 1 and e.decision.labels == ["put_hat", "skip"]
+    play_labels(e, ["put_hat"])
+    assert e.decision is None
+    assert _me(e, 0)["coins"] == 20 - 3 - 5
+    assert _me(e, 1)["coins"] == 20 - 3 - 3
+
+
 # ---------------------------------------------------------------------------------- T-TH-05
 ROYALTIES = """
 game: royalties
@@ -502,44 +517,68 @@ tables:
 zones:
   pile: {visibility: hidden}
   drawn: {per: player, visibility: owner}
-  face_down: {each: sites, visibility: hidden}
-  face_up: {each: sites}
+  dig_site: {each: sites, visibility: hidden}
+  map_supply: {}
+  maps: {per: player}
 items:
-  tile: {from: tiles, zone: pile}
-actions:
+  tile:                             # face down, only the holders of the site's map may look
+    from: tiles
+    zone: pile
+    fields: {face_up: false}
+    visible_to: item.face_up or holds(viewer, key)
+  map: {count: 3, zone: map_supply, fields: {number: "[3, 5, 5][n - 1]"}}
+formulas:
+  holds(p, n): any(m.number == n for m in p.maps)
+triggers:
   first_map:                        # the first player to get map n: keep 1 of the top 3
-    takes: n
+    when: enters maps
+    if: empty(dig_site[item.number])
     effect: |
       deal 3 from pile to drawn
       choose kept in drawn
       for each t in [t for t in drawn if t != kept]:
         move t to pile at bottom
-      move kept to face_down[n]
+      move kept to dig_site[item.number]
+actions:
   arrive:                           # a map holder's zodiac first arrives at site n
-    choose: n in sites where not empty(face_down[n])
-    effect: move top(face_down[n]) to face_up[n]
+    choose: n in sites where holds(you, n) and not empty(dig_site[n]) and not top(dig_site[n]).face_up
+    effect: set top(dig_site[n]).face_up to true
+  wait: {effect: end turn}
+setup: |                            # EX-11: Red gets maps 3 and 5, then Blue a map 5
+  move map_supply[0] to players[0].maps
+  move map_supply[0] to players[0].maps
+  move map_supply[0] to players[1].maps
 flow:
-  - do: do first_map for players[0] with n = 5
-  - turns: {first: 0, actions: [arrive], per_turn: 1, until: one_round}
+  - turns: {first: 0, actions: [arrive, wait], per_turn: 1, until: one_round}
 scoring: {score: 0}
 """
 
 
 def test_target_t_th_07_keep_one_of_three_face_down_then_face_up_on_arrival(tmp_path):
-    """EX-11 in part: Red draws 3 tiles, keeps 1 secretly, the other 2 go under the pile; the kept
-    tile lies face down on site 5, hidden from a third player, and turns face up when Red arrives.
+    """EX-11: Red (maps 3 and 5) draws 3 tiles for each site, keeps 1 secretly, the other 2 go
+    under the pile; the kept tiles lie face down, seen by the holders of the site's map (Red both,
+    Blue site 5's, Green neither), and site 5's turns face up for all when Red arrives there.
 
-    Partly: visibility is per zone (public / owner / hidden), never per item, so "face down but
-    visible to the holders of map n" cannot be declared (Red and Blue cannot peek) and turning
-    face up is a move between two zones written in the arrival action."""
+    Visibility is declared on the tile (`visible_to:`) and `view` derives it; the first map of a
+    number draws through a trigger on a map entering a player's maps."""
     e = start(make_game(tmp_path, DIG_TILES), players=3)
     assert e.decision.player == 0 and e.decision.labels == ["tile#1", "tile#2", "tile#3"]
     assert e.view(2)["zones"]["drawn@0"] == ["?"] * 3        # the draw is secret
-    play_labels(e, ["tile#2"])
-    assert e.state["zones"]["pile"] == ["tile#4", "tile#5", "tile#1", "tile#3"]
-    assert e.view(2)["zones"]["face_down[5]"] == ["?"] and "tile#2" not in e.view(2)["items"]
-    play_labels(e, ["arrive 5"])
-    assert e.view(2)["zones"]["face_up[5]"] == ["tile#2"]
+    play_labels(e, ["tile#2"])                               # for site 3; tiles 1 and 3 go under
+    assert e.state["zones"]["drawn@0"] == ["tile#4", "tile#5", "tile#1"]   # the pile: 4 5 1 3
+    assert e.state["zones"]["pile"] == ["tile#3"]
+    play_labels(e, ["tile#4"])                               # for site 5 (Blue's map 5 draws none)
+    assert e.state["zones"]["pile"] == ["tile#3", "tile#5", "tile#1"]
+    red, blue, green = (e.view(p)["zones"] for p in range(3))
+    assert (red["dig_site[3]"], red["dig_site[5]"]) == (["tile#2"], ["tile#4"])
+    assert (blue["dig_site[3]"], blue["dig_site[5]"]) == (["?"], ["tile#4"])
+    assert (green["dig_site[3]"], green["dig_site[5]"]) == (["?"], ["?"])
+    assert "tile#4" not in e.view(2)["items"] and "tile#2" not in e.view(1)["items"]
+    assert e.decision.labels == ["arrive 3", "arrive 5", "wait"]
+    play_labels(e, ["arrive 5"])                             # Red's zodiac arrives at site 5
+    green = e.view(2)["zones"]
+    assert (green["dig_site[3]"], green["dig_site[5]"]) == (["?"], ["tile#4"])
+    assert e.view(1)["zones"]["dig_site[3]"] == ["?"]        # site 3 stays face down
 
 
 # ---------------------------------------------------------------------------------- T-TH-08
@@ -900,11 +939,13 @@ actions:
     effect: |
       add 1 to turns_taken
       set turn_at to turns_taken
+formulas:
+  posters(): "[p for p in players if p.posted_at > 0]"
 flow:
   - do: |
-      secretly each player chooses bid from 0 to sf where bid == 0 or (posted_at > 0 and bid >= 2)
-      for each p in players:
-        if p.posted_at > 0 and bid[p] == 0:
+      secretly each p in posters() chooses bid from 0 to sf where bid == 0 or bid >= 2
+      for each p in posters():
+        if bid[p] == 0:
           p loses 1 rp                            # posted but does not bid: no part in it
         p pays bid[p] sf
         add bid[p] to bank
@@ -935,15 +976,14 @@ def test_target_t_th_13_sealed_bribes_sort_the_turn_order(tmp_path):
     """EX-20: order Green, Red, Blue, White; envelopes White, Blue, Green; bids Green $6, White $6,
     Blue $3 -> White, Green, Blue, Red, and $15 to the bank.
 
-    Partly: the new order is one `sorted(...)` stored on the Zone 10 track (`place`), and the next
-    `turns` step follows it with `order:`. Still missing: a secret choice that only some players
-    take part in (non-posters are asked it, with the single option 0); the envelope posting is a
-    table, not a move made during placement."""
+    The secret choice is taken only by the players who posted an envelope; the new order is one
+    `sorted(...)` stored on the Zone 10 track (`place`), and the next `turns` step follows it
+    with `order:`. Partly: the envelope posting is a table, not a move made during placement."""
     e = start(make_game(tmp_path, BRIBES), players=4)
     assert e.decision.secret and e.decision.labels[:3] == ["0", "2", "3"]
     play_labels(e, ["6"])                          # Green
-    assert e.decision.labels == ["0"]              # Red posted nothing
-    play_labels(e, ["0", "3", "6"])                # Red, Blue, White
+    assert e.decision.player == 2                  # Red posted nothing: not asked
+    play_labels(e, ["3", "6"])                     # Blue, White
     place = [p["place"] for p in e.state["players"]]
     assert sorted(range(4), key=lambda s: place[s]) == [3, 0, 2, 1]   # White, Green, Blue, Red
     assert e.state["counters"]["bank"] == 15
@@ -955,7 +995,7 @@ def test_target_t_th_13_sealed_bribes_sort_the_turn_order(tmp_path):
         play_labels(e, ["place_meeple"])
     assert seats == [3, 0, 2, 1] and _turn_order(e) == [3, 0, 2, 1]   # White, Green, Blue, Red
     e = start(make_game(tmp_path, BRIBES, name="nobid"), players=4)
-    play_labels(e, ["6", "0", "0", "6"])           # Blue posted but does not bid: -1 RP, no part
+    play_labels(e, ["6", "0", "6"])                # Blue posted but does not bid: -1 RP, no part
     place = [p["place"] for p in e.state["players"]]
     assert sorted(range(4), key=lambda s: place[s]) == [3, 0, 1, 2]   # White, Green, then Red, Blue
     assert [p["rp"] for p in e.state["players"]] == [1, 1, 0, 1]
@@ -1000,7 +1040,8 @@ flow:
           - do: |
               let due = reveals_after[q]
               if reserver != -1 and due > 0:
-                choose card in tech_deck by players[reserver]   # looks through the deck
+                peek tech_deck by players[reserver]             # looks through the deck
+                choose card in tech_deck by players[reserver]
                 move card to zone_2
                 let due = due - 1
                 move top(players[reserver].rest) to line_2 at top   # space 1 of the Zone 2 line
@@ -1183,9 +1224,6 @@ items:
 formulas:
   virtual(): first([p for p in players if is_automa(p)])
 actions:
-  reveal_tech:
-    takes: [card, space]
-    effect: move card to zone_2[space]
   buy:                              # G to the bank, H to the patent owner (the bank if virtual)
     choose: s in spaces where not empty(zone_2[s]) and top(zone_2[s]).patent not in [none, you]
     effect: |
@@ -1200,14 +1238,14 @@ actions:
   stop: {effect: pass}
 triggers:
   virtual_patent:                   # a card placed on a marked space: the virtual opponent owns
-    when: after reveal_tech         # its patent and has bought one copy
-    if: space in marked
+    when: enters zone_2             # its patent and has bought one copy
+    if: key in marked
     effect: |
-      set card.patent to virtual()
-      subtract 1 from card.copies
+      set item.patent to virtual()
+      subtract 1 from item.copies
 setup: |
   for each s in spaces:
-    do reveal_tech with card = top(tech_deck), space = s
+    move top(tech_deck) to zone_2[s]
 flow:
   - turns: {first: 0, actions: [buy, stop], automa_actions: [stop], per_turn: 1, until: all_passed}
 scoring: {score: coins}
@@ -1218,9 +1256,9 @@ def test_target_t_th_17_virtual_opponent_owns_patents_royalties_to_the_bank(tmp_
     """EX-24: the Mask revealed on marked space 1: the virtual opponent owns its patent and has
     bought one (2 Masks left for sale); buying one costs G + H, with H going to the bank.
 
-    Partly: "a card placed on a marked space" is a trigger on the action that reveals it (there
-    is no event on an item entering a zone), and the payee is an if on `is_automa(owner)` in the
-    buying action rather than declared once on the royalty."""
+    "A card placed on a marked space" is a trigger on the card entering a Zone 2 space, whatever
+    rule puts it there. Partly: the payee is an if on `is_automa(owner)` in the buying action
+    rather than declared once on the royalty."""
     e = start(make_game(tmp_path, VIRTUAL), players=1)
     items = e.state["items"]
     assert [(items[x]["patent"], items[x]["copies"]) for x in ("tech#1", "tech#2", "tech#3")] == \
