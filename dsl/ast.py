@@ -154,11 +154,26 @@ class AddStmt:
 class GainStmt:
     """`gain 3 coins`, `lose 1 vp`, `pay 2 coins`, `p gains 5 coins`: a counter of a player."""
 
-    verb: str  # gain / lose / pay
+    verb: str  # gain / lose / pay / transfer
     player: object  # None for "you"
     amount: object
     counter: str
+    key: object = None  # a member of a counter family: `gain 1 track[r]`
+    to: object = None  # who is paid (`pay 3 from coins to card.owner`), where a transfer goes
     pos: Pos = _pos
+
+
+def counter_target(e):
+    """`coins`, `p.coins`, `accounts[a]`, `p.accounts[a]` -> (player or None, name, key or None);
+    None for anything else."""
+    key = None
+    if isinstance(e, Index) and isinstance(e.obj, (Name, Attr)):
+        e, key = e.obj, e.key
+    if isinstance(e, Name):
+        return None, e.name, key
+    if isinstance(e, Attr):
+        return e.obj, e.name, key
+    return None
 
 
 @node
@@ -456,10 +471,16 @@ def _stmt(s, ind: str) -> str:
             line = f"add {x(a)} to {x(t)}"
         case AddStmt(amount=a, target=t):
             line = f"subtract {x(a)} from {x(t)}"
-        case GainStmt(verb=verb, player=None, amount=a, counter=c):
-            line = f"{verb} {x(a)} {c}"
-        case GainStmt(verb=verb, player=p, amount=a, counter=c):
-            line = f"{x(p, 8)} {verb}s {x(a)} {c}"
+        case GainStmt(verb=verb, player=p, amount=a, counter=c, key=k, to=to) if (
+                to is not None or verb == "transfer" or (verb == "pay" and k is not None)):
+            owner = f"{x(p, 8)}." if p is not None else ""
+            member = f"[{x(k)}]" if k is not None else ""
+            line = f"{verb} {x(a)} from {owner}{c}{member}" + (f" to {x(to)}" if to is not None
+                                                               else "")
+        case GainStmt(verb=verb, player=None, amount=a, counter=c, key=k):
+            line = f"{verb} {x(a)} {c}" + (f"[{x(k)}]" if k is not None else "")
+        case GainStmt(verb=verb, player=p, amount=a, counter=c, key=k):
+            line = f"{x(p, 8)} {verb}s {x(a)} {c}" + (f"[{x(k)}]" if k is not None else "")
         case LetStmt(name=n, value=v):
             line = f"let {n} = {x(v)}"
         case MoveStmt(item=i, dest=d, place=p, gravity=grav, position=n):

@@ -51,3 +51,7 @@ FUNCTIONS = {
     "steps_between": (3, 4, "any", ("graph", "any", "any", "list")),
     "within": (3, 4, "list", ("graph", "any", "int", "list")),
 }
+
+# Built-ins whose argument is a counter itself, not its value (compiled as a reference):
+# funds(C) is what C can pay now, counting the transfers its family allows (net of their fees).
+COUNTER_FUNCTIONS = {"funds": "int"}

@@ -31,6 +31,27 @@ class Counter:
     max: int | None
     overflow: str  # "clamp" or "error"
     visibility: str = "public"  # public / owner / hidden (per-player counters)
+    keys: tuple | None = None  # a family: one member `name[key]` per key (see `members`)
+    member: object = None  # a family member's key (its name is `family[key]`)
+    transfer: object = None  # a family's Transfer: how a short member is refilled from others
+    pos: Pos = _pos
+
+
+def member_name(family: str, key) -> str:
+    """The name (and state key) of one member of a counter family: `accounts[hr]`."""
+    return f"{family}[{key}]"
+
+
+@attrs.frozen
+class Transfer:
+    """`transfer: {fee: EXPR, from: [keys], into: [keys], fee_to: COUNTER}` on a counter family:
+    money moves into a short member (one of `into`) from the `from` members, each source used
+    paying `fee` (to the game counter `fee_to`, if given)."""
+
+    fee: object  # expression
+    sources: tuple  # member keys money may come from, in the order the rules use them
+    into: tuple  # member keys money may go to
+    fee_to: str | None  # a game counter the fees go to (None: they leave play)
     pos: Pos = _pos
 
 
@@ -205,6 +226,7 @@ class Game:
     formulas: dict = attrs.field(factory=dict)  # name -> Formula
     graphs: dict = attrs.field(factory=dict)  # name -> {node: (neighbour, ...)}
     automa_decide: dict = attrs.field(factory=dict)  # decision name -> expression
+    counter_members: dict = attrs.field(factory=dict)  # "accounts[hr]" -> member Counter
     warnings: tuple = ()
 
     def _repr_svg_(self) -> str:
@@ -212,6 +234,11 @@ class Game:
         from visualizer import svg
 
         return svg(self)
+
+    def counter_spec(self, key: str) -> Counter:
+        """The Counter of a state key: a plain counter, or a family member `accounts[hr]`."""
+        spec = self.counters.get(key)
+        return spec if spec is not None else self.counter_members[key]
 
     def term(self, key: str, lang: str = "en") -> str:
         entry = self.terms.get(key)

@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING
 from dsl import ast as A
 from dsl.builtins import VALUES
 from dsl.errors import RuleError
-from dsl.model import DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
+from dsl.model import DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep, member_name
 
 from .decisions import ActionOption, label
+from . import payments
 from .functions import FUNCTIONS, call_error, items_of
 from .state import FamilyRef, ZoneRef, zone_key
 
@@ -74,7 +75,10 @@ class Compiled:
                                      if z.grid is None and z.capacity is None)
         self.initial_states: dict[tuple, dict] = {}  # (seats, options) -> state before setup
         cp = _Compiler(self, game)
-        self.counter_init = {n: cp.ex(c.initial, set()) for n, c in game.counters.items()}
+        self.counter_init = {n: cp.ex(c.initial, {"key"} if c.keys is not None else set())
+                             for n, c in game.counters.items()}
+        self.transfer_fee = {n: cp.ex(c.transfer.fee, set()) for n, c in game.counters.items()
+                             if c.transfer is not None}
         self.capacity = {n: cp.ex(z.capacity, {"key"} if z.keys is not None else set())
                          for n, z in game.zones.items() if z.capacity is not None}
         self.item_count = {k: cp.ex(kind.count, set()) for k, kind in game.items.items()}
@@ -191,7 +195,10 @@ class _Compiler:
         for n in game.tables:
             self.kinds[n] = "table"
         for n, c in game.counters.items():
-            self.kinds[n] = "pcounter" if c.per_player else "counter"
+            if c.keys is not None:
+                self.kinds[n] = "pcounters" if c.per_player else "counters"
+            else:
+                self.kinds[n] = "pcounter" if c.per_player else "counter"
         for n, z in game.zones.items():
             if z.keys is not None:
                 self.kinds[n] = "pfamily" if z.per_player else "family"
@@ -236,6 +243,11 @@ class _Compiler:
             return lambda c: c.s["counters"][name]
         if kind == "pcounter":
             return lambda c: c.s["players"][c.you][name]
+        if kind in ("counters", "pcounters"):
+            members = [(k, member_name(name, k)) for k in self.g.counters[name].keys]
+            per = kind == "pcounters"
+            return lambda c: {k: (c.s["players"][c.you] if per else c.s["counters"])[m]
+                              for k, m in members}
         if kind == "zone":
             ref = self.prog.zone_ref(name, None)
             return lambda c: ref
@@ -268,7 +280,13 @@ class _Compiler:
         is_field = name in self.fields
         zr = self.prog.zone_ref
 
+        members = [(k, member_name(name, k)) for k in counter.keys] if (
+            counter is not None and counter.keys is not None) else None
+
         def from_player(c, p):
+            if members is not None and counter.per_player:
+                h = c.s["players"][p]
+                return {k: h[m] for k, m in members}
             if counter is not None and counter.per_player:
                 return c.s["players"][p][name]
             if zone is not None and zone.per_player:
@@ -284,6 +302,8 @@ class _Compiler:
         if not is_field:
             def attr(c: Ctx):
                 p = obj(c)
+                if type(p) is dict and name in p:  # a nested table row: `rewards[z][s].coins`
+                    return p[name]
                 if type(p) is not int:
                     raise RuleError(f"{p!r} is not a player, so it has no {name!r}", pos)
                 return from_player(c, p)
@@ -320,6 +340,13 @@ class _Compiler:
         return attr_any
 
     def x_Index(self, e, scope):
+        if self.family_of(e.obj, scope) is not None:  # `accounts[a]`: one counter of a family
+            slot = self.member_slot(e, scope)
+
+            def member_value(c: Ctx):
+                h, m, _, _ = slot(c)
+                return h[m]
+            return member_value
         obj, key, pos = self.ex(e.obj, scope), self.ex(e.key, scope), e.pos
 
         member = self.prog.member
@@ -354,6 +381,12 @@ class _Compiler:
         return lambda c: c.eng.can(action, c.you, {n: f(c) for n, f in args})
 
     def x_Call(self, e, scope):
+        if e.func == "funds":
+            target = e.args[0]
+            slot = self.counter_slot(target, scope)
+            fam = self.g.counters[A.counter_target(target)[1]]
+            fam = fam if fam.keys is not None else None
+            return lambda c: payments.funds(c, fam, slot(c))
         if e.func in self.g.formulas:
             params, body = self.formula(e.func)
             args = [self.ex(a, scope) for a in e.args]
@@ -614,6 +647,62 @@ class _Compiler:
     def stmt(self, s, scope: set):
         return getattr(self, "s_" + type(s).__name__)(s, scope)
 
+    def family_of(self, e, scope):
+        """The counter family `e` names (`accounts`, `p.accounts`), or None."""
+        if isinstance(e, (A.Name, A.Attr)) and not (isinstance(e, A.Name) and e.name in scope):
+            spec = self.g.counters.get(e.name)
+            if spec is not None and spec.keys is not None:
+                return spec
+        return None
+
+    def member_slot(self, target, scope):
+        """`accounts[a]`, `p.accounts["hr"]` -> slot(c) -> (holder dict, state key, member spec,
+        seat or None): where one counter of a family lives (keys compare as text)."""
+        fam = self.family_of(target.obj, scope)
+        key, pos = self.ex(target.key, scope), target.pos
+        by_text = {str(k): member_name(fam.name, k) for k in fam.keys}
+        members = self.g.counter_members
+        who = None
+        if isinstance(target.obj, A.Attr):
+            who = self._seat(target.obj.obj, scope, target.obj.pos)
+        return self._slot(fam, who, key, by_text, members, pos)
+
+    def _slot(self, fam, who, key, by_text, members, pos):
+        name, per = fam.name, fam.per_player
+
+        def slot(c: Ctx):
+            k = key(c)
+            m = by_text.get(str(k))
+            if m is None:
+                raise RuleError(f"{name} has no key {k!r} (keys: {', '.join(by_text)})", pos)
+            if not per:
+                return c.s["counters"], m, members[m], None
+            p = c.you if who is None else who(c)
+            return c.s["players"][p], m, members[m], p
+        return slot
+
+    def _seat(self, e, scope, pos):
+        who = self.ex(e, scope)
+
+        def seat(c: Ctx):
+            p = who(c)
+            if type(p) is not int or not 0 <= p < c.eng.n:
+                raise RuleError(f"{p!r} is not a player", pos)
+            return p
+        return seat
+
+    def counter_slot(self, target, scope):
+        """Any counter target (`coins`, `p.coins`, `bank`, `accounts[a]`) as a slot (see
+        member_slot), for the statements that pay, transfer and credit payees."""
+        if isinstance(target, A.Index):
+            return self.member_slot(target, scope)
+        owner, name, spec = self._counter_setter(target, scope)
+
+        def slot(c: Ctx):
+            p = owner(c)
+            return (c.s["counters"] if p is None else c.s["players"][p]), name, spec, p
+        return slot
+
     def _counter_setter(self, target, scope):
         """-> (owner(c) -> seat or None for a game counter, name, spec) for a counter target."""
         if isinstance(target, A.Name):
@@ -653,8 +742,21 @@ class _Compiler:
     def _is_item_field(self, target) -> bool:
         return A.sets_a_field(target, self.g.counters)
 
+    def _member_change(self, target, scope, value, sign, pos):
+        """set/add/subtract on one counter of a family."""
+        slot = self.member_slot(target, scope)
+        bounds = {m: _bounder(spec, pos) for m, spec in self.g.counter_members.items()}
+
+        def change(c: Ctx):
+            h, m, _, p = slot(c)
+            v = need_int(value(c), "the amount", pos)
+            h[m] = bounds[m](h[m] + sign * v if sign else v, c, p)
+        return change, False
+
     def s_SetStmt(self, s, scope):
         value, pos = self.ex(s.value, scope), s.pos
+        if isinstance(s.target, A.Index):
+            return self._member_change(s.target, scope, value, 0, pos)
         if self._is_item_field(s.target):
             return self._item_field_setter(s.target, scope, value, 0)
         owner, name, spec = self._counter_setter(s.target, scope)
@@ -668,6 +770,8 @@ class _Compiler:
 
     def s_AddStmt(self, s, scope):
         amount, pos, sign = self.ex(s.amount, scope), s.pos, s.sign
+        if isinstance(s.target, A.Index):
+            return self._member_change(s.target, scope, amount, sign, pos)
         if self._is_item_field(s.target):
             return self._item_field_setter(s.target, scope, amount, sign)
         owner, name, spec = self._counter_setter(s.target, scope)
@@ -680,6 +784,8 @@ class _Compiler:
         return add, False
 
     def s_GainStmt(self, s, scope):
+        if s.key is not None or s.to is not None or s.verb == "transfer":
+            return self.payment(s, scope)
         name, pos, verb = s.counter, s.pos, s.verb
         spec = self.g.counters[name]
         amount = self.ex(s.amount, scope)
@@ -702,6 +808,80 @@ class _Compiler:
             else:  # lose: never below the counter's floor
                 h[name] = max(old - n, floor)
         return gain, False
+
+    def payment(self, s, scope):
+        """gain/lose/pay on a family member, `pay N from COUNTER to PAYEE` (with the family's
+        automatic transfers), and `transfer N from MEMBER to MEMBER` (paying its fee)."""
+        verb, pos = s.verb, s.pos
+        amount = self.ex(s.amount, scope)
+        target = A.Index(A.Name(s.counter, pos=pos) if s.player is None else
+                         A.Attr(s.player, s.counter, pos=pos), s.key, pos=pos) if (
+            s.key is not None) else (A.Name(s.counter, pos=pos) if s.player is None else
+                                     A.Attr(s.player, s.counter, pos=pos))
+        slot = self.counter_slot(target, scope)
+        fam = self.g.counters[s.counter] if s.key is not None else None
+        bounds = {m: _bounder(spec, pos) for m, spec in
+                  list(self.g.counter_members.items()) + list(self.g.counters.items())}
+        payee = self._payee(s.to, scope, bounds) if s.to is not None else None
+
+        def how_much(c: Ctx) -> int:
+            n = need_int(amount(c), "the amount", pos)
+            if n < 0:
+                raise RuleError(f"cannot {verb} a negative amount ({n})", pos)
+            return n
+
+        if verb == "transfer":
+            dest = self.counter_slot(s.to, scope)
+
+            def transfer(c: Ctx):
+                n, (h, src, spec, p) = how_much(c), slot(c)
+                _, to, _, _ = dest(c)
+                fee = c.eng.prog.transfer_fee[fam.name](c)
+                if not payments.allowed(fam, src, to):
+                    raise RuleError(f"{fam.name} allows no transfer from {src} to {to}", pos)
+                if h[src] - n - fee < payments.floor_of(spec):
+                    raise RuleError(f"player {p} cannot transfer {n} from {src} (fee {fee}): has "
+                                    f"{h[src]}", pos)
+                payments.move(c, fam, h, src, to, n, fee, p)
+            return transfer, False
+
+        def pay_or_gain(c: Ctx):
+            n, place = how_much(c), slot(c)
+            h, m, spec, p = place
+            if verb == "gain":
+                h[m] = bounds[m](h[m] + n, c, p)
+            elif verb == "lose":
+                h[m] = max(h[m] - n, payments.floor_of(spec))
+            else:
+                payments.pay(c, fam, place, n, pos)
+                if payee is not None:
+                    payee(c, place, n)
+        return pay_or_gain, False
+
+    def _payee(self, to, scope, bounds):
+        """Who is paid: a counter (`bank`, `accounts["hr"]`) gains the amount; a player gains it
+        in the counter paid from (the same member of a family); `none` is nobody (the supply)."""
+        target = A.counter_target(to)
+        if target is not None and target[1] in self.g.counters and target[1] not in scope and (
+                target[0] is None or self.g.counters[target[1]].per_player):
+            dest = self.counter_slot(to, scope)
+
+            def to_counter(c: Ctx, paid, n):
+                h, m, _, p = dest(c)
+                h[m] = bounds[m](h[m] + n, c, p)
+            return to_counter
+        who, pos = self.ex(to, scope), to.pos
+
+        def to_player(c: Ctx, paid, n):
+            p = who(c)
+            if p is None:
+                return
+            if type(p) is not int or not 0 <= p < c.eng.n:
+                raise RuleError(f"who is paid must be a player or none, not {_describe(p)}", pos)
+            m = paid[1]
+            h = c.s["players"][p]
+            h[m] = bounds[m](h[m] + n, c, p)
+        return to_player
 
     def s_LetStmt(self, s, scope):
         value, name = self.ex(s.value, scope), s.name

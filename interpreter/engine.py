@@ -16,7 +16,7 @@ import random
 from typing import Any
 
 from dsl.errors import RuleError, UsageError
-from dsl.model import Game
+from dsl.model import Game, member_name
 
 from . import state as st
 from .compile import (Ctx, EndGame, EndTurn, PassTurn, compiled, need_int, need_items,
@@ -261,12 +261,15 @@ class Engine:
         for name, spec in game.counters.items():
             holders = [(s["players"][p], p) for p in range(n)] if spec.per_player else [
                 (s["counters"], 0)]
+            members = [(name, {})] if spec.keys is None else [
+                (member_name(name, k), {"key": k}) for k in spec.keys]
             for holder, p in holders:
-                value = prog.counter_init[name](Ctx(s, p, {}, self))
-                if type(value) is not int:
-                    raise RuleError(f"counter {name} starts at a whole number, not {value!r}",
-                                    spec.pos)
-                holder[name] = value
+                for key, local in members:
+                    value = prog.counter_init[name](Ctx(s, p, local, self))
+                    if type(value) is not int:
+                        raise RuleError(f"counter {key} starts at a whole number, not {value!r}",
+                                        spec.pos)
+                    holder[key] = value
         for name, spec in game.zones.items():
             for owner in (range(n) if spec.per_player else [None]):
                 for member in (spec.keys if spec.keys is not None else [None]):
