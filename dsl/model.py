@@ -94,6 +94,27 @@ class Param:
 
 
 @attrs.frozen
+class CostPart:
+    """One part of a price: `royalty: {amount: card.h, to: card.patent}`."""
+
+    name: str
+    amount: object  # expression
+    to: object  # the payee: a counter or a player (expression), or None: the supply
+    pos: Pos = _pos
+
+
+@attrs.frozen
+class Cost:
+    """An action's price: its parts, paid `from` one counter before the effect, less the
+    discounts that name a part; an action whose price cannot be paid is not offered."""
+
+    source: object  # the counter paid from (expression: `coins`, `accounts["rd"]`)
+    parts: tuple  # CostPart, ...
+    discounts: tuple = ()  # ((part name, expression), ...)
+    pos: Pos = _pos
+
+
+@attrs.frozen
 class Action:
     name: str
     param: Param | None
@@ -102,6 +123,7 @@ class Action:
     limit: object = None  # expression: at most this many uses per period
     limit_per: str = "game"  # turn / game / a phase name (reset when it starts)
     takes: tuple = ()  # argument names: only rules can do it (`do NAME with arg = value`)
+    cost: Cost | None = None  # a price with parts and payees, paid before the effect
     pos: Pos = _pos
 
 

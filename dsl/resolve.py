@@ -18,6 +18,8 @@ from .errors import Pos, ResolveError, SchemaError, Warning_
 from .loader import Source, load_source, locate, variant_names
 from .model import (
     Action,
+    Cost,
+    CostPart,
     Counter,
     DoStep,
     Formula,
@@ -430,8 +432,37 @@ class _Builder:
             out[key] = Action(key, param, self.expr(spec.get("requires"), key, pos),
                               parse_block(spec["effect"], self.path),
                               self.expr(limit["times"], key, limit.pos_of("times")) if limit else None,
-                              str(limit.get("per", "game")) if limit else "game", takes, pos=pos)
+                              str(limit.get("per", "game")) if limit else "game", takes,
+                              self._cost(spec) if "cost" in spec else None, pos=pos)
         return out
+
+    def _cost(self, spec) -> Cost:
+        """`cost: {from: COUNTER, PART: AMOUNT or {amount: ..., to: PAYEE}, ...}` and
+        `discount: {PART: AMOUNT, ...}`."""
+        sec = spec["cost"]
+        parts = []
+        for name, part in sec.items():
+            if name == "from":
+                continue
+            where = sec.pos_of(name)
+            if isinstance(part, dict):
+                parts.append(CostPart(str(name), self.expr(part["amount"], name, part.pos_of("amount")),
+                                      self.expr(part.get("to"), name, part.pos_of("to")),
+                                      pos=sec.key_pos[name]))
+            else:
+                parts.append(CostPart(str(name), self.expr(part, name, where), None,
+                                      pos=sec.key_pos[name]))
+        if not parts:
+            raise SchemaError("a cost needs at least one part (`bank: 3`)", spec.key_pos["cost"])
+        discounts = spec.get("discount") or {}
+        names = [p.name for p in parts]
+        for part in discounts:
+            if part not in names:
+                raise ResolveError(_unknown("cost part", str(part), names) + " (a discount names "
+                                   "a part of the action's cost)", discounts.key_pos[part])
+        return Cost(self.expr(sec["from"], "from", sec.pos_of("from")), tuple(parts),
+                    tuple((str(k), self.expr(v, k, discounts.pos_of(k)))
+                          for k, v in discounts.items()), pos=spec.key_pos["cost"])
 
     def _triggers(self, actions, flow):
         phases = {s.name for s in _all_steps(flow) if isinstance(s, PhaseStep)}
@@ -1121,7 +1152,22 @@ class _Checker:
         self.locals_seen.update(action.takes)
         if action.requires is not None:
             self.expr(action.requires, scope)
+        if action.cost is not None:
+            self.cost(action.cost, scope)
         self.block(action.effect, scope)
+
+    def cost(self, cost, scope):
+        source = A.counter_target(cost.source)
+        if source is None or source[1] not in self.n.counters or source[1] in scope:
+            self.fail(f"a cost is paid from a counter (`coins`, `accounts[\"rd\"]`), not "
+                      f"{A.expr_source(cost.source)}", cost.source)
+        self._counter_target(cost.source, scope)
+        for part in cost.parts:
+            self._want(self.expr(part.amount, scope), "int", part.amount, f"cost part {part.name}")
+            if part.to is not None:
+                self._payee(part.to, scope)
+        for name, amount in cost.discounts:
+            self._want(self.expr(amount, scope), "int", amount, f"the discount on {name}")
 
     def steps(self, steps, scope):
         for s in steps:

@@ -10,13 +10,16 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING
 
+import attrs
+
 from dsl import ast as A
 from dsl.builtins import VALUES
 from dsl.errors import RuleError
 from dsl.model import DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep, member_name
 
-from .decisions import ActionOption, label
 from . import payments
+from .decisions import ActionOption, label
+
 from .functions import FUNCTIONS, call_error, items_of
 from .state import FamilyRef, ZoneRef, zone_key
 
@@ -153,7 +156,7 @@ class Compiled:
 class CompiledAction:
     __slots__ = ("action", "name", "param", "pname", "requires", "effect", "why", "before",
                  "after", "plain", "plain_free", "limit", "effect_plain", "plain_path",
-                 "arg_names", "requires_per_value")
+                 "arg_names", "requires_per_value", "can_pay")
 
     def __init__(self, action, param, requires, effect):
         self.action, self.param, self.requires, self.effect = action, param, requires, effect
@@ -167,6 +170,7 @@ class CompiledAction:
         self.why = str(action.pos)
         self.limit = None  # compiled use limit, if the action has one
         self.effect_plain = None  # the effect as a plain function when it never asks anything
+        self.can_pay = None  # with a `cost:`: can the player pay it now?
         self.plain_path = False
         self.before: tuple = ()  # the triggers around this action, filled in by Compiled
         self.after: tuple = ()
@@ -861,9 +865,7 @@ class _Compiler:
     def _payee(self, to, scope, bounds):
         """Who is paid: a counter (`bank`, `accounts["hr"]`) gains the amount; a player gains it
         in the counter paid from (the same member of a family); `none` is nobody (the supply)."""
-        target = A.counter_target(to)
-        if target is not None and target[1] in self.g.counters and target[1] not in scope and (
-                target[0] is None or self.g.counters[target[1]].per_player):
+        if self._is_counter(to, scope):
             dest = self.counter_slot(to, scope)
 
             def to_counter(c: Ctx, paid, n):
@@ -1240,9 +1242,71 @@ class _Compiler:
             scope = scope | {a.param.name}
         requires = self.ex(a.requires, scope) if a.requires is not None else None
         fn, is_gen = self.block(a.effect, scope)
-        ca = CompiledAction(a, param, requires, self.block_gen(a.effect, scope))
-        ca.effect_plain = None if is_gen else fn
+        if a.cost is None:
+            ca = CompiledAction(a, param, requires, self.block_gen(a.effect, scope))
+            ca.effect_plain = None if is_gen else fn
+            return ca
+        can_pay, pay_cost = self.cost(a.cost, scope)
+        if requires is not None:
+            alone = requires
+            requires = lambda c: bool(alone(c)) and can_pay(c)  # noqa: E731
+        else:
+            requires = can_pay
+        effect, plain = _paying_first(pay_cost, fn, is_gen)
+        ca = CompiledAction(a, param, requires, effect)
+        ca.effect_plain = plain
+        ca.can_pay = can_pay
+        ca.requires_per_value = ca.pname is not None and any(
+            isinstance(n, A.Name) and n.name == ca.pname
+            for e in (a.requires, a.cost) if e is not None for n in _walk_any(e))
         return ca
+
+    def cost(self, cost, scope):
+        """-> (can_pay(c), pay(c)): the parts less their discounts (a part paid to the payer
+        costs nothing), paid from one counter, its family's transfers included."""
+        source = self.counter_slot(cost.source, scope)
+        spec = self.g.counters[A.counter_target(cost.source)[1]]
+        fam = spec if spec.keys is not None else None
+        bounds = {m: _bounder(s, cost.pos) for m, s in
+                  list(self.g.counter_members.items()) + list(self.g.counters.items())}
+        off: dict = {}
+        for name, amount in cost.discounts:
+            off.setdefault(name, []).append(self.ex(amount, scope))
+        parts = []
+        for part in cost.parts:
+            to = part.to
+            credit = self._payee(to, scope, bounds) if to is not None else None
+            seat = None if to is None or self._is_counter(to, scope) else self.ex(to, scope)
+            parts.append((self.ex(part.amount, scope), off.get(part.name, ()), credit, seat,
+                          part.pos))
+
+        def amounts(c: Ctx) -> list:
+            out = []
+            for amount, discounts, credit, seat, pos in parts:
+                n = need_int(amount(c), "a cost", pos)
+                for d in discounts:
+                    n -= need_int(d(c), "a discount", pos)
+                if seat is not None and seat(c) == c.you:
+                    n = 0  # paying oneself costs nothing
+                out.append((max(n, 0), credit))
+            return out
+
+        def can_pay(c: Ctx) -> bool:
+            return payments.funds(c, fam, source(c)) >= sum(n for n, _ in amounts(c))
+
+        def pay(c: Ctx):
+            due = amounts(c)
+            place = source(c)
+            payments.pay(c, fam, place, sum(n for n, _ in due), cost.pos)
+            for n, credit in due:
+                if credit is not None and n:
+                    credit(c, place, n)
+        return can_pay, pay
+
+    def _is_counter(self, e, scope) -> bool:
+        target = A.counter_target(e)
+        return target is not None and target[1] in self.g.counters and target[1] not in scope and (
+            target[0] is None or self.g.counters[target[1]].per_player)
 
     # ================================================================ flow
     def steps(self, steps, scope: set):
@@ -1403,6 +1467,38 @@ class _Compiler:
 
 _MISSING = object()
 MAX_LIST = 100_000
+
+
+def _walk_any(e):
+    """Every syntax node under an expression or a model object holding expressions (a Cost)."""
+    if attrs.has(type(e)) and type(e).__module__ == A.__name__:
+        yield from A.walk(e)
+        return
+    for field in attrs.fields(type(e)) if attrs.has(type(e)) else ():
+        yield from _walk_any(getattr(e, field.name))
+    if isinstance(e, tuple):
+        for x in e:
+            yield from _walk_any(x)
+
+
+def _paying_first(pay, fn, is_gen):
+    """An action's effect with its price paid first: (generator function, plain function or
+    None when the effect can ask something)."""
+    if is_gen:
+        def paying_gen(c: Ctx):
+            pay(c)
+            yield from fn(c)
+        return paying_gen, None
+
+    def paying(c: Ctx):
+        pay(c)
+        fn(c)
+
+    def paying_as_gen(c: Ctx):
+        paying(c)
+        return
+        yield  # never reached: the yield makes this a generator
+    return paying_as_gen, paying
 _ENDS = {"never": "until a rule ends the game (until: never)",
          "condition": "until their condition holds, and nothing can change it now"}
 

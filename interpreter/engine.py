@@ -163,6 +163,9 @@ class Engine:
                             f"(at most {most}); legal: {legal}")
             if ca.requires is not None and ca.param is None:
                 c = Ctx(self.state, d.player, {}, self)
+                if ca.can_pay is not None and not ca.can_pay(c):
+                    return (f"{name} is not allowed now: its cost ({ca.action.cost.pos}) is more "
+                            f"than can be paid; legal: {legal}")
                 if not ca.requires(c):
                     req = ca.action.requires
                     from dsl.ast import expr_source

@@ -343,26 +343,25 @@ items:
   tech: {from: techs, zone: market, fields: {patent: none}}
 setup: set market[1].patent to players[1]      # player 1 owns the cage patent
 formulas:
-  discount(): if advantaged then 2 else 0
-  royalty(card): if card.patent == you then 0 else card.h
+  advantage(): if advantaged then 2 else 0     # $2 off once, on the bank part only
 actions:
-  develop_and_buy:                 # D + G + H, all to the bank; $2 off the bank part
+  develop_and_buy:                 # D + G + H, all to the bank
     choose: card in market where card.patent == none
+    cost:
+      from: coins
+      bank: {amount: card.d + card.g + card.h, to: bank}
+    discount: {bank: advantage()}
     effect: |
-      let bank_part = max(0, card.d + card.g + card.h - discount())
-      pay bank_part coins
-      add bank_part to bank
       set card.patent to you
       end turn
-  buy:                             # G to the bank (discounted), H to the patent owner (never)
+  buy:                             # G to the bank, H to the patent owner (never discounted)
     choose: card in market where card.patent != none
-    effect: |
-      let bank_part = max(0, card.g - discount())
-      pay bank_part + royalty(card) coins
-      add bank_part to bank
-      if royalty(card) > 0:
-        card.patent gains royalty(card) coins
-      end turn
+    cost:
+      from: coins
+      bank: {amount: card.g, to: bank}
+      royalty: {amount: card.h, to: card.patent}
+    discount: {bank: advantage()}
+    effect: end turn
 flow:
   - turns: {first: 0, actions: [develop_and_buy, buy], per_turn: 1, until: one_round}
 scoring: {score: coins}
@@ -371,10 +370,9 @@ scoring: {score: coins}
 
 def test_target_t_th_05_bank_part_discounted_royalty_in_full(tmp_path):
     """EX-27: a SW#2 develops and buys (D 5, G 3, H 2): $8 to the bank; a SW#2 buying a patent
-    another player owns pays G - 2 to the bank and H in full to the owner; the owner pays only G.
-
-    Partly: a cost is not a declared list of parts with payees; each action writes its bank part
-    and its royalty, and "the discount applies to the bank part" is a choice of where to subtract."""
+    another player owns pays G - 2 to the bank and H in full to the owner; the owner pays only G
+    (a part paid to oneself costs nothing). The price is parts with payees; the discount names
+    the bank part; a price the player cannot pay is not offered."""
     e = start(make_game(tmp_path, ROYALTIES))
     assert e.decision.labels == ["develop_and_buy tech#1", "buy tech#2"]
     play_labels(e, ["develop_and_buy tech#1"])
@@ -387,6 +385,17 @@ def test_target_t_th_05_bank_part_discounted_royalty_in_full(tmp_path):
     assert (_me(e, 0)["coins"], _me(e, 1)["coins"], e.state["counters"]["bank"]) == (15, 22, 3)
     play_labels(e, ["buy tech#2"])   # the patent owner pays only G
     assert (_me(e, 1)["coins"], e.state["counters"]["bank"]) == (19, 6)
+
+    for coins, labels in ((8, ["develop_and_buy tech#1", "buy tech#2"]),   # 10 - 2 = $8
+                          (7, ["buy tech#2"])):                            # G - 2 + H = $3
+        game = make_game(tmp_path, ROYALTIES.replace("initial: 20", f"initial: {coins}"),
+                         name=f"c{coins}")
+        assert start(game).decision.labels == labels
+    e = start(make_game(tmp_path, ROYALTIES.replace("initial: 20", "initial: 4"), name="poor"),
+              options={"advantaged": False})
+    assert e.decision.player == 1 and e.decision.labels == ["buy tech#2"]  # 0 cannot pay 3 + 2
+    play_labels(e, ["buy tech#2"])   # the owner pays G = 3 of its 4
+    assert (_me(e, 1)["coins"], e.state["counters"]["bank"]) == (1, 3)
 
 
 # ---------------------------------------------------------------------------------- T-TH-06
