@@ -58,6 +58,17 @@ class Index:
 
 
 @node
+class Slice:
+    """`L[a:b]`: the items from index a (default 0) up to b excluded (default: the end);
+    negative indexes count from the end, as in Python."""
+
+    obj: object
+    lo: object
+    hi: object
+    pos: Pos = _pos
+
+
+@node
 class Call:
     func: str
     args: tuple
@@ -249,6 +260,8 @@ class AuctionStmt:
     currency: str
     winner: str
     price: str
+    beyond_means: bool = False  # bids need not be covered (up to the most any bidder holds)
+    history: str | None = None  # bound to the bids made, in order: [[player, bid], ...]
     pos: Pos = _pos
 
 
@@ -392,6 +405,10 @@ def _expr(e):
             return 8, f"{expr_source(o, 8)}.{n}"
         case Index(obj=o, key=k):
             return 8, f"{expr_source(o, 8)}[{expr_source(k)}]"
+        case Slice(obj=o, lo=lo, hi=hi):
+            lo_text = expr_source(lo) if lo is not None else ""
+            hi_text = expr_source(hi) if hi is not None else ""
+            return 8, f"{expr_source(o, 8)}[{lo_text}:{hi_text}]"
         case Call(func=f, args=a):
             return 9, f"{f}({', '.join(expr_source(x) for x in a)})"
         case Comprehension(func=f, elem=el, var=v, source=s, cond=c):
@@ -499,7 +516,9 @@ def _stmt(s, ind: str) -> str:
         case SecretChooseStmt(name=n, cond=c):
             line = f"secretly each player chooses {n} {_options(s)}{_where(c)}"
         case AuctionStmt(bidders=b, currency=cur, winner=w, price=pr):
-            line = f"auction among {x(b)} paying {cur} as {w}, {pr}"
+            line = f"auction among {x(b)} paying {cur}" + (
+                " beyond means" if s.beyond_means else "") + f" as {w}, {pr}" + (
+                f", {s.history}" if s.history else "")
         case PlaceStmt(item=i, zone=z, row=r, column=col):
             line = f"place {x(i)} on {x(z)} at {x(r)}, {x(col)}"
         case DoStmt(action=a, player=p, times=t, optional=opt, args=args):

@@ -94,6 +94,22 @@ class Param:
 
 
 @attrs.frozen
+class Limit:
+    """`limit: {times: 1, per: quadrimester, shared: true}`: at most `times` uses per period
+    (turn, game, or a phase: the count restarts when it starts); `shared`: by all players
+    together."""
+
+    times: object  # expression
+    per: str = "game"
+    shared: bool = False
+    pos: Pos = _pos
+
+    def state_key(self, action: str, index: int) -> str:
+        """Where the counts live in the state: the first limit under the action's name."""
+        return action if index == 0 else f"{action}#{index + 1}"
+
+
+@attrs.frozen
 class CostPart:
     """One part of a price: `royalty: {amount: card.h, to: card.patent}`."""
 
@@ -120,8 +136,7 @@ class Action:
     param: Param | None
     requires: object  # expression or None
     effect: object  # ast.Block
-    limit: object = None  # expression: at most this many uses per period
-    limit_per: str = "game"  # turn / game / a phase name (reset when it starts)
+    limits: tuple = ()  # Limit, ...: each caps the uses in its period
     takes: tuple = ()  # argument names: only rules can do it (`do NAME with arg = value`)
     cost: Cost | None = None  # a price with parts and payees, paid before the effect
     pos: Pos = _pos

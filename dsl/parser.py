@@ -201,7 +201,11 @@ class _ToAst(Transformer):
         return A.SecretChooseStmt(str(c[0]), c[1], c[2], subsets=True, pos=self._p(meta))
 
     def auction_stmt(self, meta, c):
-        return A.AuctionStmt(c[0], str(c[1]), str(c[2]), str(c[3]), pos=self._p(meta))
+        return A.AuctionStmt(c[0], str(c[1]), str(c[3]), str(c[4]), bool(c[2]),
+                             str(c[5]) if c[5] is not None else None, pos=self._p(meta))
+
+    def beyond_means(self, meta, c):
+        return True
 
     def place_stmt(self, meta, c):
         return A.PlaceStmt(c[0], c[1], c[2], c[3], pos=self._p(meta))
@@ -311,6 +315,9 @@ class _ToAst(Transformer):
 
     def index(self, meta, c):
         return A.Index(c[0], c[1], pos=self._p(meta))
+
+    def slice(self, meta, c):
+        return A.Slice(c[0], c[1], c[2], pos=self._p(meta))
 
     def number(self, meta, c):
         return A.Num(int(c[0]), pos=self._p(meta))

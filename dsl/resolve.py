@@ -24,6 +24,7 @@ from .model import (
     DoStep,
     Formula,
     Game,
+    Limit,
     IfStep,
     ItemKind,
     LoopStep,
@@ -121,13 +122,14 @@ class _Builder:
         self.names = _Names(options, tables, counters, zones, actions, items, formulas)
         for g in graphs:
             self.names.kinds[g] = "graph"
+        phases_declared = {st.name for st in _all_steps(self._raw_flow_phases())}
         for a in actions.values():
-            if a.limit is not None and a.limit_per not in ("turn", "game"):
-                phases_declared = {st.name for st in _all_steps(self._raw_flow_phases())}
-                if a.limit_per not in phases_declared:
-                    raise ResolveError(f"limit per {a.limit_per!r}: expected turn, game or a phase "
-                                       f"name ({', '.join(sorted(phases_declared)) or 'none'})",
-                                       a.pos)
+            for lim in a.limits:
+                if lim.per not in ("turn", "game") and lim.per not in phases_declared:
+                    raise ResolveError(_unknown("period", lim.per, ["turn", "game"] + sorted(
+                        phases_declared)) + " (a limit is per turn, game or a phase)", lim.pos)
+            if len({lim.per for lim in a.limits}) != len(a.limits):
+                raise ResolveError(f"{a.name}: two limits for the same period", a.pos)
         setup = parse_block(doc["setup"], self.path) if doc.get("setup") else A.Block((), pos=doc.pos)
         flow = self._steps(doc.get("flow") or YList(), "flow")
         triggers = self._triggers(actions, flow)
@@ -424,15 +426,17 @@ class _Builder:
             if spec.get("choose"):
                 c = parse_param(spec["choose"], self.path)
                 param = Param(c.name, c.source, c.cond, c.is_range, c.subsets, pos=c.pos)
-            limit = spec.get("limit")
+            limits = spec.get("limit") or []
+            limits = [limits] if isinstance(limits, dict) else limits
             takes = spec.get("takes") or ()
             takes = (str(takes),) if isinstance(takes, str) else tuple(str(t) for t in takes)
             if "effect" not in spec:
                 raise SchemaError(f"actions.{key}: 'effect' is a required property", pos)
             out[key] = Action(key, param, self.expr(spec.get("requires"), key, pos),
                               parse_block(spec["effect"], self.path),
-                              self.expr(limit["times"], key, limit.pos_of("times")) if limit else None,
-                              str(limit.get("per", "game")) if limit else "game", takes,
+                              tuple(Limit(self.expr(lim["times"], key, lim.pos_of("times")),
+                                          str(lim.get("per", "game")), bool(lim.get("shared", False)),
+                                          pos=lim.pos) for lim in limits), takes,
                               self._cost(spec) if "cost" in spec else None, pos=pos)
         return out
 
@@ -859,6 +863,12 @@ class _Checker:
                                   (f"; did you mean {close[0]!r}?" if close else ""), key)
                     return "zone" if t == "family" else "int"
                 return "any"
+            case A.Slice(obj=obj, lo=lo, hi=hi):
+                self._want(self.expr(obj, scope), "list", obj, "what is sliced")
+                for bound in (lo, hi):
+                    if bound is not None:
+                        self._want(self.expr(bound, scope), "int", bound, "a slice bound")
+                return "list"
             case A.CanExpr(action=a, args=args):
                 if a not in self.n.actions:
                     self.fail(_unknown("action", a, self.n.actions), e)
@@ -1078,7 +1088,7 @@ class _Checker:
                 scope[s.name] = "list" if isinstance(s, A.SecretChooseStmt) or s.subsets else (
                     "int" if s.is_range else "any")
                 self.locals_seen.add(s.name)
-            case A.AuctionStmt(bidders=b, currency=cur, winner=w, price=pr):
+            case A.AuctionStmt(bidders=b, currency=cur, winner=w, price=pr, history=hist):
                 self._want(self.expr(b, scope), "list", b, "the bidders")
                 if cur not in self.n.counters or not self.n.counters[cur].per_player:
                     self.fail(_unknown("player counter", cur, self.n.player_attrs) +
@@ -1086,6 +1096,9 @@ class _Checker:
                 self.used.add(cur)
                 scope[w], scope[pr] = "player", "int"
                 self.locals_seen.update((w, pr))
+                if hist is not None:
+                    scope[hist] = "list"
+                    self.locals_seen.add(hist)
             case A.PlaceStmt(item=i, zone=z, row=r, column=col):
                 self.expr(i, scope)
                 self._zone(z, scope, "where an item is placed")
@@ -1144,8 +1157,8 @@ class _Checker:
 
     def action(self, action: Action):
         scope = {t: "any" for t in action.takes}
-        if action.limit is not None:
-            self._want(self.expr(action.limit, {}), "int", action.limit, "a use limit")
+        for lim in action.limits:
+            self._want(self.expr(lim.times, {}), "int", lim.times, "a use limit")
         if action.param is not None:
             scope = self.param(action.param, scope)
             self.locals_seen.add(action.param.name)

@@ -89,10 +89,11 @@ class Compiled:
                             for k, kind in game.items.items()}
         self.setup = cp.block_gen(game.setup, set())
         self.actions = {name: cp.action(a) for name, a in game.actions.items()}
-        self.limits_per: dict[str, list] = {}
+        self.limits_per: dict[str, list] = {}  # period -> [(state key, shared?), ...]
         for name, a in game.actions.items():
-            if a.limit is not None:
-                self.limits_per.setdefault(a.limit_per, []).append(name)
+            for i, lim in enumerate(a.limits):
+                self.limits_per.setdefault(lim.per, []).append((lim.state_key(name, i),
+                                                                lim.shared))
         self.triggers: dict[tuple, list] = {}
         # `as soon as` triggers: (trigger, condition, effect, per seat?); a condition that reads a
         # player's own things (`ingenuity >= 2`, `you`) is watched for each seat on its own
@@ -155,7 +156,7 @@ class Compiled:
 
 class CompiledAction:
     __slots__ = ("action", "name", "param", "pname", "requires", "effect", "why", "before",
-                 "after", "plain", "plain_free", "limit", "effect_plain", "plain_path",
+                 "after", "plain", "plain_free", "limits", "effect_plain", "plain_path",
                  "arg_names", "requires_per_value", "can_pay")
 
     def __init__(self, action, param, requires, effect):
@@ -168,7 +169,7 @@ class CompiledAction:
         self.requires_per_value = self.pname is not None and action.requires is not None and any(
             isinstance(n, A.Name) and n.name == self.pname for n in A.walk(action.requires))
         self.why = str(action.pos)
-        self.limit = None  # compiled use limit, if the action has one
+        self.limits: tuple = ()  # (state key, compiled times, Limit) for each use limit
         self.effect_plain = None  # the effect as a plain function when it never asks anything
         self.can_pay = None  # with a `cost:`: can the player pay it now?
         self.plain_path = False
@@ -370,6 +371,18 @@ class _Compiler:
             except (KeyError, IndexError, TypeError) as exc:
                 raise RuleError(f"no entry {k!r} ({type(exc).__name__})", pos) from None
         return index
+
+    def x_Slice(self, e, scope):
+        obj, pos = self.ex(e.obj, scope), e.pos
+        lo = self.ex(e.lo, scope) if e.lo is not None else None
+        hi = self.ex(e.hi, scope) if e.hi is not None else None
+
+        def slice_(c: Ctx):
+            items = need_items(c, obj(c), "what is sliced", pos)
+            a = need_int(lo(c), "a slice bound", pos) if lo is not None else None
+            b = need_int(hi(c), "a slice bound", pos) if hi is not None else None
+            return items[a:b]
+        return slice_
 
     def formula(self, name: str):
         """A formula's body, compiled once (cycles were refused by the checker)."""
@@ -1029,26 +1042,36 @@ class _Compiler:
 
     def s_AuctionStmt(self, s, scope):
         bidders, currency, why, pos = self.ex(s.bidders, scope), s.currency, str(s.pos), s.pos
-        winner_var, price_var = s.winner, s.price
+        winner_var, price_var, history_var = s.winner, s.price, s.history
         scope.update((winner_var, price_var))
+        if history_var is not None:
+            scope.add(history_var)
+        beyond = s.beyond_means
 
         def auction(c: Ctx):
             order = items_of(c, bidders(c))
             if any(type(p) is not int or not 0 <= p < c.eng.n for p in order):
                 raise RuleError(f"the bidders must be seats, got {order!r}", pos)
             high, leader = 0, None
+            history: list = []
+            # beyond means: anyone may bid up to what the richest bidder holds
+            most = max(c.s["players"][p][currency] for p in order) if order and beyond else 0
             while order and not (len(order) == 1 and order[0] == leader):
                 p = order.pop(0)
                 if p == leader:
                     order.append(p)
                     continue
                 def bids(p=p, high=high):  # again after a free action: money may have changed
-                    return ["out"] + list(range(high + 1, c.s["players"][p][currency] + 1))
+                    top = most if beyond else c.s["players"][p][currency]
+                    return ["out"] + list(range(high + 1, top + 1))
                 bid = yield from c.eng.ask(p, "bid", bids(), why, bids, ctx=c)
                 if bid != "out":
                     high, leader = bid, p
+                    history.append([p, bid])
                     order.append(p)
             c.v[winner_var], c.v[price_var] = leader, high
+            if history_var is not None:
+                c.v[history_var] = history
             if c.eng.record:
                 c.eng.events.append({"event": "auction", "winner": leader, "price": high,
                                      "at": f"{pos.path}:{pos.line}"})
@@ -1229,9 +1252,9 @@ class _Compiler:
 
     # ================================================================ actions
     def action(self, a):
-        limit = self.ex(a.limit, set()) if a.limit is not None else None
         ca = self._action(a)
-        ca.limit = limit
+        ca.limits = tuple((lim.state_key(a.name, i), self.ex(lim.times, set()), lim)
+                          for i, lim in enumerate(a.limits))
         return ca
 
     def _action(self, a):

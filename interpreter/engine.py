@@ -153,13 +153,14 @@ class Engine:
         ca = self.prog.actions.get(name)
         legal = ", ".join(d.labels)
         if ca is not None and d.kind == "action":
-            if ca.limit is not None:
+            for key, times, lim in ca.limits:
                 c = Ctx(self.state, d.player, {}, self)
-                used, most = self.state["uses"].get(name, _NO_USES)[d.player], ca.limit(c)
+                used, most = self.state["uses"].get(key, _NO_USES)[d.player], times(c)
                 if used >= most:
-                    per = ca.action.limit_per
-                    period = {"game": "this game", "turn": "this turn"}.get(per, f"this {per}")
-                    return (f"{name} is not allowed now: it was used {used} times {period} "
+                    period = {"game": "this game", "turn": "this turn"}.get(lim.per,
+                                                                            f"this {lim.per}")
+                    by = " by all players together" if lim.shared else ""
+                    return (f"{name} is not allowed now: it was used {used} times {period}{by} "
                             f"(at most {most}); legal: {legal}")
             if ca.requires is not None and ca.param is None:
                 c = Ctx(self.state, d.player, {}, self)
@@ -597,8 +598,7 @@ class Engine:
         uses = self.state["uses"]
         for name in names:
             ca = actions[name]
-            if ca.limit is not None and uses.get(name, _NO_USES)[c.you] >= ca.limit(
-                    Ctx(c.s, c.you, dict(args or {}), self)):
+            if ca.limits and self._used_up(ca, uses, c.you, args):
                 continue
             if ca.param is None:
                 if ca.requires is None or ca.requires(Ctx(c.s, c.you, dict(args or {}), self)
@@ -623,6 +623,23 @@ class Engine:
                     out.append(ActionOption(name, value, free, rest or None))
         return out
 
+    def _used_up(self, ca, uses: dict, player: int, args) -> bool:
+        """Has the player reached one of the action's use limits in its period?"""
+        for key, times, _ in ca.limits:
+            if uses.get(key, _NO_USES)[player] >= times(Ctx(self.state, player, dict(args or {}),
+                                                             self)):
+                return True
+        return False
+
+    def count_use(self, ca, player: int) -> None:
+        """One more use of a limited action: the player's, or everyone's for a shared limit."""
+        for key, _, lim in ca.limits:
+            counts = self.state["uses"].setdefault(key, [0] * self.n)
+            if lim.shared:
+                counts[:] = [x + 1 for x in counts]
+            else:
+                counts[player] += 1
+
     def can(self, name: str, player: int, args: dict) -> bool:
         """`can(ACTION with ...)`: the same enumeration that offers options, so they agree."""
         return bool(self.action_options(Ctx(self.state, player, {}, self), [name], False,
@@ -643,9 +660,8 @@ class Engine:
         ac = Ctx(self.state, player, {} if ca.pname is None else {ca.pname: option.value}, self)
         if option.args:
             ac.v.update(option.args)
-        if ca.limit is not None:
-            counts = self.state["uses"].setdefault(ca.name, [0] * self.n)
-            counts[player] += 1
+        if ca.limits:
+            self.count_use(ca, player)
         if ca.before:
             yield from self._fire(ca.before, "before_action", ca.name, ac)
         try:
@@ -664,9 +680,8 @@ class Engine:
     def _run_plain(self, ca, option: ActionOption, player: int) -> None:
         """run_action for an action whose effect and triggers never ask anything: plain calls."""
         ac = Ctx(self.state, player, {} if ca.pname is None else {ca.pname: option.value}, self)
-        if ca.limit is not None:
-            counts = self.state["uses"].setdefault(ca.name, [0] * self.n)
-            counts[player] += 1
+        if ca.limits:
+            self.count_use(ca, player)
         if ca.before:
             self._fire_plain(ca.before, self._action_locals(ca.name, ac), ac)
         try:
@@ -701,11 +716,11 @@ class Engine:
 
     def reset_uses(self, period: str, player: int | None = None) -> None:
         """Use counts of actions limited `per: <period>` start again (for one player or all)."""
-        for name in self.prog.limits_per.get(period, ()):
-            counts = self.state["uses"].get(name)
+        for key, shared in self.prog.limits_per.get(period, ()):
+            counts = self.state["uses"].get(key)
             if counts is None:
                 continue
-            if player is None:
+            if player is None or shared:
                 counts[:] = [0] * self.n
             else:
                 counts[player] = 0

@@ -480,6 +480,9 @@ class _Builder:
             if action.requires is not None:
                 lines += wrap(w.field("requires", expr(action.requires)), 40,
                               2 if self.detail == "actions" else 3)
+            for lim in action.limits:
+                lines += wrap(w.ui("limit", expr(lim.times), w.term(lim.per)) + (
+                    f" ({w.ui('shared')})" if lim.shared else ""), 40, 1)
             if action.cost is not None:
                 lines += wrap(w.field("cost", cost_text(w, action.cost)), 40,
                               2 if self.detail == "actions" else 3)

@@ -972,12 +972,10 @@ game: tech
 players: [2, 2]
 tables:
   reveals_after: [0, 1, 1, 2, 1, 2, 0, 0, 0, 0]       # by quadrimester (index 0 unused)
-counters:
-  reserver: {initial: -1}                             # the one reservation of the quadrimester
-  face_up: {initial: 0}
 zones:
   tech_deck: {visibility: hidden}
   zone_2: {}
+  deck_reservation: {}
   line_2: {}
   rest: {per: player}
 items:
@@ -986,9 +984,10 @@ items:
 setup: deal 3 from tech_deck to zone_2
 actions:
   reserve_deck:                        # only one meeple per quadrimester, across all players
-    requires: reserver == -1 and not empty(rest)
+    limit: {times: 1, per: quadrimester, shared: true}
+    requires: not empty(rest)
     effect: |
-      set reserver to you
+      move top(rest) to deck_reservation
       end turn
   done: {effect: pass}
 flow:
@@ -1002,14 +1001,13 @@ flow:
         steps:
           - do: |
               let due = reveals_after[q]
-              if reserver != -1 and due > 0:
-                choose card in tech_deck by players[reserver]   # looks through the deck
-                move card to zone_2
-                let due = due - 1
-                move top(players[reserver].rest) to line_2 at top   # space 1 of the Zone 2 line
+              for each m in deck_reservation:
+                if due > 0:
+                  choose card in tech_deck by owner(m)   # looks through the deck
+                  move card to zone_2
+                  let due = due - 1
+                move m to line_2 at top                  # space 1 of the Zone 2 line
               deal due from tech_deck to zone_2
-              set reserver to -1
-              set face_up to count(zone_2)
 scoring: {score: 0}
 """
 
@@ -1017,26 +1015,30 @@ scoring: {score: 0}
 def test_target_t_th_14_reveal_schedule_and_one_deck_reservation(tmp_path):
     """EX-28: after the maintenance of Q1..Q5 the board holds 4, 5, 7, 8, 10 face-up cards, none
     more from Q6 on; a reservation lets its owner pick the card revealed (the others keep their
-    order), once per quadrimester across all players, and puts the meeple on space 1 of line 2.
+    order), once per quadrimester across all players (a shared limit on the action), and puts
+    the meeple on space 1 of line 2.
 
-    Partly: `limit:` counts per player, so the cross-player limit is a counter in `requires:`; the
-    search of the deck is written out (choose + move), not a generic deck operation."""
+    Partly: the search of the deck is written out (choose + move), not a generic deck operation."""
     e = start(make_game(tmp_path, TECH))
     counts = []
     for q in range(1, 8):
-        if q == 3:  # player 1 reserves the deck in Q3 (2 cards due); player 0 then cannot
-            play_labels(e, ["done", "reserve_deck"])
+        if q == 3:  # player 0 reserves the deck in Q3 (2 cards due); player 1 then cannot
+            play_labels(e, ["reserve_deck"])
             assert e.decision.player == 1 and e.decision.labels == ["done"]
-            play_labels(e, ["done"])
+            play_labels(e, ["done", "done"])
             deck_before = list(e.state["zones"]["tech_deck"])
-            assert e.decision.player == 1 and len(e.decision.labels) == len(deck_before)
+            assert e.decision.player == 0 and len(e.decision.labels) == len(deck_before)
             play_labels(e, ["tech#11"])
             assert e.state["zones"]["zone_2"][-2:] == ["tech#11", deck_before[0]]
             assert e.state["zones"]["tech_deck"] == [c for c in deck_before if c != "tech#11"][1:]
-            assert e.state["zones"]["line_2"] == ["meeple#1.1"]
+            assert e.state["zones"]["line_2"] == ["meeple#0.1"]
+        elif q == 4:  # a new quadrimester: player 1 may reserve the deck again
+            play_labels(e, ["done"])
+            assert e.decision.labels == ["reserve_deck", "done"]
+            play_labels(e, ["done"])
         else:
             play_labels(e, ["done", "done"])
-        counts.append(e.state["counters"]["face_up"])
+        counts.append(len(e.state["zones"]["zone_2"]))
     assert counts == [4, 5, 7, 8, 10, 10, 10]
 
 
@@ -1108,6 +1110,7 @@ players: [2, 2]
 counters:
   quad: {initial: 0}
   sf: {per: player, initial: 6, min: 0}
+  rp: {per: player, initial: 3, min: 0}
   mercenaries: {per: player, initial: 0}
   auctions: {initial: 0}
   bank: {initial: 0}
@@ -1133,10 +1136,14 @@ flow_patches:
         steps:
           - do: |
               add 1 to auctions
-              auction among players_from(0) paying sf as winner, price
+              auction among players_from(0) paying sf beyond means as winner, price, bids
+              if winner != none and winner.sf < price:   # a last bidder who cannot pay
+                winner loses 1 rp
+                let previous = last(bids[:-1])           # the previous bidder buys instead
+                let winner = if previous == none then none else previous[0]
+                let price = if previous == none then 0 else previous[1]
               if winner != none:
-                winner pays price sf
-                add price to bank
+                pay price from winner.sf to bank
                 winner gains 1 mercenaries
 """
 
@@ -1144,10 +1151,8 @@ flow_patches:
 def test_target_t_th_16_lawless_open_mercenary_auction_after_four_maintenances(tmp_path):
     """An open ascending auction (optional, strictly higher bids, only the winner pays from the
     Slush Fund to the bank) inserted after the Maintenance of Q3, Q5, Q7 and Q8 by an overlay.
-
-    Partly: the auction offers only bids the bidder can pay from the counter, and returns only the
-    winner and price: "a last bidder who cannot pay loses 1 RP and the previous bidder buys" needs
-    bids beyond one's means and the bid history (the previous bidder and its bid)."""
+    Bids may go beyond one's means (up to what the richest bidder holds) and the bid history is
+    bound, so "a last bidder who cannot pay loses 1 RP and the previous bidder buys" is a rule."""
     make_game(tmp_path, MERCENARIES)
     base = start(load_game(str(tmp_path / "g")))
     assert base.decision is None and base.state["counters"]["auctions"] == 0
@@ -1161,8 +1166,18 @@ def test_target_t_th_16_lawless_open_mercenary_auction_after_four_maintenances(t
     assert e.state["counters"]["quad"] == 7
     play_labels(e, ["6", "out", "out", "out"])   # Q7: player 0 pays 6; Q8: nobody
     assert e.decision is None
-    assert [(p["sf"], p["mercenaries"]) for p in e.state["players"]] == [(0, 1), (3, 1)]
+    assert [(p["sf"], p["mercenaries"], p["rp"]) for p in e.state["players"]] == [(0, 1, 3), (3, 1, 3)]
     assert (e.state["counters"]["auctions"], e.state["counters"]["bank"]) == (4, 9)
+
+
+def test_target_t_th_16_a_winner_who_cannot_pay_loses_1_rp_and_the_previous_bidder_buys(tmp_path):
+    make_game(tmp_path, MERCENARIES.replace("sf: {per: player, initial: 6", 'sf: {per: player, initial: "[6, 4][you]"'))
+    e = start(_variant(tmp_path, "lawless", LAWLESS_MERCS))
+    play_labels(e, ["2"])
+    assert e.decision.labels == ["out", "3", "4", "5", "6"]   # player 1 holds $4 but may bid $6
+    play_labels(e, ["5", "out"])                # player 1 wins at $5 with $4: cannot pay
+    assert [(p["sf"], p["mercenaries"], p["rp"]) for p in e.state["players"]] == [(6 - 2, 1, 3), (4, 0, 2)]
+    assert e.state["counters"]["bank"] == 2
 
 
 # ---------------------------------------------------------------------------------- T-TH-17
