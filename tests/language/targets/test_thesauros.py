@@ -330,8 +330,6 @@ def test_target_t_th_04_apprenticeship_hat_gives_boss_advantage_at_once(tmp_path
 ROYALTIES = """
 game: royalties
 players: [2, 2]
-options:
-  advantaged: {default: true, doc: "the acting meeple is the Boss or a SW#2"}
 tables:
   techs: [{name: mask, d: 5, g: 3, h: 2}, {name: cage, d: 4, g: 3, h: 2}]
 counters:
@@ -339,11 +337,14 @@ counters:
   bank: {initial: 0}
 zones:
   market: {}
+  acting: {per: player}                        # the meeple taking the Zone 2 action
 items:
   tech: {from: techs, zone: market, fields: {patent: none}}
+  meeple: {per: player, count: 1, zone: acting, fields: {boss: false, hat: 2}}
 setup: set market[1].patent to players[1]      # player 1 owns the cage patent
 formulas:
-  advantage(): if advantaged then 2 else 0     # $2 off once, on the bank part only
+  # the Boss or a SW#2 gets $2 off once, on the bank part only
+  advantage(): sum((if m.boss or m.hat == 2 then 2 else 0) for m in acting)
 actions:
   develop_and_buy:                 # D + G + H, all to the bank
     choose: card in market where card.patent == none
@@ -380,7 +381,8 @@ def test_target_t_th_05_bank_part_discounted_royalty_in_full(tmp_path):
     play_labels(e, ["buy tech#1"])  # player 1 buys player 0's mask: G - 2 = 1 to the bank, H = 2 to 0
     assert (_me(e, 1)["coins"], _me(e, 0)["coins"], e.state["counters"]["bank"]) == (17, 14, 9)
 
-    e = start(make_game(tmp_path, ROYALTIES, name="plain"), options={"advantaged": False})
+    basic = ROYALTIES.replace("hat: 2}", "hat: 1}")   # a SW#1 acts: no discount
+    e = start(make_game(tmp_path, basic, name="plain"))
     play_labels(e, ["buy tech#2"])   # no advantage: G 3 to the bank, H 2 to the owner
     assert (_me(e, 0)["coins"], _me(e, 1)["coins"], e.state["counters"]["bank"]) == (15, 22, 3)
     play_labels(e, ["buy tech#2"])   # the patent owner pays only G
@@ -391,8 +393,7 @@ def test_target_t_th_05_bank_part_discounted_royalty_in_full(tmp_path):
         game = make_game(tmp_path, ROYALTIES.replace("initial: 20", f"initial: {coins}"),
                          name=f"c{coins}")
         assert start(game).decision.labels == labels
-    e = start(make_game(tmp_path, ROYALTIES.replace("initial: 20", "initial: 4"), name="poor"),
-              options={"advantaged": False})
+    e = start(make_game(tmp_path, basic.replace("initial: 20", "initial: 4"), name="poor"))
     assert e.decision.player == 1 and e.decision.labels == ["buy tech#2"]  # 0 cannot pay 3 + 2
     play_labels(e, ["buy tech#2"])   # the owner pays G = 3 of its 4
     assert (_me(e, 1)["coins"], e.state["counters"]["bank"]) == (1, 3)
