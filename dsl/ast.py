@@ -174,6 +174,13 @@ class GainStmt:
     pos: Pos = _pos
 
 
+def counter_expr(player, counter: str, key, pos):
+    """The counter a gain/pay statement names, as an expression: `coins`, `p.coins`,
+    `accounts[a]`, `p.accounts[a]` (the inverse of counter_target)."""
+    e = Name(counter, pos=pos) if player is None else Attr(player, counter, pos=pos)
+    return e if key is None else Index(e, key, pos=pos)
+
+
 def counter_target(e):
     """`coins`, `p.coins`, `accounts[a]`, `p.accounts[a]` -> (player or None, name, key or None);
     None for anything else."""

@@ -401,7 +401,7 @@ class _Compiler:
         if e.func == "funds":
             target = e.args[0]
             slot = self.counter_slot(target, scope)
-            fam = self.g.counters[A.counter_target(target)[1]]
+            fam = self.g.counters[_counter_name(target)]
             fam = fam if fam.keys is not None else None
             return lambda c: payments.funds(c, fam, slot(c))
         if e.func in self.g.formulas:
@@ -831,12 +831,9 @@ class _Compiler:
         automatic transfers), and `transfer N from MEMBER to MEMBER` (paying its fee)."""
         verb, pos = s.verb, s.pos
         amount = self.ex(s.amount, scope)
-        target = A.Index(A.Name(s.counter, pos=pos) if s.player is None else
-                         A.Attr(s.player, s.counter, pos=pos), s.key, pos=pos) if (
-            s.key is not None) else (A.Name(s.counter, pos=pos) if s.player is None else
-                                     A.Attr(s.player, s.counter, pos=pos))
-        slot = self.counter_slot(target, scope)
+        slot = self.counter_slot(A.counter_expr(s.player, s.counter, s.key, pos), scope)
         fam = self.g.counters[s.counter] if s.key is not None else None
+        family = self.g.counters[s.counter]  # a transfer is always within a family
         bounds = {m: _bounder(spec, pos) for m, spec in
                   list(self.g.counter_members.items()) + list(self.g.counters.items())}
         payee = self._payee(s.to, scope, bounds) if s.to is not None else None
@@ -853,13 +850,13 @@ class _Compiler:
             def transfer(c: Ctx):
                 n, (h, src, spec, p) = how_much(c), slot(c)
                 _, to, _, _ = dest(c)
-                fee = c.eng.prog.transfer_fee[fam.name](c)
-                if not payments.allowed(fam, src, to):
-                    raise RuleError(f"{fam.name} allows no transfer from {src} to {to}", pos)
+                fee = c.eng.prog.transfer_fee[family.name](c)
+                if not payments.allowed(family, src, to):
+                    raise RuleError(f"{family.name} allows no transfer from {src} to {to}", pos)
                 if h[src] - n - fee < payments.floor_of(spec):
                     raise RuleError(f"player {p} cannot transfer {n} from {src} (fee {fee}): has "
                                     f"{h[src]}", pos)
-                payments.move(c, fam, h, src, to, n, fee, p)
+                payments.move(c, family, h, src, to, n, fee, p)
             return transfer, False
 
         def pay_or_gain(c: Ctx):
@@ -1288,7 +1285,7 @@ class _Compiler:
         """-> (can_pay(c), pay(c)): the parts less their discounts (a part paid to the payer
         costs nothing), paid from one counter, its family's transfers included."""
         source = self.counter_slot(cost.source, scope)
-        spec = self.g.counters[A.counter_target(cost.source)[1]]
+        spec = self.g.counters[_counter_name(cost.source)]
         fam = spec if spec.keys is not None else None
         bounds = {m: _bounder(s, cost.pos) for m, s in
                   list(self.g.counter_members.items()) + list(self.g.counters.items())}
@@ -1502,6 +1499,13 @@ def _walk_any(e):
     if isinstance(e, tuple):
         for x in e:
             yield from _walk_any(x)
+
+
+def _counter_name(e) -> str:
+    """The counter an expression names (the checker made sure it names one)."""
+    target = A.counter_target(e)
+    assert target is not None
+    return target[1]
 
 
 def _paying_first(pay, fn, is_gen):
