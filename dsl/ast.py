@@ -58,6 +58,17 @@ class Index:
 
 
 @node
+class Slice:
+    """`L[a:b]`: the items from index a (default 0) up to b excluded (default: the end);
+    negative indexes count from the end, as in Python."""
+
+    obj: object
+    lo: object
+    hi: object
+    pos: Pos = _pos
+
+
+@node
 class Call:
     func: str
     args: tuple
@@ -154,11 +165,33 @@ class AddStmt:
 class GainStmt:
     """`gain 3 coins`, `lose 1 vp`, `pay 2 coins`, `p gains 5 coins`: a counter of a player."""
 
-    verb: str  # gain / lose / pay
+    verb: str  # gain / lose / pay / transfer
     player: object  # None for "you"
     amount: object
     counter: str
+    key: object = None  # a member of a counter family: `gain 1 track[r]`
+    to: object = None  # who is paid (`pay 3 from coins to card.owner`), where a transfer goes
     pos: Pos = _pos
+
+
+def counter_expr(player, counter: str, key, pos):
+    """The counter a gain/pay statement names, as an expression: `coins`, `p.coins`,
+    `accounts[a]`, `p.accounts[a]` (the inverse of counter_target)."""
+    e = Name(counter, pos=pos) if player is None else Attr(player, counter, pos=pos)
+    return e if key is None else Index(e, key, pos=pos)
+
+
+def counter_target(e):
+    """`coins`, `p.coins`, `accounts[a]`, `p.accounts[a]` -> (player or None, name, key or None);
+    None for anything else."""
+    key = None
+    if isinstance(e, Index) and isinstance(e.obj, (Name, Attr)):
+        e, key = e.obj, e.key
+    if isinstance(e, Name):
+        return None, e.name, key
+    if isinstance(e, Attr):
+        return e.obj, e.name, key
+    return None
 
 
 @node
@@ -246,6 +279,8 @@ class AuctionStmt:
     currency: str
     winner: str
     price: str
+    beyond_means: bool = False  # bids need not be covered (up to the most any bidder holds)
+    history: str | None = None  # bound to the bids made, in order: [[player, bid], ...]
     pos: Pos = _pos
 
 
@@ -405,6 +440,10 @@ def _expr(e):
             return 8, f"{expr_source(o, 8)}.{n}"
         case Index(obj=o, key=k):
             return 8, f"{expr_source(o, 8)}[{expr_source(k)}]"
+        case Slice(obj=o, lo=lo, hi=hi):
+            lo_text = expr_source(lo) if lo is not None else ""
+            hi_text = expr_source(hi) if hi is not None else ""
+            return 8, f"{expr_source(o, 8)}[{lo_text}:{hi_text}]"
         case Call(func=f, args=a):
             return 9, f"{f}({', '.join(expr_source(x) for x in a)})"
         case Comprehension(func=f, elem=el, var=v, source=s, cond=c):
@@ -484,10 +523,16 @@ def _stmt(s, ind: str) -> str:
             line = f"add {x(a)} to {x(t)}"
         case AddStmt(amount=a, target=t):
             line = f"subtract {x(a)} from {x(t)}"
-        case GainStmt(verb=verb, player=None, amount=a, counter=c):
-            line = f"{verb} {x(a)} {c}"
-        case GainStmt(verb=verb, player=p, amount=a, counter=c):
-            line = f"{x(p, 8)} {verb}s {x(a)} {c}"
+        case GainStmt(verb=verb, player=p, amount=a, counter=c, key=k, to=to) if (
+                to is not None or verb == "transfer" or (verb == "pay" and k is not None)):
+            owner = f"{x(p, 8)}." if p is not None else ""
+            member = f"[{x(k)}]" if k is not None else ""
+            line = f"{verb} {x(a)} from {owner}{c}{member}" + (f" to {x(to)}" if to is not None
+                                                               else "")
+        case GainStmt(verb=verb, player=None, amount=a, counter=c, key=k):
+            line = f"{verb} {x(a)} {c}" + (f"[{x(k)}]" if k is not None else "")
+        case GainStmt(verb=verb, player=p, amount=a, counter=c, key=k):
+            line = f"{x(p, 8)} {verb}s {x(a)} {c}" + (f"[{x(k)}]" if k is not None else "")
         case LetStmt(name=n, value=v):
             line = f"let {n} = {x(v)}"
         case MoveStmt(item=i, dest=d, place=p, gravity=grav, position=n):
@@ -509,7 +554,9 @@ def _stmt(s, ind: str) -> str:
             who = "player" if among is None else f"{v} in {x(among)}"
             line = f"secretly each {who} chooses {n} {_options(s)}{_where(c)}"
         case AuctionStmt(bidders=b, currency=cur, winner=w, price=pr):
-            line = f"auction among {x(b)} paying {cur} as {w}, {pr}"
+            line = f"auction among {x(b)} paying {cur}" + (
+                " beyond means" if s.beyond_means else "") + f" as {w}, {pr}" + (
+                f", {s.history}" if s.history else "")
         case PlaceStmt(item=i, zone=z, row=r, column=col):
             line = f"place {x(i)} on {x(z)} at {x(r)}, {x(col)}"
         case DoStmt(action=a, player=p, times=t, optional=opt, args=args, value=v, mode=m,

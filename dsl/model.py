@@ -42,6 +42,27 @@ class Counter:
     overflow: str  # "clamp" or "error"
     visibility: str = "public"  # public / owner / hidden (per-player counters)
     track: Track | None = None  # a track's position (declared under `tracks:`)
+    keys: tuple | None = None  # a family: one member `name[key]` per key (see `members`)
+    member: object = None  # a family member's key (its name is `family[key]`)
+    transfer: object = None  # a family's Transfer: how a short member is refilled from others
+    pos: Pos = _pos
+
+
+def member_name(family: str, key) -> str:
+    """The name (and state key) of one member of a counter family: `accounts[hr]`."""
+    return f"{family}[{key}]"
+
+
+@attrs.frozen
+class Transfer:
+    """`transfer: {fee: EXPR, from: [keys], into: [keys], fee_to: COUNTER}` on a counter family:
+    money moves into a short member (one of `into`) from the `from` members, each source used
+    paying `fee` (to the game counter `fee_to`, if given)."""
+
+    fee: object  # expression
+    sources: tuple  # member keys money may come from, in the order the rules use them
+    into: tuple  # member keys money may go to
+    fee_to: str | None  # a game counter the fees go to (None: they leave play)
     pos: Pos = _pos
 
 
@@ -91,14 +112,51 @@ class Param:
 
 
 @attrs.frozen
+class Limit:
+    """`limit: {times: 1, per: quadrimester, shared: true}`: at most `times` uses per period
+    (turn, game, or a phase: the count restarts when it starts); `shared`: by all players
+    together."""
+
+    times: object  # expression
+    per: str = "game"
+    shared: bool = False
+    pos: Pos = _pos
+
+    def state_key(self, action: str, index: int) -> str:
+        """Where the counts live in the state: the first limit under the action's name."""
+        return action if index == 0 else f"{action}#{index + 1}"
+
+
+@attrs.frozen
+class CostPart:
+    """One part of a price: `royalty: {amount: card.h, to: card.patent}`."""
+
+    name: str
+    amount: object  # expression
+    to: object  # the payee: a counter or a player (expression), or None: the supply
+    pos: Pos = _pos
+
+
+@attrs.frozen
+class Cost:
+    """An action's price: its parts, paid `from` one counter before the effect, less the
+    discounts that name a part; an action whose price cannot be paid is not offered."""
+
+    source: object  # the counter paid from (expression: `coins`, `accounts["rd"]`)
+    parts: tuple  # CostPart, ...
+    discounts: tuple = ()  # ((part name, expression), ...)
+    pos: Pos = _pos
+
+
+@attrs.frozen
 class Action:
     name: str
     param: Param | None
     requires: object  # expression or None
     effect: object  # ast.Block
-    limit: object = None  # expression: at most this many uses per period
-    limit_per: str = "game"  # turn / game / a phase name (reset when it starts)
+    limits: tuple = ()  # Limit, ...: each caps the uses in its period
     takes: tuple = ()  # argument names: only rules can do it (`do NAME with arg = value`)
+    cost: Cost | None = None  # a price with parts and payees, paid before the effect
     pos: Pos = _pos
 
 
@@ -248,6 +306,7 @@ class Game:
     automa_decide: dict = attrs.field(factory=dict)  # decision name -> expression
     rule_texts: dict = attrs.field(factory=dict)  # text -> RuleText (rule text held in tables)
     data_actions: tuple = ()  # actions that rule-text cells name (`effect: build_module`)
+    counter_members: dict = attrs.field(factory=dict)  # "accounts[hr]" -> member Counter
     warnings: tuple = ()
 
     def _repr_svg_(self) -> str:
@@ -255,6 +314,11 @@ class Game:
         from visualizer import svg
 
         return svg(self)
+
+    def counter_spec(self, key: str) -> Counter:
+        """The Counter of a state key: a plain counter, or a family member `accounts[hr]`."""
+        spec = self.counters.get(key)
+        return spec if spec is not None else self.counter_members[key]
 
     def term(self, key: str, lang: str = "en") -> str:
         entry = self.terms.get(key)

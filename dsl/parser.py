@@ -113,6 +113,35 @@ class _ToAst(Transformer):
     gain_stmt, lose_stmt, pay_stmt = _gain("gain"), _gain("lose"), _gain("pay")
     gain_of_stmt, lose_of_stmt, pay_of_stmt = _gain_of("gain"), _gain_of("lose"), _gain_of("pay")
 
+    def _gain_member(verb):
+        def rule(self, meta, c):
+            return A.GainStmt(verb, None, c[0], str(c[1]), c[2], pos=self._p(meta))
+        return rule
+
+    def _gain_of_member(verb):
+        def rule(self, meta, c):
+            return A.GainStmt(verb, c[0], c[1], str(c[2]), c[3], pos=self._p(meta))
+        return rule
+
+    gain_member_stmt, lose_member_stmt = _gain_member("gain"), _gain_member("lose")
+    pay_member_stmt = _gain_member("pay")
+    gain_of_member_stmt, lose_of_member_stmt = _gain_of_member("gain"), _gain_of_member("lose")
+
+    def _from(self, verb, meta, amount, source, to):
+        """`pay N from COUNTER [to PAYEE]`, `transfer N from MEMBER to MEMBER`."""
+        target = A.counter_target(source)
+        if target is None:
+            raise RuleSyntaxError(f"`{verb} ... from` needs a counter (`coins`, `p.coins`, "
+                                  f"`accounts[a]`), not {A.expr_source(source)}", source.pos)
+        who, name, key = target
+        return A.GainStmt(verb, who, amount, name, key, to, pos=self._p(meta))
+
+    def pay_from_stmt(self, meta, c):
+        return self._from("pay", meta, *c)
+
+    def transfer_stmt(self, meta, c):
+        return self._from("transfer", meta, *c)
+
     def let_stmt(self, meta, c):
         return A.LetStmt(str(c[0]), c[1], pos=self._p(meta))
 
@@ -186,7 +215,11 @@ class _ToAst(Transformer):
                                   pos=self._p(meta))
 
     def auction_stmt(self, meta, c):
-        return A.AuctionStmt(c[0], str(c[1]), str(c[2]), str(c[3]), pos=self._p(meta))
+        return A.AuctionStmt(c[0], str(c[1]), str(c[3]), str(c[4]), bool(c[2]),
+                             str(c[5]) if c[5] is not None else None, pos=self._p(meta))
+
+    def beyond_means(self, meta, c):
+        return True
 
     def place_stmt(self, meta, c):
         return A.PlaceStmt(c[0], c[1], c[2], c[3], pos=self._p(meta))
@@ -317,6 +350,9 @@ class _ToAst(Transformer):
 
     def index(self, meta, c):
         return A.Index(c[0], c[1], pos=self._p(meta))
+
+    def slice(self, meta, c):
+        return A.Slice(c[0], c[1], c[2], pos=self._p(meta))
 
     def number(self, meta, c):
         return A.Num(int(c[0]), pos=self._p(meta))

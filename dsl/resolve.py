@@ -9,18 +9,23 @@ from __future__ import annotations
 import difflib
 import re
 
+import attrs
+
 from . import ast as A
 from . import cache
-from .builtins import ANY, FUNCTIONS, VALUES
+from .builtins import ANY, COUNTER_FUNCTIONS, FUNCTIONS, VALUES
 from .errors import Pos, ResolveError, SchemaError, Warning_
 from .loader import Source, load_source, locate, variant_names
 from .model import (
     TRIGGER_LOCALS,
     Action,
+    Cost,
+    CostPart,
     Counter,
     DoStep,
     Formula,
     Game,
+    Limit,
     IfStep,
     ItemKind,
     LoopStep,
@@ -31,9 +36,11 @@ from .model import (
     RuleText,
     Scoring,
     Track,
+    Transfer,
     Trigger,
     TurnsStep,
     Zone,
+    member_name,
 )
 from .yamlpos import YList, YMap, plain
 
@@ -124,13 +131,14 @@ class _Builder:
         self.names = _Names(options, tables, counters, zones, actions, items, formulas)
         for g in graphs:
             self.names.kinds[g] = "graph"
+        phases_declared = {st.name for st in _all_steps(self._raw_flow_phases())}
         for a in actions.values():
-            if a.limit is not None and a.limit_per not in ("turn", "game"):
-                phases_declared = {st.name for st in _all_steps(self._raw_flow_phases())}
-                if a.limit_per not in phases_declared:
-                    raise ResolveError(f"limit per {a.limit_per!r}: expected turn, game or a phase "
-                                       f"name ({', '.join(sorted(phases_declared)) or 'none'})",
-                                       a.pos)
+            for lim in a.limits:
+                if lim.per not in ("turn", "game") and lim.per not in phases_declared:
+                    raise ResolveError(_unknown("period", lim.per, ["turn", "game"] + sorted(
+                        phases_declared)) + " (a limit is per turn, game or a phase)", lim.pos)
+            if len({lim.per for lim in a.limits}) != len(a.limits):
+                raise ResolveError(f"{a.name}: two limits for the same period", a.pos)
         setup = parse_block(doc["setup"], self.path) if doc.get("setup") else A.Block((), pos=doc.pos)
         flow = self._steps(doc.get("flow") or YList(), "flow")
         triggers = self._triggers(actions, flow, counters, zones, tracks)
@@ -141,7 +149,10 @@ class _Builder:
         checker = _Checker(self.names, self.path)
         checker.formulas()
         for c in counters.values():
-            checker.expr(c.initial, {})
+            checker.expr(c.initial, {"key": "any"} if c.keys is not None else {})
+            if c.transfer is not None:
+                checker.expr(c.transfer.fee, {})
+                checker.used.add(c.transfer.fee_to)
         for z in zones.values():
             if z.capacity is not None:
                 checker.expr(z.capacity, {"key": "any"} if z.keys is not None else {})
@@ -192,7 +203,7 @@ class _Builder:
         summary = {"en": str(summary)} if isinstance(summary, str) else {
             str(k): str(v) for k, v in summary.items()}
         return Game(
-            rule_texts=rule_texts, data_actions=data_actions, tracks=tracks, graphs=graphs, formulas=formulas, automa_decide=decide, summary=summary, automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
+            rule_texts=rule_texts, data_actions=data_actions, tracks=tracks, counter_members=self.counter_members, graphs=graphs, formulas=formulas, automa_decide=decide, summary=summary, automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
             min_players=lo, max_players=hi, options=options, terms=terms, tables=tables,
             counters=counters, zones=zones, items=items, setup=setup, flow=flow, actions=actions,
             triggers=tuple(triggers), scoring=scoring, rules_hash=self.src.rules_hash,
@@ -254,18 +265,25 @@ class _Builder:
         return out
 
     def _counters(self):
-        out = {}
+        out, self.counter_members = {}, {}
         sec = self.section("counters")
         for key, spec in sec.items():
             spec = spec or {}
             pos = sec.key_pos[key]
-            lo, hi = spec.get("min"), spec.get("max")
-            if lo is not None and hi is not None and lo > hi:
-                raise SchemaError(f"counter {key}: min {lo} is larger than max {hi}", pos)
-            out[key] = Counter(key, spec.get("per") == "player",
-                               self.expr(spec.get("initial", 0), key, pos) or A.Num(0, pos=pos),
-                               lo, hi, spec.get("overflow", "error"),
-                               spec.get("visibility", "public"), pos=pos)
+            keys = self._family_keys(spec, f"counter {key}") if "each" in spec else None
+            initial = self.expr(spec.get("initial", 0), key, pos) or A.Num(0, pos=pos)
+            bounds = (None, None) if keys is not None else self._bounds(key, spec, None)
+            counter = Counter(key, spec.get("per") == "player", initial,
+                              *bounds, spec.get("overflow", "error"),
+                              spec.get("visibility", "public"), keys=keys, pos=pos)
+            if keys is not None:
+                counter = attrs.evolve(counter, transfer=self._transfer(key, spec, keys))
+                for k in keys:
+                    name = member_name(key, k)
+                    self.counter_members[name] = attrs.evolve(
+                        counter, name=name, keys=None, member=k, transfer=None,
+                        min=self._bounds(key, spec, k)[0], max=self._bounds(key, spec, k)[1])
+            out[key] = counter
         return out
 
     def _tracks(self, tables, counters) -> dict:
@@ -330,6 +348,92 @@ class _Builder:
                                f"per space){also}", where)
         return tuple(rows)
 
+    def _family_keys(self, spec, what: str) -> tuple:
+        """`each: [a, b]` or `each: TABLE` (a list table): the keys of a family."""
+        each = spec["each"]
+        if isinstance(each, str):
+            table = self.section("tables").get(each)
+            if not isinstance(table, list):
+                raise ResolveError(f"{what}: each: {each!r} must name a list table",
+                                   spec.pos_of("each"))
+            self.used_tables.add(each)
+            each = table
+        keys = tuple(plain(each))
+        if len(set(map(str, keys))) != len(keys) or not keys:
+            raise SchemaError(f"{what}: each: needs distinct keys", spec.pos_of("each"))
+        return keys
+
+    def _bounds(self, name: str, spec, key) -> tuple:
+        """A counter's (min, max): numbers, or for a family member `TABLE[key]` read now."""
+        out = []
+        for bound in ("min", "max"):
+            value = spec.get(bound)
+            if isinstance(value, str) and key is None:  # read per key: only in a family
+                raise SchemaError(f"counters.{name}.{bound} must be an integer, not a string",
+                                  spec.pos_of(bound))
+            if isinstance(value, str):
+                value = self._constant(value, key, spec.pos_of(bound), f"counter {name}: {bound}")
+            out.append(value)
+        lo, hi = out
+        if lo is not None and hi is not None and lo > hi:
+            at = f" (key {key})" if key is not None else ""
+            raise SchemaError(f"counter {name}{at}: min {lo} is larger than max {hi}",
+                              spec.pos_of("min"))
+        return lo, hi
+
+    def _constant(self, text, key, pos, what: str):
+        """A bound written as an expression over tables and `key` (`limits[key]`), read at load."""
+        e = parse_expression(text, self.path)
+        tables = self.section("tables")
+
+        def value(n):
+            if isinstance(n, A.Num):
+                return n.value
+            if isinstance(n, A.Str):
+                return n.value
+            if isinstance(n, A.Name) and n.name == "key" and key is not None:
+                return key
+            if isinstance(n, A.Name) and n.name in tables:
+                self.used_tables.add(n.name)
+                return plain(tables[n.name])
+            if isinstance(n, A.Index):
+                table, k = value(n.obj), value(n.key)
+                if isinstance(table, dict):
+                    if k in table or str(k) in table:
+                        return table[k] if k in table else table[str(k)]
+                elif isinstance(table, list) and isinstance(k, int) and 0 <= k < len(table):
+                    return table[k]
+                raise ResolveError(f"{what}: no entry {k!r} in {A.expr_source(n.obj)}", n.pos)
+            raise ResolveError(f"{what} must be a number or read a table with `key` "
+                               f"(e.g. `limits[key]`), not {A.expr_source(n)}", n.pos)
+        result = value(e)
+        if type(result) is not int:
+            raise ResolveError(f"{what} must be a whole number, got {result!r}", pos)
+        return result
+
+    def _transfer(self, name: str, spec, keys) -> Transfer | None:
+        t = spec.get("transfer")
+        if t is None:
+            return None
+        ends = {}
+        for end in ("from", "into"):
+            ends[end] = tuple(plain(t.get(end, list(keys))))
+            for k in ends[end]:
+                if str(k) not in map(str, keys):
+                    raise ResolveError(f"counter {name}: transfer {end} {k!r}, which is not one "
+                                       f"of its keys ({', '.join(map(str, keys))})",
+                                       t.pos_of(end))
+        to = t.get("fee_to")
+        if to is not None and (str(to) not in self.section("counters") or
+                               (self.section("counters")[str(to)] or {}).get("per") == "player"):
+            raise ResolveError(_unknown("game counter", str(to), [
+                k for k, v in self.section("counters").items() if (v or {}).get("per") != "player"])
+                + " (transfer fees go to a counter of the game, e.g. the bank)",
+                t.pos_of("fee_to"))
+        return Transfer(self.expr(t["fee"], "fee", t.pos_of("fee")), ends["from"], ends["into"],
+                        str(to) if to is not None else None, pos=t.pos if hasattr(t, "pos")
+                        else spec.pos_of("transfer"))
+
     def _zones(self):
         out = {}
         sec = self.section("zones")
@@ -343,19 +447,7 @@ class _Builder:
             gravity = spec.get("gravity", "none")
             if gravity != "none" and grid is None:
                 raise SchemaError(f"zone {key}: gravity needs a `grid:`", spec.pos_of("gravity"))
-            keys = None
-            if "each" in spec:
-                each = spec["each"]
-                if isinstance(each, str):
-                    table = self.section("tables").get(each)
-                    if not isinstance(table, list):
-                        raise ResolveError(f"zone {key}: each: {each!r} must name a list table",
-                                           spec.pos_of("each"))
-                    self.used_tables.add(each)
-                    each = table
-                keys = tuple(plain(each))
-                if len(set(map(str, keys))) != len(keys) or not keys:
-                    raise SchemaError(f"zone {key}: each: needs distinct keys", spec.pos_of("each"))
+            keys = self._family_keys(spec, f"zone {key}") if "each" in spec else None
             out[key] = Zone(key, spec.get("per") == "player", spec.get("visibility", "public"),
                             self.expr(spec.get("capacity"), key, pos), grid, gravity, keys,
                             spec.get("refill_from"), spec.get("recycle"), pos=pos)
@@ -445,15 +537,18 @@ class _Builder:
             if spec.get("choose"):
                 c = parse_param(spec["choose"], self.path)
                 param = Param(c.name, c.source, c.cond, c.is_range, c.subsets, pos=c.pos)
-            limit = spec.get("limit")
+            limits = spec.get("limit") or []
+            limits = [limits] if isinstance(limits, dict) else limits
             takes = spec.get("takes") or ()
             takes = (str(takes),) if isinstance(takes, str) else tuple(str(t) for t in takes)
             if "effect" not in spec:
                 raise SchemaError(f"actions.{key}: 'effect' is a required property", pos)
             out[key] = Action(key, param, self.expr(spec.get("requires"), key, pos),
                               parse_block(spec["effect"], self.path),
-                              self.expr(limit["times"], key, limit.pos_of("times")) if limit else None,
-                              str(limit.get("per", "game")) if limit else "game", takes, pos=pos)
+                              tuple(Limit(self.expr(lim["times"], key, lim.pos_of("times")),
+                                          str(lim.get("per", "game")), bool(lim.get("shared", False)),
+                                          pos=lim.pos) for lim in limits), takes,
+                              self._cost(spec) if "cost" in spec else None, pos=pos)
         return out
 
     def _rule_texts(self, actions) -> dict:
@@ -490,6 +585,34 @@ class _Builder:
                 both = tuple(dict.fromkeys((before.takes if before else ()) + takes))
                 out[text] = RuleText(text, block, both, pos=block.pos)
         return out, tuple(named)
+
+    def _cost(self, spec) -> Cost:
+        """`cost: {from: COUNTER, PART: AMOUNT or {amount: ..., to: PAYEE}, ...}` and
+        `discount: {PART: AMOUNT, ...}`."""
+        sec = spec["cost"]
+        parts = []
+        for name, part in sec.items():
+            if name == "from":
+                continue
+            where = sec.pos_of(name)
+            if isinstance(part, dict):
+                parts.append(CostPart(str(name), self.expr(part["amount"], name, part.pos_of("amount")),
+                                      self.expr(part.get("to"), name, part.pos_of("to")),
+                                      pos=sec.key_pos[name]))
+            else:
+                parts.append(CostPart(str(name), self.expr(part, name, where), None,
+                                      pos=sec.key_pos[name]))
+        if not parts:
+            raise SchemaError("a cost needs at least one part (`bank: 3`)", spec.key_pos["cost"])
+        discounts = spec.get("discount") or {}
+        names = [p.name for p in parts]
+        for part in discounts:
+            if part not in names:
+                raise ResolveError(_unknown("cost part", str(part), names) + " (a discount names "
+                                   "a part of the action's cost)", discounts.key_pos[part])
+        return Cost(self.expr(sec["from"], "from", sec.pos_of("from")), tuple(parts),
+                    tuple((str(k), self.expr(v, k, discounts.pos_of(k)))
+                          for k, v in discounts.items()), pos=spec.key_pos["cost"])
 
     def _triggers(self, actions, flow, counters, zones, tracks):
         phases = {s.name for s in _all_steps(flow) if isinstance(s, PhaseStep)}
@@ -825,7 +948,10 @@ class _Names:
         for n in tables:
             self.kinds[n] = "table"
         for n, c in counters.items():
-            self.kinds[n] = "pcounter" if c.per_player else "counter"
+            if c.keys is not None:
+                self.kinds[n] = "pcounters" if c.per_player else "counters"
+            else:
+                self.kinds[n] = "pcounter" if c.per_player else "counter"
         for n, z in zones.items():
             if z.keys is not None:
                 self.kinds[n] = "pfamily" if z.per_player else "family"
@@ -847,7 +973,7 @@ class _Names:
 
 
 _TYPE_OF_KIND = {"option": "any", "table": "table", "graph": "graph", "counter": "int",
-                 "pcounter": "int",
+                 "pcounter": "int", "counters": "counters", "pcounters": "counters",
                  "zone": "zone", "pzone": "zone", "family": "family", "pfamily": "family"}
 
 
@@ -905,7 +1031,7 @@ class _Checker:
                 if target not in self.n.counters or not self.n.counters[target].per_player:
                     self.fail(_unknown("player counter", target, self.n.player_attrs) +
                               f" (items {kind.name}: while_held {what})", amount)
-            elif target not in actions or actions[target].limit is None:
+            elif target not in actions or not actions[target].limits:
                 self.fail(f"items {kind.name}: extra_limit needs an action with a `limit:`, not "
                           f"{target!r}", amount)
             self._want(self.expr(amount, {"this": "any"}), "int", amount, f"a {what}")
@@ -972,17 +1098,36 @@ class _Checker:
                 self.expr(key, scope)
                 if t in ("int", "bool", "none"):
                     self.fail(f"a {t} cannot be indexed", e)
-                if t == "family":
+                if t in ("family", "counters"):
                     family = self._family_of(obj)
                     if family is not None and isinstance(key, (A.Num, A.Str)) and \
-                            key.value not in family.keys:
+                            str(key.value) not in map(str, family.keys):
+                        close = difflib.get_close_matches(str(key.value),
+                                                          list(map(str, family.keys)), n=1)
                         self.fail(f"{family.name} has no key {key.value!r} (keys: "
-                                  f"{', '.join(map(str, family.keys))})", key)
-                    return "zone"
+                                  f"{', '.join(map(str, family.keys))})" +
+                                  (f"; did you mean {close[0]!r}?" if close else ""), key)
+                    return "zone" if t == "family" else "int"
                 return "any"
+            case A.Slice(obj=obj, lo=lo, hi=hi):
+                self._want(self.expr(obj, scope), "list", obj, "what is sliced")
+                for bound in (lo, hi):
+                    if bound is not None:
+                        self._want(self.expr(bound, scope), "int", bound, "a slice bound")
+                return "list"
             case A.CanExpr(action=a, args=args, value=v):
                 self.do_target(a, v, "", args, e, scope)
                 return "bool"
+            case A.Call(func=f, args=args) if f in COUNTER_FUNCTIONS:
+                if len(args) != 1:
+                    self.fail(f"{f}() takes 1 argument, got {len(args)}", e)
+                (target,) = args
+                if A.counter_target(target) is None or A.counter_target(target)[1] not in \
+                        self.n.counters:
+                    self.fail(f"{f}() takes a counter (`coins`, `p.coins`, `accounts[a]`), not "
+                              f"{A.expr_source(target)}", target)
+                self._counter_target(target, scope)
+                return COUNTER_FUNCTIONS[f]
             case A.Call(func=f, args=args) if f in self.n.formulas:
                 want = len(self.n.formulas[f].params)
                 if len(args) != want:
@@ -1062,14 +1207,15 @@ class _Checker:
         raise TypeError(e)  # pragma: no cover
 
     def _family_of(self, obj):
+        """The zone or counter family an expression names (`station`, `p.accounts`), or None."""
         name = obj.name if isinstance(obj, (A.Name, A.Attr)) else None
-        zone = self.n.zone_specs.get(name)
-        return zone if zone is not None and zone.keys is not None else None
+        spec = self.n.zone_specs.get(name) or self.n.counters.get(name)
+        return spec if spec is not None and spec.keys is not None else None
 
     def _want(self, got: str, want: str, node, what: str):
         if got in ("any", "none") or want == "any" or got == want:
             return
-        if want == "list" and got in ("zone", "list", "table", "family"):
+        if want == "list" and got in ("zone", "list", "table", "family", "counters"):
             return
         if want == "int" and got in ("int", "bool", "player"):
             return
@@ -1084,6 +1230,9 @@ class _Checker:
             self.stmt(s, scope)
 
     def _counter_target(self, t, scope):
+        if isinstance(t, A.Index) and self._family_of(t.obj) is not None and \
+                self.expr(t, scope) == "int":
+            return  # a member of a counter family: `accounts[a]`, `p.accounts["hr"]`
         if isinstance(t, A.Name) and self.n.kinds.get(t.name) in ("counter", "pcounter") \
                 and t.name not in scope:
             self.used.add(t.name)
@@ -1104,6 +1253,17 @@ class _Checker:
                                                    if v in ("counter", "pcounter")]), t)
         self.fail("only a counter can be set or added to (declare it under `counters:`)", t)
 
+    def _payee(self, t, scope):
+        """Who is paid: a counter (`bank`, `p.coins`, `accounts["hr"]`), or a player, who gains
+        the amount in their counter of the same name."""
+        target = A.counter_target(t)
+        if target is not None and (target[1] in self.n.counters and (
+                target[0] is None or self.n.counters[target[1]].per_player)) and \
+                target[1] not in scope:
+            self._counter_target(t, scope)
+            return
+        self._want(self.expr(t, scope), "player", t, "who is paid")
+
     def _zone(self, z, scope, what):
         t = self.expr(z, scope)
         if t == "family":
@@ -1122,14 +1282,31 @@ class _Checker:
             case A.SetStmt(target=t, value=v) | A.AddStmt(amount=v, target=t):
                 self._counter_target(t, scope)
                 self._want(self.expr(v, scope), "int", v, "the amount")
-            case A.GainStmt(player=p, amount=a, counter=c):
+            case A.GainStmt(player=p, amount=a, counter=c, key=k):
                 if p is not None:
                     self._want(self.expr(p, scope), "player", p, "who gains")
-                if c not in self.n.counters or not self.n.counters[c].per_player:
+                spec = self.n.counters.get(c)
+                if spec is None or not (spec.per_player or (spec.keys is not None and p is None)):
                     self.fail(_unknown("player counter", c, self.n.player_attrs) +
                               " (gain/lose/pay work on counters declared with `per: player`)", s)
+                if (k is None) != (spec.keys is None):
+                    self.fail(f"{c} is a family of counters: name one, e.g. {c}[{spec.keys[0]!r}]"
+                              if k is None else f"{c} is one counter, not a family: drop [...]", s)
+                if k is not None:
+                    self.expr(A.Index(A.Name(c, pos=s.pos), k, pos=k.pos), scope)
                 self.used.add(c)
                 self._want(self.expr(a, scope), "int", a, "the amount")
+                if s.verb == "transfer":
+                    if spec.transfer is None:
+                        self.fail(f"{c} declares no `transfer:` (its fee and the accounts money "
+                                  "may come from)", s)
+                    dest = A.counter_target(s.to)
+                    if dest is None or dest[1] != c or dest[2] is None:
+                        self.fail(f"a transfer goes to another member of {c}, e.g. {c}[...]",
+                                  s.to)
+                    self.expr(s.to, scope)
+                elif s.to is not None:
+                    self._payee(s.to, scope)
             case A.LetStmt(name=n, value=v):
                 scope[n] = self.expr(v, scope)
                 self.locals_seen.add(n)
@@ -1160,7 +1337,7 @@ class _Checker:
                 scope[s.name] = "list" if isinstance(s, A.SecretChooseStmt) or s.subsets else (
                     "int" if s.is_range else "any")
                 self.locals_seen.add(s.name)
-            case A.AuctionStmt(bidders=b, currency=cur, winner=w, price=pr):
+            case A.AuctionStmt(bidders=b, currency=cur, winner=w, price=pr, history=hist):
                 self._want(self.expr(b, scope), "list", b, "the bidders")
                 if cur not in self.n.counters or not self.n.counters[cur].per_player:
                     self.fail(_unknown("player counter", cur, self.n.player_attrs) +
@@ -1168,6 +1345,9 @@ class _Checker:
                 self.used.add(cur)
                 scope[w], scope[pr] = "player", "int"
                 self.locals_seen.update((w, pr))
+                if hist is not None:
+                    scope[hist] = "list"
+                    self.locals_seen.add(hist)
             case A.PlaceStmt(item=i, zone=z, row=r, column=col):
                 self.expr(i, scope)
                 self._zone(z, scope, "where an item is placed")
@@ -1230,15 +1410,30 @@ class _Checker:
 
     def action(self, action: Action):
         scope = {t: "any" for t in action.takes}
-        if action.limit is not None:
-            self._want(self.expr(action.limit, {}), "int", action.limit, "a use limit")
+        for lim in action.limits:
+            self._want(self.expr(lim.times, {}), "int", lim.times, "a use limit")
         if action.param is not None:
             scope = self.param(action.param, scope)
             self.locals_seen.add(action.param.name)
         self.locals_seen.update(action.takes)
         if action.requires is not None:
             self.expr(action.requires, scope)
+        if action.cost is not None:
+            self.cost(action.cost, scope)
         self.block(action.effect, scope)
+
+    def cost(self, cost, scope):
+        source = A.counter_target(cost.source)
+        if source is None or source[1] not in self.n.counters or source[1] in scope:
+            self.fail(f"a cost is paid from a counter (`coins`, `accounts[\"rd\"]`), not "
+                      f"{A.expr_source(cost.source)}", cost.source)
+        self._counter_target(cost.source, scope)
+        for part in cost.parts:
+            self._want(self.expr(part.amount, scope), "int", part.amount, f"cost part {part.name}")
+            if part.to is not None:
+                self._payee(part.to, scope)
+        for name, amount in cost.discounts:
+            self._want(self.expr(amount, scope), "int", amount, f"the discount on {name}")
 
     def steps(self, steps, scope):
         for s in steps:

@@ -10,12 +10,17 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING
 
+import attrs
+
 from dsl import ast as A
 from dsl.builtins import VALUES
 from dsl.errors import Impossible, RuleError
-from dsl.model import TRIGGER_LOCALS, DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
+from dsl.model import (TRIGGER_LOCALS, DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep,
+                       member_name)
 
+from . import payments
 from .decisions import ActionOption, label
+
 from .functions import FUNCTIONS, call_error, items_of
 from .state import FamilyRef, ZoneRef, zone_key
 
@@ -74,7 +79,10 @@ class Compiled:
                                      if z.grid is None and z.capacity is None)
         self.initial_states: dict[tuple, dict] = {}  # (seats, options) -> state before setup
         cp = _Compiler(self, game)
-        self.counter_init = {n: cp.ex(c.initial, set()) for n, c in game.counters.items()}
+        self.counter_init = {n: cp.ex(c.initial, {"key"} if c.keys is not None else set())
+                             for n, c in game.counters.items()}
+        self.transfer_fee = {n: cp.ex(c.transfer.fee, set()) for n, c in game.counters.items()
+                             if c.transfer is not None}
         self.capacity = {n: cp.ex(z.capacity, {"key"} if z.keys is not None else set())
                          for n, z in game.zones.items() if z.capacity is not None}
         self.item_count = {k: cp.ex(kind.count, set()) for k, kind in game.items.items()}
@@ -99,10 +107,12 @@ class Compiled:
         self.rules = {text: CompiledRule(rt, cp.block_gen(rt.block, set(rt.takes)),
                                          can_fail(rt.block, game))
                       for text, rt in game.rule_texts.items()}
-        self.limits_per: dict[str, list] = {}  # period -> actions and triggers limited per it
+        # period -> [(state key, shared?), ...] of the actions' and triggers' limits
+        self.limits_per: dict[str, list] = {}
         for name, a in game.actions.items():
-            if a.limit is not None:
-                self.limits_per.setdefault(a.limit_per, []).append(name)
+            for i, lim in enumerate(a.limits):
+                self.limits_per.setdefault(lim.per, []).append((lim.state_key(name, i),
+                                                                lim.shared))
         self.triggers: dict[tuple, list] = {}
         # `as soon as` triggers: (trigger, condition, effect, per seat?); a condition that reads a
         # player's own things (`ingenuity >= 2`, `you`) is watched for each seat on its own
@@ -119,7 +129,7 @@ class Compiled:
                 scope = scope | {t.each.name}
             if t.limit is not None:
                 self.trigger_limits[t.name] = cp.ex(t.limit, scope)
-                self.limits_per.setdefault(t.limit_per, []).append(limit_key(t.name))
+                self.limits_per.setdefault(t.limit_per, []).append((limit_key(t.name), False))
             if t.event == "as_soon_as":
                 (self.watch_now if t.immediate else self.watch).append(
                     (t, cp.ex(t.cond, scope), cp.block_gen(t.effect, scope),
@@ -187,8 +197,8 @@ class CompiledRule:
 
 class CompiledAction:
     __slots__ = ("action", "name", "param", "pname", "requires", "effect", "why", "before",
-                 "after", "plain", "plain_free", "limit", "effect_plain", "plain_path",
-                 "arg_names", "requires_per_value", "rehearse", "extra_limit")
+                 "after", "plain", "plain_free", "limits", "effect_plain", "plain_path",
+                 "arg_names", "requires_per_value", "can_pay", "rehearse", "extra_limit")
 
     def __init__(self, action, param, requires, effect):
         self.action, self.param, self.requires, self.effect = action, param, requires, effect
@@ -200,8 +210,9 @@ class CompiledAction:
         self.requires_per_value = self.pname is not None and action.requires is not None and any(
             isinstance(n, A.Name) and n.name == self.pname for n in A.walk(action.requires))
         self.why = str(action.pos)
-        self.limit = None  # compiled use limit, if the action has one
+        self.limits: tuple = ()  # (state key, compiled times, Limit) for each use limit
         self.effect_plain = None  # the effect as a plain function when it never asks anything
+        self.can_pay = None  # with a `cost:`: can the player pay it now?
         self.plain_path = False
         self.rehearse = False  # offered only if a rehearsal of its effect gets to the end
         self.extra_limit: list | None = None  # held items that raise its use limit
@@ -232,7 +243,10 @@ class _Compiler:
         for n in game.tables:
             self.kinds[n] = "table"
         for n, c in game.counters.items():
-            self.kinds[n] = "pcounter" if c.per_player else "counter"
+            if c.keys is not None:
+                self.kinds[n] = "pcounters" if c.per_player else "counters"
+            else:
+                self.kinds[n] = "pcounter" if c.per_player else "counter"
         for n, z in game.zones.items():
             if z.keys is not None:
                 self.kinds[n] = "pfamily" if z.per_player else "family"
@@ -282,6 +296,11 @@ class _Compiler:
             return lambda c: c.s["counters"][name]
         if kind == "pcounter":
             return lambda c: c.s["players"][c.you][name]
+        if kind in ("counters", "pcounters"):
+            members = [(k, member_name(name, k)) for k in self.g.counters[name].keys]
+            per = kind == "pcounters"
+            return lambda c: {k: (c.s["players"][c.you] if per else c.s["counters"])[m]
+                              for k, m in members}
         if kind == "zone":
             ref = self.prog.zone_ref(name, None)
             return lambda c: ref
@@ -316,7 +335,13 @@ class _Compiler:
         is_field = name in self.fields
         zr = self.prog.zone_ref
 
+        members = [(k, member_name(name, k)) for k in counter.keys] if (
+            counter is not None and counter.keys is not None) else None
+
         def from_player(c, p):
+            if members is not None and counter.per_player:
+                h = c.s["players"][p]
+                return {k: h[m] for k, m in members}
             if counter is not None and counter.per_player:
                 return c.s["players"][p][name]
             if zone is not None and zone.per_player:
@@ -332,6 +357,8 @@ class _Compiler:
         if not is_field:
             def attr(c: Ctx):
                 p = obj(c)
+                if type(p) is dict and name in p:  # a nested table row: `rewards[z][s].coins`
+                    return p[name]
                 if type(p) is not int:
                     raise RuleError(f"{p!r} is not a player, so it has no {name!r}", pos)
                 return from_player(c, p)
@@ -368,6 +395,13 @@ class _Compiler:
         return attr_any
 
     def x_Index(self, e, scope):
+        if self.family_of(e.obj, scope) is not None:  # `accounts[a]`: one counter of a family
+            slot = self.member_slot(e, scope)
+
+            def member_value(c: Ctx):
+                h, m, _, _ = slot(c)
+                return h[m]
+            return member_value
         obj, key, pos = self.ex(e.obj, scope), self.ex(e.key, scope), e.pos
 
         member = self.prog.member
@@ -387,6 +421,18 @@ class _Compiler:
             except (KeyError, IndexError, TypeError) as exc:
                 raise RuleError(f"no entry {k!r} ({type(exc).__name__})", pos) from None
         return index
+
+    def x_Slice(self, e, scope):
+        obj, pos = self.ex(e.obj, scope), e.pos
+        lo = self.ex(e.lo, scope) if e.lo is not None else None
+        hi = self.ex(e.hi, scope) if e.hi is not None else None
+
+        def slice_(c: Ctx):
+            items = need_items(c, obj(c), "what is sliced", pos)
+            a = need_int(lo(c), "a slice bound", pos) if lo is not None else None
+            b = need_int(hi(c), "a slice bound", pos) if hi is not None else None
+            return items[a:b]
+        return slice_
 
     def formula(self, name: str):
         """A formula's body, compiled once (cycles were refused by the checker)."""
@@ -414,6 +460,12 @@ class _Compiler:
         return None
 
     def x_Call(self, e, scope):
+        if e.func == "funds":
+            target = e.args[0]
+            slot = self.counter_slot(target, scope)
+            fam = self.g.counters[_counter_name(target)]
+            fam = fam if fam.keys is not None else None
+            return lambda c: payments.funds(c, fam, slot(c))
         if e.func in self.g.formulas:
             params, body = self.formula(e.func)
             args = [self.ex(a, scope) for a in e.args]
@@ -674,6 +726,62 @@ class _Compiler:
     def stmt(self, s, scope: set):
         return getattr(self, "s_" + type(s).__name__)(s, scope)
 
+    def family_of(self, e, scope):
+        """The counter family `e` names (`accounts`, `p.accounts`), or None."""
+        if isinstance(e, (A.Name, A.Attr)) and not (isinstance(e, A.Name) and e.name in scope):
+            spec = self.g.counters.get(e.name)
+            if spec is not None and spec.keys is not None:
+                return spec
+        return None
+
+    def member_slot(self, target, scope):
+        """`accounts[a]`, `p.accounts["hr"]` -> slot(c) -> (holder dict, state key, member spec,
+        seat or None): where one counter of a family lives (keys compare as text)."""
+        fam = self.family_of(target.obj, scope)
+        key, pos = self.ex(target.key, scope), target.pos
+        by_text = {str(k): member_name(fam.name, k) for k in fam.keys}
+        members = self.g.counter_members
+        who = None
+        if isinstance(target.obj, A.Attr):
+            who = self._seat(target.obj.obj, scope, target.obj.pos)
+        return self._slot(fam, who, key, by_text, members, pos)
+
+    def _slot(self, fam, who, key, by_text, members, pos):
+        name, per = fam.name, fam.per_player
+
+        def slot(c: Ctx):
+            k = key(c)
+            m = by_text.get(str(k))
+            if m is None:
+                raise RuleError(f"{name} has no key {k!r} (keys: {', '.join(by_text)})", pos)
+            if not per:
+                return c.s["counters"], m, members[m], None
+            p = c.you if who is None else who(c)
+            return c.s["players"][p], m, members[m], p
+        return slot
+
+    def _seat(self, e, scope, pos):
+        who = self.ex(e, scope)
+
+        def seat(c: Ctx):
+            p = who(c)
+            if type(p) is not int or not 0 <= p < c.eng.n:
+                raise RuleError(f"{p!r} is not a player", pos)
+            return p
+        return seat
+
+    def counter_slot(self, target, scope):
+        """Any counter target (`coins`, `p.coins`, `bank`, `accounts[a]`) as a slot (see
+        member_slot), for the statements that pay, transfer and credit payees."""
+        if isinstance(target, A.Index):
+            return self.member_slot(target, scope)
+        owner, name, spec = self._counter_setter(target, scope)
+
+        def slot(c: Ctx):
+            p = owner(c)
+            return (c.s["counters"] if p is None else c.s["players"][p]), name, spec, p
+        return slot
+
     def _counter_setter(self, target, scope):
         """-> (owner(c) -> seat or None for a game counter, name, spec) for a counter target."""
         if isinstance(target, A.Name):
@@ -713,8 +821,21 @@ class _Compiler:
     def _is_item_field(self, target) -> bool:
         return A.sets_a_field(target, self.g.counters)
 
+    def _member_change(self, target, scope, value, sign, pos):
+        """set/add/subtract on one counter of a family."""
+        slot = self.member_slot(target, scope)
+        bounds = {m: _bounder(spec, pos) for m, spec in self.g.counter_members.items()}
+
+        def change(c: Ctx):
+            h, m, _, p = slot(c)
+            v = need_int(value(c), "the amount", pos)
+            h[m] = bounds[m](h[m] + sign * v if sign else v, c, p)
+        return change, False
+
     def s_SetStmt(self, s, scope):
         value, pos = self.ex(s.value, scope), s.pos
+        if isinstance(s.target, A.Index):
+            return self._member_change(s.target, scope, value, 0, pos)
         if self._is_item_field(s.target):
             return self._item_field_setter(s.target, scope, value, 0)
         owner, name, spec = self._counter_setter(s.target, scope)
@@ -728,6 +849,8 @@ class _Compiler:
 
     def s_AddStmt(self, s, scope):
         amount, pos, sign = self.ex(s.amount, scope), s.pos, s.sign
+        if isinstance(s.target, A.Index):
+            return self._member_change(s.target, scope, amount, sign, pos)
         if self._is_item_field(s.target):
             return self._item_field_setter(s.target, scope, amount, sign)
         owner, name, spec = self._counter_setter(s.target, scope)
@@ -742,6 +865,8 @@ class _Compiler:
         return add, False
 
     def s_GainStmt(self, s, scope):
+        if s.key is not None or s.to is not None or s.verb == "transfer":
+            return self.payment(s, scope)
         name, pos, verb = s.counter, s.pos, s.verb
         spec = self.g.counters[name]
         amount = self.ex(s.amount, scope)
@@ -839,6 +964,75 @@ class _Compiler:
             c.eng.peek(who(c), [x] if type(x) is str else need_items(c, x, "what is peeked at",
                                                                      pos))
         return peek, False
+
+    def payment(self, s, scope):
+        """gain/lose/pay on a family member, `pay N from COUNTER to PAYEE` (with the family's
+        automatic transfers), and `transfer N from MEMBER to MEMBER` (paying its fee)."""
+        verb, pos = s.verb, s.pos
+        amount = self.ex(s.amount, scope)
+        slot = self.counter_slot(A.counter_expr(s.player, s.counter, s.key, pos), scope)
+        fam = self.g.counters[s.counter] if s.key is not None else None
+        family = self.g.counters[s.counter]  # a transfer is always within a family
+        bounds = {m: _bounder(spec, pos) for m, spec in
+                  list(self.g.counter_members.items()) + list(self.g.counters.items())}
+        payee = self._payee(s.to, scope, bounds) if s.to is not None else None
+
+        def how_much(c: Ctx) -> int:
+            n = need_int(amount(c), "the amount", pos)
+            if n < 0:
+                raise RuleError(f"cannot {verb} a negative amount ({n})", pos)
+            return n
+
+        if verb == "transfer":
+            dest = self.counter_slot(s.to, scope)
+
+            def transfer(c: Ctx):
+                n, (h, src, spec, p) = how_much(c), slot(c)
+                _, to, _, _ = dest(c)
+                fee = c.eng.prog.transfer_fee[family.name](c)
+                if not payments.allowed(family, src, to):
+                    raise RuleError(f"{family.name} allows no transfer from {src} to {to}", pos)
+                if h[src] - n - fee < payments.floor_of(spec):
+                    raise Impossible(f"player {p} cannot transfer {n} from {src} (fee {fee}): has "
+                                    f"{h[src]}", pos)
+                payments.move(c, family, h, src, to, n, fee, p)
+            return transfer, False
+
+        def pay_or_gain(c: Ctx):
+            n, place = how_much(c), slot(c)
+            h, m, spec, p = place
+            if verb == "gain":
+                h[m] = bounds[m](h[m] + n, c, p)
+            elif verb == "lose":
+                h[m] = max(h[m] - n, payments.floor_of(spec))
+            else:
+                payments.pay(c, fam, place, n, pos)
+                if payee is not None:
+                    payee(c, place, n)
+        return pay_or_gain, False
+
+    def _payee(self, to, scope, bounds):
+        """Who is paid: a counter (`bank`, `accounts["hr"]`) gains the amount; a player gains it
+        in the counter paid from (the same member of a family); `none` is nobody (the supply)."""
+        if self._is_counter(to, scope):
+            dest = self.counter_slot(to, scope)
+
+            def to_counter(c: Ctx, paid, n):
+                h, m, _, p = dest(c)
+                h[m] = bounds[m](h[m] + n, c, p)
+            return to_counter
+        who, pos = self.ex(to, scope), to.pos
+
+        def to_player(c: Ctx, paid, n):
+            p = who(c)
+            if p is None:
+                return
+            if type(p) is not int or not 0 <= p < c.eng.n:
+                raise RuleError(f"who is paid must be a player or none, not {_describe(p)}", pos)
+            m = paid[1]
+            h = c.s["players"][p]
+            h[m] = bounds[m](h[m] + n, c, p)
+        return to_player
 
     def s_LetStmt(self, s, scope):
         value, name = self.ex(s.value, scope), s.name
@@ -992,26 +1186,36 @@ class _Compiler:
 
     def s_AuctionStmt(self, s, scope):
         bidders, currency, why, pos = self.ex(s.bidders, scope), s.currency, str(s.pos), s.pos
-        winner_var, price_var = s.winner, s.price
+        winner_var, price_var, history_var = s.winner, s.price, s.history
         scope.update((winner_var, price_var))
+        if history_var is not None:
+            scope.add(history_var)
+        beyond = s.beyond_means
 
         def auction(c: Ctx):
             order = items_of(c, bidders(c))
             if any(type(p) is not int or not 0 <= p < c.eng.n for p in order):
                 raise RuleError(f"the bidders must be seats, got {order!r}", pos)
             high, leader = 0, None
+            history: list = []
+            # beyond means: anyone may bid up to what the richest bidder holds
+            most = max(c.s["players"][p][currency] for p in order) if order and beyond else 0
             while order and not (len(order) == 1 and order[0] == leader):
                 p = order.pop(0)
                 if p == leader:
                     order.append(p)
                     continue
                 def bids(p=p, high=high):  # again after a free action: money may have changed
-                    return ["out"] + list(range(high + 1, c.s["players"][p][currency] + 1))
+                    top = most if beyond else c.s["players"][p][currency]
+                    return ["out"] + list(range(high + 1, top + 1))
                 bid = yield from c.eng.ask(p, "bid", bids(), why, bids, ctx=c, declinable=True)
                 if bid != "out":
                     high, leader = bid, p
+                    history.append([p, bid])
                     order.append(p)
             c.v[winner_var], c.v[price_var] = leader, high
+            if history_var is not None:
+                c.v[history_var] = history
             if c.eng.record:
                 c.eng.events.append({"event": "auction", "winner": leader, "price": high,
                                      "at": f"{pos.path}:{pos.line}"})
@@ -1212,9 +1416,9 @@ class _Compiler:
 
     # ================================================================ actions
     def action(self, a):
-        limit = self.ex(a.limit, set()) if a.limit is not None else None
         ca = self._action(a)
-        ca.limit = limit
+        ca.limits = tuple((lim.state_key(a.name, i), self.ex(lim.times, set()), lim)
+                          for i, lim in enumerate(a.limits))
         return ca
 
     def _action(self, a):
@@ -1225,10 +1429,73 @@ class _Compiler:
             scope = scope | {a.param.name}
         requires = self.ex(a.requires, scope) if a.requires is not None else None
         fn, is_gen = self.block(a.effect, scope)
-        ca = CompiledAction(a, param, requires, self.block_gen(a.effect, scope))
-        ca.effect_plain = None if is_gen else fn
+        if a.cost is None:
+            ca = CompiledAction(a, param, requires, self.block_gen(a.effect, scope))
+            ca.effect_plain = None if is_gen else fn
+            ca.rehearse = a.requires is None and can_fail(a.effect, self.g)
+            return ca
+        can_pay, pay_cost = self.cost(a.cost, scope)
+        if requires is not None:
+            alone = requires
+            requires = lambda c: bool(alone(c)) and can_pay(c)  # noqa: E731
+        else:
+            requires = can_pay
+        effect, plain = _paying_first(pay_cost, fn, is_gen)
+        ca = CompiledAction(a, param, requires, effect)
+        ca.effect_plain = plain
+        ca.can_pay = can_pay
         ca.rehearse = a.requires is None and can_fail(a.effect, self.g)
+        ca.requires_per_value = ca.pname is not None and any(
+            isinstance(n, A.Name) and n.name == ca.pname
+            for e in (a.requires, a.cost) if e is not None for n in _walk_any(e))
         return ca
+
+    def cost(self, cost, scope):
+        """-> (can_pay(c), pay(c)): the parts less their discounts (a part paid to the payer
+        costs nothing), paid from one counter, its family's transfers included."""
+        source = self.counter_slot(cost.source, scope)
+        spec = self.g.counters[_counter_name(cost.source)]
+        fam = spec if spec.keys is not None else None
+        bounds = {m: _bounder(s, cost.pos) for m, s in
+                  list(self.g.counter_members.items()) + list(self.g.counters.items())}
+        off: dict = {}
+        for name, amount in cost.discounts:
+            off.setdefault(name, []).append(self.ex(amount, scope))
+        parts = []
+        for part in cost.parts:
+            to = part.to
+            credit = self._payee(to, scope, bounds) if to is not None else None
+            seat = None if to is None or self._is_counter(to, scope) else self.ex(to, scope)
+            parts.append((self.ex(part.amount, scope), off.get(part.name, ()), credit, seat,
+                          part.pos))
+
+        def amounts(c: Ctx) -> list:
+            out = []
+            for amount, discounts, credit, seat, pos in parts:
+                n = need_int(amount(c), "a cost", pos)
+                for d in discounts:
+                    n -= need_int(d(c), "a discount", pos)
+                if seat is not None and seat(c) == c.you:
+                    n = 0  # paying oneself costs nothing
+                out.append((max(n, 0), credit))
+            return out
+
+        def can_pay(c: Ctx) -> bool:
+            return payments.funds(c, fam, source(c)) >= sum(n for n, _ in amounts(c))
+
+        def pay(c: Ctx):
+            due = amounts(c)
+            place = source(c)
+            payments.pay(c, fam, place, sum(n for n, _ in due), cost.pos)
+            for n, credit in due:
+                if credit is not None and n:
+                    credit(c, place, n)
+        return can_pay, pay
+
+    def _is_counter(self, e, scope) -> bool:
+        target = A.counter_target(e)
+        return target is not None and target[1] in self.g.counters and target[1] not in scope and (
+            target[0] is None or self.g.counters[target[1]].per_player)
 
     # ================================================================ flow
     def steps(self, steps, scope: set):
@@ -1391,6 +1658,45 @@ class _Compiler:
 
 _MISSING = object()
 MAX_LIST = 100_000
+
+
+def _walk_any(e):
+    """Every syntax node under an expression or a model object holding expressions (a Cost)."""
+    if attrs.has(type(e)) and type(e).__module__ == A.__name__:
+        yield from A.walk(e)
+        return
+    for field in attrs.fields(type(e)) if attrs.has(type(e)) else ():
+        yield from _walk_any(getattr(e, field.name))
+    if isinstance(e, tuple):
+        for x in e:
+            yield from _walk_any(x)
+
+
+def _counter_name(e) -> str:
+    """The counter an expression names (the checker made sure it names one)."""
+    target = A.counter_target(e)
+    assert target is not None
+    return target[1]
+
+
+def _paying_first(pay, fn, is_gen):
+    """An action's effect with its price paid first: (generator function, plain function or
+    None when the effect can ask something)."""
+    if is_gen:
+        def paying_gen(c: Ctx):
+            pay(c)
+            yield from fn(c)
+        return paying_gen, None
+
+    def paying(c: Ctx):
+        pay(c)
+        fn(c)
+
+    def paying_as_gen(c: Ctx):
+        paying(c)
+        return
+        yield  # never reached: the yield makes this a generator
+    return paying_as_gen, paying
 _ENDS = {"never": "until a rule ends the game (until: never)",
          "condition": "until their condition holds, and nothing can change it now"}
 
@@ -1404,7 +1710,7 @@ def can_fail(block, game) -> bool:
     may be empty) or into a zone with a capacity, or doing an action by value?"""
     for s in A.walk(block):
         if isinstance(s, (A.ChooseStmt, A.SecretChooseStmt, A.DealStmt)) or (
-                isinstance(s, A.GainStmt) and s.verb == "pay") or (
+                isinstance(s, A.GainStmt) and s.verb in ("pay", "transfer")) or (
                 isinstance(s, A.DoStmt) and s.value is not None):
             return True
         if isinstance(s, A.MoveStmt) and (_may_be_missing(s.item) or _has_capacity(s.dest, game)):

@@ -16,7 +16,7 @@ import random
 from typing import Any
 
 from dsl.errors import Impossible, RuleError, UsageError
-from dsl.model import Game
+from dsl.model import Game, member_name
 
 from . import state as st
 from .compile import (Ctx, EndGame, EndTurn, PassTurn, compiled, limit_key, need_int,
@@ -172,16 +172,21 @@ class Engine:
         ca = self.prog.actions.get(name)
         legal = ", ".join(d.labels)
         if ca is not None and d.kind == "action":
-            if ca.limit is not None:
+            for key, times, lim in ca.limits:
                 c = Ctx(self.state, d.player, {}, self)
-                used, most = self.state["uses"].get(name, _NO_USES)[d.player], ca.limit(c)
+                used, most = self.state["uses"].get(key, _NO_USES)[d.player], times(c) + (
+                    self.held_ability(ca.extra_limit, d.player) if ca.extra_limit else 0)
                 if used >= most:
-                    per = ca.action.limit_per
-                    period = {"game": "this game", "turn": "this turn"}.get(per, f"this {per}")
-                    return (f"{name} is not allowed now: it was used {used} times {period} "
+                    period = {"game": "this game", "turn": "this turn"}.get(lim.per,
+                                                                            f"this {lim.per}")
+                    by = " by all players together" if lim.shared else ""
+                    return (f"{name} is not allowed now: it was used {used} times {period}{by} "
                             f"(at most {most}); legal: {legal}")
             if ca.requires is not None and ca.param is None:
                 c = Ctx(self.state, d.player, {}, self)
+                if ca.can_pay is not None and not ca.can_pay(c):
+                    return (f"{name} is not allowed now: its cost ({ca.action.cost.pos}) is more "
+                            f"than can be paid; legal: {legal}")
                 if not ca.requires(c):
                     req = ca.action.requires
                     from dsl.ast import expr_source
@@ -326,12 +331,15 @@ class Engine:
         for name, spec in game.counters.items():
             holders = [(s["players"][p], p) for p in range(n)] if spec.per_player else [
                 (s["counters"], 0)]
+            members = [(name, {})] if spec.keys is None else [
+                (member_name(name, k), {"key": k}) for k in spec.keys]
             for holder, p in holders:
-                value = prog.counter_init[name](Ctx(s, p, {}, self))
-                if type(value) is not int:
-                    raise RuleError(f"counter {name} starts at a whole number, not {value!r}",
-                                    spec.pos)
-                holder[name] = value
+                for key, local in members:
+                    value = prog.counter_init[name](Ctx(s, p, local, self))
+                    if type(value) is not int:
+                        raise RuleError(f"counter {key} starts at a whole number, not {value!r}",
+                                        spec.pos)
+                    holder[key] = value
         for name, spec in game.zones.items():
             for owner in (range(n) if spec.per_player else [None]):
                 for member in (spec.keys if spec.keys is not None else [None]):
@@ -789,9 +797,7 @@ class Engine:
     def _action_options(self, c: Ctx, name: str, free: bool, args: dict | None) -> list:
         out: list = []
         ca = self.prog.actions[name]
-        if ca.limit is not None and self.state["uses"].get(name, _NO_USES)[c.you] >= ca.limit(
-                Ctx(c.s, c.you, dict(args or {}), self)) + (
-                self.held_ability(ca.extra_limit, c.you) if ca.extra_limit else 0):
+        if ca.limits and self._used_up(ca, self.state["uses"], c.you, args):
             return out
         if ca.param is None:
             if ca.requires is None or ca.requires(Ctx(c.s, c.you, dict(args or {}), self)
@@ -816,6 +822,25 @@ class Engine:
                 out.append(ActionOption(name, value, free, rest or None))
         return out
 
+    def _used_up(self, ca, uses: dict, player: int, args) -> bool:
+        """Has the player reached one of the action's use limits in its period (each raised by
+        what the player's held items grant, `while_held: extra_limit`)?"""
+        more = self.held_ability(ca.extra_limit, player) if ca.extra_limit else 0
+        for key, times, _ in ca.limits:
+            if uses.get(key, _NO_USES)[player] >= times(Ctx(self.state, player, dict(args or {}),
+                                                             self)) + more:
+                return True
+        return False
+
+    def count_use(self, ca, player: int) -> None:
+        """One more use of a limited action: the player's, or everyone's for a shared limit."""
+        for key, _, lim in ca.limits:
+            counts = self.state["uses"].setdefault(key, [0] * self.n)
+            if lim.shared:
+                counts[:] = [x + 1 for x in counts]
+            else:
+                counts[player] += 1
+
     def can(self, name: str, player: int, args: dict) -> bool:
         """`can(ACTION with ...)`: the same enumeration that offers options, so they agree."""
         return bool(self.action_options(Ctx(self.state, player, {}, self), [name], False,
@@ -836,9 +861,8 @@ class Engine:
         ac = Ctx(self.state, player, {} if ca.pname is None else {ca.pname: option.value}, self)
         if option.args:
             ac.v.update(option.args)
-        if ca.limit is not None:
-            counts = self.state["uses"].setdefault(ca.name, [0] * self.n)
-            counts[player] += 1
+        if ca.limits:
+            self.count_use(ca, player)
         if ca.before:
             yield from self._fire(ca.before, "before_action", ca.name, ac)
         try:
@@ -857,9 +881,8 @@ class Engine:
     def _run_plain(self, ca, option: ActionOption, player: int) -> None:
         """run_action for an action whose effect and triggers never ask anything: plain calls."""
         ac = Ctx(self.state, player, {} if ca.pname is None else {ca.pname: option.value}, self)
-        if ca.limit is not None:
-            counts = self.state["uses"].setdefault(ca.name, [0] * self.n)
-            counts[player] += 1
+        if ca.limits:
+            self.count_use(ca, player)
         if ca.before:
             self._fire_plain(ca.before, self._action_locals(ca.name, ac), ac)
         try:
@@ -894,12 +917,12 @@ class Engine:
 
     def reset_uses(self, period: str, player: int | None = None) -> None:
         """Use counts of actions (and trigger firings) limited `per: <period>` start again (for
-        one player or all)."""
-        for name in self.prog.limits_per.get(period, ()):
-            counts = self.state["uses"].get(name)
+        one player or all; a shared limit's for all)."""
+        for key, shared in self.prog.limits_per.get(period, ()):
+            counts = self.state["uses"].get(key)
             if counts is None:
                 continue
-            if player is None:
+            if player is None or shared:
                 counts[:] = [0] * self.n
             else:
                 counts[player] = 0

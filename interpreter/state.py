@@ -97,8 +97,8 @@ def view(state: dict, game, player: int | None, sees=None) -> dict:
         out["loc"].pop(item, None)
         out["items"].pop(item, None)
         out["cells"].pop(item, None)
-    for name, spec in game.counters.items():
-        if spec.per_player and spec.visibility != "public":
+    for name, spec in list(game.counters.items()) + list(game.counter_members.items()):
+        if spec.per_player and spec.visibility != "public" and spec.keys is None:
             for seat, values in enumerate(out["players"]):
                 if spec.visibility == "hidden" or seat != player:
                     values[name] = "?"

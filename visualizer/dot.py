@@ -34,7 +34,7 @@ from dsl.errors import UsageError
 from dsl.model import DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
 
 from . import analysis as AN
-from .labels import Words, code_excerpt, expr, h, html_label, shorten, wrap
+from .labels import Words, code_excerpt, cost_text, expr, h, html_label, shorten, wrap
 
 DETAILS = ("phases", "actions", "full")
 
@@ -481,6 +481,12 @@ class _Builder:
                 lines += wrap(f"{w.ui('choose')} {src}", 30, 2)
             if action.requires is not None:
                 lines += wrap(w.field("requires", expr(action.requires)), 40,
+                              2 if self.detail == "actions" else 3)
+            for lim in action.limits:
+                lines += wrap(w.ui("limit", expr(lim.times), w.term(lim.per)) + (
+                    f" ({w.ui('shared')})" if lim.shared else ""), 40, 1)
+            if action.cost is not None:
+                lines += wrap(w.field("cost", cost_text(w, action.cost)), 40,
                               2 if self.detail == "actions" else 3)
             if self.detail == "full":
                 code = code_excerpt(action.effect, 4, 36, w)

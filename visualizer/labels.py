@@ -30,6 +30,7 @@ UI = {
         "until_never": "until the game ends", "until_cond": "until {}", "while_cond": "while {}",
         "repeat": "Repeat", "loop": "Loop", "as_var": "{} 1…{}", "times": "×{}",
         "colon": "{}: {}", "yes": "yes", "no": "no", "end_game": "end game", "requires": "requires",
+        "cost": "cost", "discount": "{} off {}", "limit": "at most {} per {}",
         "choose": "choose", "if": "if", "score": "score", "tie_break": "tie-break",
         "winners": "winners", "free": "free", "automa": "automa",
         "more_lines": "… (+{} more lines)", "empty": "(nothing)",
@@ -85,6 +86,7 @@ UI = {
         "while_cond": "tant que {}",
         "repeat": "Répéter", "loop": "Boucle", "as_var": "{} 1…{}", "times": "×{}",
         "colon": "{} : {}", "yes": "oui", "no": "non", "end_game": "fin de partie", "requires": "exige",
+        "cost": "coût", "discount": "{} de moins sur {}", "limit": "au plus {} par {}",
         "choose": "choisir", "if": "si", "score": "score", "tie_break": "départage",
         "winners": "gagnants", "free": "libre", "automa": "automa",
         "more_lines": "… (+{} lignes)", "empty": "(rien)",
@@ -173,6 +175,14 @@ def expr(e) -> str:
         return expr_source(e)
     except TypeError:
         return str(e)
+
+
+def cost_text(w: Words, cost) -> str:
+    """`bank 3 → bank, royalty card.h → card.patent (2 off bank)`: a price as its parts."""
+    parts = ", ".join(f"{w.term(p.name)} {expr(p.amount)}" + (f" → {expr(p.to)}" if p.to is not None
+                                                              else "") for p in cost.parts)
+    off = "; ".join(w.ui("discount", expr(amount), w.term(part)) for part, amount in cost.discounts)
+    return parts + (f" ({off})" if off else "")
 
 
 def block_lines(block) -> list[str]:

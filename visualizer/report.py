@@ -7,7 +7,7 @@ import html
 from pathlib import Path
 
 from dsl.ast import choice_source
-from dsl.model import PhaseStep, TurnsStep
+from dsl.model import PhaseStep, TurnsStep, member_name
 
 from .dot import DETAILS, when_text
 from .labels import Words, block_lines, expr
@@ -108,10 +108,12 @@ def build_html(game, svg_text: str, lang: str = "en") -> str:
         parts.append(f"<h3>{_e(ui('options'))}</h3>{opts}")
 
     # counters
+    counters = [m for c in game.counters.values() for m in (
+        [c] if c.keys is None else [game.counter_members[member_name(c.name, k)] for k in c.keys])]
     rows = [[_name(w, c.name), _e(ui("per_player") if c.per_player else ui("shared")),
              _code(expr(c.initial)), _e("" if c.min is None else c.min),
              _e("" if c.max is None else c.max), _e(c.overflow)]
-            for c in game.counters.values()]
+            for c in counters]
     t = _table([ui("name"), ui("per"), ui("initial"), ui("min"), ui("max"), ui("overflow_col")],
                rows)
     if t:

@@ -502,7 +502,6 @@ players: 1
 tables:
   levels: [1, 2, 3, 4, 5]
   capacities: {1: 3, 2: 3, 3: 4, 4: 5, 5: 6}
-  types: [metal, plant, fuel, technology]
   cubes:                                  # the dig zones of the examples (start = zone level)
     - {type: plant, start: 1}
     - {type: plant, start: 1}
@@ -537,11 +536,10 @@ items:
   cube: {from: cubes, zone: supply}
   contract: {from: cards, zone: public}
 formulas:
-  how_many(cubes, t): count([x for x in cubes if x.type == t])
-  fixed_fits(cubes, c): count(cubes) == count(c.needs) and all(how_many(cubes, t) == count([n for n in c.needs if n == t]) for t in types)
-  # a free combination: one group per type present, the group sizes exactly the card's numbers
-  free_fits(cubes, c): "[n for n in sorted(each n in [how_many(cubes, t) for t in types if how_many(cubes, t) > 0] by n)] == sorted(each g in c.groups by g)"
-  fits(cubes, c): if empty(c.groups) then fixed_fits(cubes, c) else free_fits(cubes, c)
+  kinds(cubes): "[x.type for x in cubes]"
+  # only the cubes required: the exact resources named, then groups of one type each, all
+  # groups of different types (a free combination)
+  fits(cubes, c): count(cubes) == count(c.needs) + sum(c.groups) and contains(kinds(cubes), c.needs) and fits_groups(kinds(cubes), c.groups)
   zones_for(p, c): "[l for l in levels if any(fits(s, c) for s in subsets(p.dig[l]))]"
 setup: |
   for each c in supply:
