@@ -58,6 +58,17 @@ class Index:
 
 
 @node
+class Slice:
+    """`L[a:b]`: the items from index a (default 0) up to b excluded (default: the end);
+    negative indexes count from the end, as in Python."""
+
+    obj: object
+    lo: object
+    hi: object
+    pos: Pos = _pos
+
+
+@node
 class Call:
     func: str
     args: tuple
@@ -154,11 +165,33 @@ class AddStmt:
 class GainStmt:
     """`gain 3 coins`, `lose 1 vp`, `pay 2 coins`, `p gains 5 coins`: a counter of a player."""
 
-    verb: str  # gain / lose / pay
+    verb: str  # gain / lose / pay / transfer
     player: object  # None for "you"
     amount: object
     counter: str
+    key: object = None  # a member of a counter family: `gain 1 track[r]`
+    to: object = None  # who is paid (`pay 3 from coins to card.owner`), where a transfer goes
     pos: Pos = _pos
+
+
+def counter_expr(player, counter: str, key, pos):
+    """The counter a gain/pay statement names, as an expression: `coins`, `p.coins`,
+    `accounts[a]`, `p.accounts[a]` (the inverse of counter_target)."""
+    e = Name(counter, pos=pos) if player is None else Attr(player, counter, pos=pos)
+    return e if key is None else Index(e, key, pos=pos)
+
+
+def counter_target(e):
+    """`coins`, `p.coins`, `accounts[a]`, `p.accounts[a]` -> (player or None, name, key or None);
+    None for anything else."""
+    key = None
+    if isinstance(e, Index) and isinstance(e.obj, (Name, Attr)):
+        e, key = e.obj, e.key
+    if isinstance(e, Name):
+        return None, e.name, key
+    if isinstance(e, Attr):
+        return e.obj, e.name, key
+    return None
 
 
 @node
@@ -216,13 +249,25 @@ class ChooseStmt:
 
 @node
 class SecretChooseStmt:
-    """Every player chooses at once and in secret; the result is a list indexed by seat."""
+    """Every player (or each `var` in `among`) chooses at once and in secret; the result is a
+    list indexed by seat (none for a seat not asked)."""
 
     name: str
     source: object
     cond: object
     is_range: bool = False
     subsets: bool = False
+    var: str | None = None  # `secretly each p in posted chooses ...`: p is each asked seat
+    among: object = None  # the seats asked (every player if None)
+    pos: Pos = _pos
+
+
+@node
+class PeekStmt:
+    """`peek ITEMS [by PLAYER]`: the player sees those items until their zone is shuffled."""
+
+    items: object
+    player: object = None
     pos: Pos = _pos
 
 
@@ -236,6 +281,8 @@ class AuctionStmt:
     winner: str
     price: str
     ties: object = None
+    beyond_means: bool = False  # bids need not be covered (up to the most any bidder holds)
+    history: str | None = None  # bound to the bids made, in order: [[player, bid], ...]
     pos: Pos = _pos
 
 
@@ -263,23 +310,39 @@ class Select:
 
 @node
 class DoStmt:
-    """`do ACTION [for P] [N times]`; with `may`, each time the player may skip instead."""
+    """`do ACTION [for P] [N times]`; with `may`, each time the player may skip instead.
 
-    action: str
+    The action may be a value: `do card.effect` (an action's name or a rule text held in data),
+    `do one of LIST` (the player picks one) or `do any of LIST` (any of them, each at most once,
+    in the order the player picks). `may do X else STATEMENT` runs the statement when X was not
+    done at all (the price of declining)."""
+
+    action: str  # the action's name, or a local variable holding one; "" when `value` is set
     player: object
     times: object
     optional: bool = False
     args: tuple = ()  # ((name, expression), ...) from `with name = value, ...`
+    value: object = None  # an expression giving the action (or, with `mode`, a list of them)
+    mode: str = ""  # "", "one of" or "any of"
+    otherwise: object = None  # the statement of `may do ... else STATEMENT`
     pos: Pos = _pos
 
 
 @node
 class CanExpr:
-    """`can(ACTION [with name = value, ...])`: would `do ACTION` do something now?"""
+    """`can(ACTION [with name = value, ...])`: would `do ACTION` do something now? The action
+    may be a value (`can(card.effect)`)."""
 
     action: str
     args: tuple = ()
+    value: object = None  # an expression giving the action, when it is not a name
     pos: Pos = _pos
+
+
+def do_target_source(action: str, value, mode: str = "") -> str:
+    """The action of a `do` or `can()` as written: `build`, `card.effect`, `one of s.actions`."""
+    text = action or expr_source(value, 8)
+    return f"{mode} {text}" if mode else text
 
 
 @node
@@ -379,6 +442,10 @@ def _expr(e):
             return 8, f"{expr_source(o, 8)}.{n}"
         case Index(obj=o, key=k):
             return 8, f"{expr_source(o, 8)}[{expr_source(k)}]"
+        case Slice(obj=o, lo=lo, hi=hi):
+            lo_text = expr_source(lo) if lo is not None else ""
+            hi_text = expr_source(hi) if hi is not None else ""
+            return 8, f"{expr_source(o, 8)}[{lo_text}:{hi_text}]"
         case Call(func=f, args=a):
             return 9, f"{f}({', '.join(expr_source(x) for x in a)})"
         case Comprehension(func=f, elem=el, var=v, source=s, cond=c):
@@ -388,8 +455,8 @@ def _expr(e):
             return 9, f"{f}({inner})" if f else f"[{inner}]"
         case ListExpr(items=items):
             return 9, "[" + ", ".join(expr_source(x) for x in items) + "]"
-        case CanExpr(action=a, args=args):
-            return 9, f"can({a}{_with(args)})"
+        case CanExpr(action=a, args=args, value=v):
+            return 9, f"can({do_target_source(a, v)}{_with(args)})"
         case Select(func=f, var=v, source=src, key=k):
             return 9, f"{f}(each {v} in {expr_source(src, 1)} by {expr_source(k)})"
         case BinOp(op=op, left=l, right=r):
@@ -458,10 +525,16 @@ def _stmt(s, ind: str) -> str:
             line = f"add {x(a)} to {x(t)}"
         case AddStmt(amount=a, target=t):
             line = f"subtract {x(a)} from {x(t)}"
-        case GainStmt(verb=verb, player=None, amount=a, counter=c):
-            line = f"{verb} {x(a)} {c}"
-        case GainStmt(verb=verb, player=p, amount=a, counter=c):
-            line = f"{x(p, 8)} {verb}s {x(a)} {c}"
+        case GainStmt(verb=verb, player=p, amount=a, counter=c, key=k, to=to) if (
+                to is not None or verb == "transfer" or (verb == "pay" and k is not None)):
+            owner = f"{x(p, 8)}." if p is not None else ""
+            member = f"[{x(k)}]" if k is not None else ""
+            line = f"{verb} {x(a)} from {owner}{c}{member}" + (f" to {x(to)}" if to is not None
+                                                               else "")
+        case GainStmt(verb=verb, player=None, amount=a, counter=c, key=k):
+            line = f"{verb} {x(a)} {c}" + (f"[{x(k)}]" if k is not None else "")
+        case GainStmt(verb=verb, player=p, amount=a, counter=c, key=k):
+            line = f"{x(p, 8)} {verb}s {x(a)} {c}" + (f"[{x(k)}]" if k is not None else "")
         case LetStmt(name=n, value=v):
             line = f"let {n} = {x(v)}"
         case MoveStmt(item=i, dest=d, place=p, gravity=grav, position=n):
@@ -472,21 +545,29 @@ def _stmt(s, ind: str) -> str:
             line = f"deal {x(c)} from {x(s_)} to {x(d)}" + (f" at {p}" if p else "")
         case ShuffleStmt(zone=z):
             line = f"shuffle {x(z)}"
+        case PeekStmt(items=i, player=who):
+            line = f"peek {x(i)}" + (f" by {x(who)}" if who is not None else "")
         case RollStmt(sides=n, name=name):
             line = f"roll d{n} as {name}"
         case ChooseStmt(name=n, cond=c, chooser=who):
             line = f"choose {n} {_options(s)}{_where(c)}" + (f" by {x(who)}" if who is not None
                                                              else "")
-        case SecretChooseStmt(name=n, cond=c):
-            line = f"secretly each player chooses {n} {_options(s)}{_where(c)}"
+        case SecretChooseStmt(name=n, cond=c, var=v, among=among):
+            who = "player" if among is None else f"{v} in {x(among)}"
+            line = f"secretly each {who} chooses {n} {_options(s)}{_where(c)}"
         case AuctionStmt(bidders=b, currency=cur, winner=w, price=pr, ties=t):
-            line = f"auction among {x(b)} paying {cur} as {w}, {pr}" + (
+            line = f"auction among {x(b)} paying {cur}" + (
+                " beyond means" if s.beyond_means else "") + f" as {w}, {pr}" + (
+                f", {s.history}" if s.history else "") + (
                 f" ties to {x(t)}" if t is not None else "")
         case PlaceStmt(item=i, zone=z, row=r, column=col):
             line = f"place {x(i)} on {x(z)} at {x(r)}, {x(col)}"
-        case DoStmt(action=a, player=p, times=t, optional=opt, args=args):
-            line = ("may " if opt else "") + f"do {a}" + (f" for {x(p)}" if p is not None else "") + (
-                _with(args)) + (f" {x(t)} times" if t is not None else "")
+        case DoStmt(action=a, player=p, times=t, optional=opt, args=args, value=v, mode=m,
+                    otherwise=other):
+            line = ("may " if opt else "") + f"do {do_target_source(a, v, m)}" + (
+                f" for {x(p)}" if p is not None else "") + _with(args) + (
+                f" {x(t)} times" if t is not None else "") + (
+                f" else {_stmt(other, '').strip()}" if other is not None else "")
         case ControlStmt(what=w):
             line = w
         case LogStmt(text=t):

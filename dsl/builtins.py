@@ -22,7 +22,7 @@ FUNCTIONS = {
     "bottom": (1, 2, "any", ("list", "int")),
     "first": (1, 1, "any", ("list",)),
     "last": (1, 1, "any", ("list",)),
-    "max": (1, ANY, "int", ("any",)),
+    "max": (1, ANY, "int", ("any",)),  # max(a, b, ...), max(L), max(L, default if L is empty)
     "min": (1, ANY, "int", ("any",)),
     "sum": (1, 1, "int", ("list",)),
     "any": (1, 1, "bool", ("list",)),
@@ -42,12 +42,19 @@ FUNCTIONS = {
     "at": (3, 3, "any", ("zone", "int", "int")),  # the item on a grid cell, or none
     "capacity": (1, 1, "any", ("zone",)),  # the most a zone holds (a grid: its cells), or none
     "full": (1, 1, "bool", ("zone",)),  # holds as many items as its capacity
-    "uses": (1, 1, "int", ("str",)),  # how often you used an action with a `limit:` this period
+    "uses": (1, 2, "int", ("str",)),  # uses of an action with a `limit:` in its (or a named) period
     "is_automa": (1, 1, "bool", ("player",)),  # is this seat played by the rules (an automa)?
     "subsets": (1, 1, "list", ("list",)),
+    "contains": (2, 2, "bool", ("list",)),  # multiset containment: contains(cubes, [a, a, b])
+    "fits_groups": (2, 2, "bool", ("list",)),  # groups of these sizes, each one value, all different
+    "home": (1, 1, "zone", ("any",)),  # the zone an item was made in at setup
     # graphs (`graphs:`): neighbours, shortest number of steps avoiding blocked nodes, and every
     # node within n steps
     "neighbours": (2, 2, "list", ("graph", "any")),
     "steps_between": (3, 4, "any", ("graph", "any", "any", "list")),
     "within": (3, 4, "list", ("graph", "any", "int", "list")),
 }
+
+# Built-ins whose argument is a counter itself, not its value (compiled as a reference):
+# funds(C) is what C can pay now, counting the transfers its family allows (net of their fees).
+COUNTER_FUNCTIONS = {"funds": "int"}

@@ -14,7 +14,7 @@ import attrs
 
 from . import ast as A
 from .errors import Pos
-from .model import Game, Param
+from .model import Game, Limit, Param
 
 # Game fields compared, in the order changes are listed; the model's other fields are labels.
 SECTIONS = ("min_players", "max_players", "options", "tables", "counters", "zones", "items",
@@ -24,7 +24,7 @@ SECTIONS = ("min_players", "max_players", "options", "tables", "counters", "zone
 SKIPPED_FIELDS = {"name", "doc"}
 # How some model fields read in a path (the YAML key the author wrote).
 FIELD_NAMES = {"min_players": "players.min", "max_players": "players.max", "param": "choose",
-               "limit": "limit.times", "limit_per": "limit.per", "cond": "if",
+               "limits": "limit", "cond": "if",
                "free_if": "free_actions_if", "other": "else", "automa_decide": "automa.decide",
                "until_cond": "until", "order_list": "order", "steps": ""}
 
@@ -117,6 +117,10 @@ def _walk(path: str, x, y, pos_x, pos_y, out: list) -> None:
                 _walk(f"{path}.{key}" if key else path,
                       getattr(x, field.name), getattr(y, field.name), pos_x, pos_y, out)
         return
+    if _are_limits(x) and _are_limits(y) and len(x) == len(y):  # `limit:` one, or a list
+        for i, (lx, ly) in enumerate(zip(x, y), 1):
+            _walk(path if len(x) == 1 else f"{path}[{i}]", lx, ly, pos_x, pos_y, out)
+        return
     if _are_steps(x) and _are_steps(y) and step_labels(x) == step_labels(y):
         for label, sx, sy in zip(step_labels(x), x, y):
             _walk(f"{path}.{label}", sx, sy, pos_x, pos_y, out)
@@ -145,6 +149,10 @@ def source_text(value):
 
 def _is_model(value) -> bool:
     return attrs.has(type(value)) and type(value).__module__ == "dsl.model"
+
+
+def _are_limits(value) -> bool:
+    return isinstance(value, tuple) and bool(value) and all(isinstance(v, Limit) for v in value)
 
 
 def _are_steps(value) -> bool:

@@ -83,6 +83,12 @@ class RuleError(MeeplangError):
     """A rule failed while a game was running (negative count, division by zero, runaway loop)."""
 
 
+class Impossible(RuleError):
+    """A rule cannot be carried out in this state: a payment past a counter's bound, nothing to
+    choose, too few items to take, a full zone. A rehearsal reads it as "not possible now"; any
+    other rule error is a mistake in the rules and is reported."""
+
+
 class UsageError(MeeplangError):
     """Bad use of the API or CLI (unknown game, bad player count, illegal choice)."""
 

@@ -23,6 +23,16 @@ class Option:
 
 
 @attrs.frozen
+class Track:
+    """What makes a counter a track: its values are the spaces of a table, and an advance moves
+    one space at a time so that every space entered fires `enter space of` triggers."""
+
+    name: str  # the declaration: a family of tracks shares one (`each:`), its members their keys
+    spaces: tuple  # one row of data per space; position 0 is the first space
+    wrap_to: int | None  # past the last space the cube goes back here (else it stops at the end)
+
+
+@attrs.frozen
 class Counter:
     name: str
     per_player: bool
@@ -31,6 +41,28 @@ class Counter:
     max: int | None
     overflow: str  # "clamp" or "error"
     visibility: str = "public"  # public / owner / hidden (per-player counters)
+    track: Track | None = None  # a track's position (declared under `tracks:`)
+    keys: tuple | None = None  # a family: one member `name[key]` per key (see `members`)
+    member: object = None  # a family member's key (its name is `family[key]`)
+    transfer: object = None  # a family's Transfer: how a short member is refilled from others
+    pos: Pos = _pos
+
+
+def member_name(family: str, key) -> str:
+    """The name (and state key) of one member of a counter family: `accounts[hr]`."""
+    return f"{family}[{key}]"
+
+
+@attrs.frozen
+class Transfer:
+    """`transfer: {fee: EXPR, from: [keys], into: [keys], fee_to: COUNTER}` on a counter family:
+    money moves into a short member (one of `into`) from the `from` members, each source used
+    paying `fee` (to the game counter `fee_to`, if given)."""
+
+    fee: object  # expression
+    sources: tuple  # member keys money may come from, in the order the rules use them
+    into: tuple  # member keys money may go to
+    fee_to: str | None  # a game counter the fees go to (None: they leave play)
     pos: Pos = _pos
 
 
@@ -43,6 +75,8 @@ class Zone:
     grid: tuple | None = None  # (rows, columns) for a grid of cells
     gravity: str = "none"  # rows / columns / none
     keys: tuple | None = None  # a family of zones: one member `name[key]` per key
+    refill_from: str | None = None  # kept full (to its capacity) from this zone
+    recycle: str | None = None  # emptied, it takes back this zone's items, shuffled
     pos: Pos = _pos
 
 
@@ -57,6 +91,11 @@ class ItemKind:
     zone: str | None
     source_table: str | None = None  # one item per row of this table, with the row's fields
     zone_field: str | None = None  # the row field that names the starting zone
+    # abilities while a player holds one (it is in a zone of theirs): ((what, target, amount),
+    # ...) with what = bonus (on `gain TARGET`), discount (on `pay TARGET`) or extra_limit (on
+    # the use limit of action TARGET); amount is an expression that sees `this` (the item)
+    while_held: tuple = ()
+    visible_to: object = None  # who sees an item where its zone hides it (`viewer`, `item`, `key`)
     pos: Pos = _pos
 
 
@@ -73,14 +112,62 @@ class Param:
 
 
 @attrs.frozen
+class Limit:
+    """`limit: {times: 1, per: quadrimester, shared: true}`: at most `times` uses per period
+    (turn, game, or a phase: the count restarts when it starts); `shared`: by all players
+    together."""
+
+    times: object  # expression
+    per: str = "game"
+    shared: bool = False
+    pos: Pos = _pos
+
+    def state_key(self, action: str, index: int) -> str:
+        """Where the counts live in the state: the first limit under the action's name."""
+        return action if index == 0 else f"{action}#{index + 1}"
+
+
+@attrs.frozen
+class CostPart:
+    """One part of a price: `royalty: {amount: card.h, to: card.patent}`."""
+
+    name: str
+    amount: object  # expression
+    to: object  # the payee: a counter or a player (expression), or None: the supply
+    pos: Pos = _pos
+
+
+@attrs.frozen
+class Cost:
+    """An action's price: its parts, paid `from` one counter before the effect, less the
+    discounts that name a part; an action whose price cannot be paid is not offered."""
+
+    source: object  # the counter paid from (expression: `coins`, `accounts["rd"]`)
+    parts: tuple  # CostPart, ...
+    discounts: tuple = ()  # ((part name, expression), ...)
+    pos: Pos = _pos
+
+
+@attrs.frozen
 class Action:
     name: str
     param: Param | None
     requires: object  # expression or None
     effect: object  # ast.Block
-    limit: object = None  # expression: at most this many uses per period
-    limit_per: str = "game"  # turn / game / a phase name (reset when it starts)
+    limits: tuple = ()  # Limit, ...: each caps the uses in its period
     takes: tuple = ()  # argument names: only rules can do it (`do NAME with arg = value`)
+    cost: Cost | None = None  # a price with parts and payees, paid before the effect
+    pos: Pos = _pos
+
+
+@attrs.frozen
+class RuleText:
+    """Rule text held in data (a table declared under `rule_text:`): statements that `do` runs
+    by value, checked when the game loads. `takes` are the names it reads, given by `with`."""
+
+    text: str
+    block: object  # ast.Block
+    takes: tuple
     pos: Pos = _pos
 
 
@@ -94,15 +181,25 @@ class Formula:
     pos: Pos = _pos
 
 
+# what triggers on an event see besides `you` (name -> coarse type, for the checker)
+TRIGGER_LOCALS = {"overflow": {"excess": "int"}, "gain": {"amount": "int"},
+                  "enters": {"item": "any", "key": "any"},
+                  "enter_space": {"space": "any", "position": "int", "track": "str"}}
+
+
 @attrs.frozen
 class Trigger:
     name: str
-    event: str  # before/after_turn, before/after_action, phase_start/end, overflow
-    target: str | None  # action or phase name, None for any
+    event: str  # before/after_turn, before/after_action, phase_start/end, overflow, as_soon_as,
+    #             enter_space (of a track), gain (of a counter), enters (an item enters a zone)
+    target: str | None  # action, phase, counter, track or zone name; None for any
     cond: object
     effect: object
     once: bool = False  # at most once per game
     immediate: bool = False  # run right after the statement that fired it
+    each: Param | None = None  # one trigger per value: `line in connections [where ...]`
+    limit: object = None  # expression: fires at most this many times per period, per seat
+    limit_per: str = "game"  # turn / game / a phase name / a repeat step's `as:` name
     pos: Pos = _pos
 
 
@@ -166,6 +263,7 @@ class TurnsStep:
     until_round: object = None  # condition checked after each complete round of turns
     free_after_last: bool = False  # free actions go on after the last main action, until `end turn`
     order_list: object = None  # order "list": an expression giving the seats in turn order
+    free_turn: bool = False  # free actions may be the whole turn: `end turn` once one is taken
     pos: Pos = _pos
 
 
@@ -204,7 +302,11 @@ class Game:
     summary: dict = attrs.field(factory=dict)  # language -> one-paragraph description
     formulas: dict = attrs.field(factory=dict)  # name -> Formula
     graphs: dict = attrs.field(factory=dict)  # name -> {node: (neighbour, ...)}
+    tracks: dict = attrs.field(factory=dict)  # declaration -> its track counters' names
     automa_decide: dict = attrs.field(factory=dict)  # decision name -> expression
+    rule_texts: dict = attrs.field(factory=dict)  # text -> RuleText (rule text held in tables)
+    data_actions: tuple = ()  # actions that rule-text cells name (`effect: build_module`)
+    counter_members: dict = attrs.field(factory=dict)  # "accounts[hr]" -> member Counter
     warnings: tuple = ()
     game_file: str | None = None  # the main file given by path, when it is not FOLDER/game.yaml
     variant_file: str | None = None  # the variant file given by path (logs record it)
@@ -215,6 +317,11 @@ class Game:
         name = self.name + (f":{self.variant}" if self.variant else "")
         return (f"Game({name!r}, {self.min_players}-{self.max_players} players, "
                 f"{len(self.actions)} actions, {len(self.triggers)} triggers)")
+
+    def counter_spec(self, key: str) -> Counter:
+        """The Counter of a state key: a plain counter, or a family member `accounts[hr]`."""
+        spec = self.counters.get(key)
+        return spec if spec is not None else self.counter_members[key]
 
     def term(self, key: str, lang: str = "en") -> str:
         entry = self.terms.get(key)

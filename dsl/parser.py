@@ -114,6 +114,35 @@ class _ToAst(Transformer):
     gain_stmt, lose_stmt, pay_stmt = _gain("gain"), _gain("lose"), _gain("pay")
     gain_of_stmt, lose_of_stmt, pay_of_stmt = _gain_of("gain"), _gain_of("lose"), _gain_of("pay")
 
+    def _gain_member(verb):
+        def rule(self, meta, c):
+            return A.GainStmt(verb, None, c[0], str(c[1]), c[2], pos=self._p(meta))
+        return rule
+
+    def _gain_of_member(verb):
+        def rule(self, meta, c):
+            return A.GainStmt(verb, c[0], c[1], str(c[2]), c[3], pos=self._p(meta))
+        return rule
+
+    gain_member_stmt, lose_member_stmt = _gain_member("gain"), _gain_member("lose")
+    pay_member_stmt = _gain_member("pay")
+    gain_of_member_stmt, lose_of_member_stmt = _gain_of_member("gain"), _gain_of_member("lose")
+
+    def _from(self, verb, meta, amount, source, to):
+        """`pay N from COUNTER [to PAYEE]`, `transfer N from MEMBER to MEMBER`."""
+        target = A.counter_target(source)
+        if target is None:
+            raise RuleSyntaxError(f"`{verb} ... from` needs a counter (`coins`, `p.coins`, "
+                                  f"`accounts[a]`), not {A.expr_source(source)}", source.pos)
+        who, name, key = target
+        return A.GainStmt(verb, who, amount, name, key, to, pos=self._p(meta))
+
+    def pay_from_stmt(self, meta, c):
+        return self._from("pay", meta, *c)
+
+    def transfer_stmt(self, meta, c):
+        return self._from("transfer", meta, *c)
+
     def let_stmt(self, meta, c):
         return A.LetStmt(str(c[0]), c[1], pos=self._p(meta))
 
@@ -144,6 +173,9 @@ class _ToAst(Transformer):
                                   "position, `move` it `at position N`", c[3][2])
         return A.DealStmt(c[0], c[1], c[2], c[3], pos=self._p(meta))
 
+    def peek_stmt(self, meta, c):
+        return A.PeekStmt(c[0], c[1], pos=self._p(meta))
+
     def shuffle_stmt(self, meta, c):
         return A.ShuffleStmt(c[0], pos=self._p(meta))
 
@@ -164,17 +196,33 @@ class _ToAst(Transformer):
         return A.ChooseStmt(str(c[0]), c[1], c[2], False, subsets=True, chooser=c[3],
                             pos=self._p(meta))
 
+    def every_player(self, meta, c):
+        return (None, None)
+
+    def some_players(self, meta, c):
+        return (str(c[0]), c[1])
+
     def secret_choose_stmt(self, meta, c):
-        return A.SecretChooseStmt(str(c[0]), c[1], c[2], pos=self._p(meta))
+        (var, among), c = c[0], c[1:]
+        return A.SecretChooseStmt(str(c[0]), c[1], c[2], var=var, among=among, pos=self._p(meta))
 
     def secret_range_stmt(self, meta, c):
-        return A.SecretChooseStmt(str(c[0]), (c[1], c[2]), c[3], is_range=True, pos=self._p(meta))
+        (var, among), c = c[0], c[1:]
+        return A.SecretChooseStmt(str(c[0]), (c[1], c[2]), c[3], is_range=True, var=var,
+                                  among=among, pos=self._p(meta))
 
     def secret_subset_stmt(self, meta, c):
-        return A.SecretChooseStmt(str(c[0]), c[1], c[2], subsets=True, pos=self._p(meta))
+        (var, among), c = c[0], c[1:]
+        return A.SecretChooseStmt(str(c[0]), c[1], c[2], subsets=True, var=var, among=among,
+                                  pos=self._p(meta))
 
     def auction_stmt(self, meta, c):
-        return A.AuctionStmt(c[0], str(c[1]), str(c[2]), str(c[3]), c[4], pos=self._p(meta))
+        return A.AuctionStmt(c[0], str(c[1]), str(c[3]), str(c[4]), ties=c[6],
+                             beyond_means=bool(c[2]),
+                             history=str(c[5]) if c[5] is not None else None, pos=self._p(meta))
+
+    def beyond_means(self, meta, c):
+        return True
 
     def place_stmt(self, meta, c):
         return A.PlaceStmt(c[0], c[1], c[2], c[3], pos=self._p(meta))
@@ -183,11 +231,30 @@ class _ToAst(Transformer):
         return A.Select(str(c[0]), str(c[1]), c[2], c[3], pos=self._p(meta))
 
     def do_stmt(self, meta, c):
-        return A.DoStmt(str(c[0]), c[1], c[3], args=tuple(c[2] or ()), pos=self._p(meta))
+        action, value, mode = c[0]
+        return A.DoStmt(action, c[1], c[3], args=tuple(c[2] or ()), value=value, mode=mode,
+                        pos=self._p(meta))
 
     def may_do_stmt(self, meta, c):
-        return A.DoStmt(str(c[0]), c[1], c[3], optional=True, args=tuple(c[2] or ()),
-                        pos=self._p(meta))
+        action, value, mode = c[0]
+        return A.DoStmt(action, c[1], c[3], optional=True, args=tuple(c[2] or ()), value=value,
+                        mode=mode, otherwise=c[4], pos=self._p(meta))
+
+    def do_one(self, meta, c):
+        """A bare name stays a name (an action, or a variable holding one: the checker tells);
+        anything else is an expression giving the action."""
+        if isinstance(c[0], A.Name):
+            return (c[0].name, None, "")
+        return ("", c[0], "")
+
+    def do_one_of(self, meta, c):
+        return ("", c[0], "one of")
+
+    def do_any_of(self, meta, c):
+        return ("", c[0], "any of")
+
+    def do_else(self, meta, c):
+        return c[0]
 
     def do_with(self, meta, c):
         return tuple(c)
@@ -199,7 +266,9 @@ class _ToAst(Transformer):
         return True
 
     def can_expr(self, meta, c):
-        return A.CanExpr(str(c[0]), tuple(c[1] or ()), pos=self._p(meta))
+        if isinstance(c[0], A.Name):
+            return A.CanExpr(c[0].name, tuple(c[1] or ()), pos=self._p(meta))
+        return A.CanExpr("", tuple(c[1] or ()), value=c[0], pos=self._p(meta))
 
     def end_turn_stmt(self, meta, c):
         return A.ControlStmt("end turn", pos=self._p(meta))
@@ -284,6 +353,9 @@ class _ToAst(Transformer):
 
     def index(self, meta, c):
         return A.Index(c[0], c[1], pos=self._p(meta))
+
+    def slice(self, meta, c):
+        return A.Slice(c[0], c[1], c[2], pos=self._p(meta))
 
     def number(self, meta, c):
         return A.Num(self._whole(str(c[0]), self._p(meta)), pos=self._p(meta))

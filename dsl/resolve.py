@@ -9,19 +9,25 @@ from __future__ import annotations
 import difflib
 import re
 
+import attrs
+
 from . import ast as A
 from . import cache
 from . import folder as files
-from .builtins import ANY, FUNCTIONS, VALUES
+from .builtins import ANY, COUNTER_FUNCTIONS, FUNCTIONS, VALUES
 from .errors import Pos, ResolveError, SchemaError, Warning_
 from .limits import MAX_PLAYERS, bounds_text
 from .loader import Source, load_source, locate, variant_names
 from .model import (
+    TRIGGER_LOCALS,
     Action,
+    Cost,
+    CostPart,
     Counter,
     DoStep,
     Formula,
     Game,
+    Limit,
     IfStep,
     ItemKind,
     LoopStep,
@@ -29,14 +35,21 @@ from .model import (
     Param,
     PhaseStep,
     RepeatStep,
+    RuleText,
     Scoring,
+    Track,
+    Transfer,
     Trigger,
     TurnsStep,
     Zone,
+    member_name,
 )
 from .yamlpos import YList, YMap, plain
 
 LANGS = ("en", "fr")
+# what an item kind's `visible_to:` sees: the viewing seat, the item, its zone's family key
+VISIBLE_TO_SCOPE = {"viewer": "player", "item": "any", "key": "any"}
+
 
 
 def load_game(target: str, variant: str | None = None) -> Game:
@@ -64,6 +77,8 @@ def _check_bounds(what: str, start: str, spec: YMap, pos: Pos) -> None:
     """`min` at most `max`, and a whole-number `initial`/`default` between them: a counter that
     starts out of its bounds is a mistake in its declaration, not in the first rule to touch it."""
     lo, hi, value = spec.get("min"), spec.get("max"), spec.get(start)
+    if any(v is not None and type(v) is not int for v in (lo, hi)):
+        return  # bounds read from a table per key: checked where they are read (_bounds)
     if lo is not None and hi is not None and lo > hi:
         raise SchemaError(f"{what}: min {lo} is larger than max {hi}", pos)
     if type(value) is int and (lo is not None and value < lo or hi is not None and value > hi):
@@ -83,7 +98,8 @@ _FORMULA = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*\(\s*((?:[a-z_][a-z0-9_]*\s*,\s
 
 _WHEN = re.compile(r"^(before|after) turn$|^(before|after) (any action|[a-z_][a-z0-9_]*)$|"
                    r"^(start|end) of ([a-z_][a-z0-9_]*)$|^overflow of ([a-z_][a-z0-9_]*)$|"
-                   r"^as soon as (.+)$", re.S)
+                   r"^as soon as (.+)$|^enter space of ([a-z_][a-z0-9_]*)$|"
+                   r"^gain of ([a-z_][a-z0-9_]*)$|^enters ([a-z_][a-z0-9_]*)$", re.S)
 
 
 class _Builder:
@@ -121,24 +137,27 @@ class _Builder:
                  for k, v in self.section("terms").items()}
         tables = {str(k): plain(v) for k, v in self.section("tables").items()}
         counters = self._counters()
+        tracks = self._tracks(tables, counters)
         zones = self._zones()
         items = self._items(zones)
         actions = self._actions()
+        rule_texts, data_actions = self._rule_texts(actions)
         formulas = self._formulas()
         graphs = self._graphs(tables)
         self.names = _Names(options, tables, counters, zones, actions, items, formulas)
         for g in graphs:
             self.names.kinds[g] = "graph"
+        phases_declared = {st.name for st in _all_steps(self._raw_flow_phases())}
         for a in actions.values():
-            if a.limit is not None and a.limit_per not in ("turn", "game"):
-                phases_declared = {st.name for st in _all_steps(self._raw_flow_phases())}
-                if a.limit_per not in phases_declared:
-                    raise ResolveError(f"limit per {a.limit_per!r}: expected turn, game or a phase "
-                                       f"name ({', '.join(sorted(phases_declared)) or 'none'})",
-                                       a.pos)
+            for lim in a.limits:
+                if lim.per not in ("turn", "game") and lim.per not in phases_declared:
+                    raise ResolveError(_unknown("period", lim.per, ["turn", "game"] + sorted(
+                        phases_declared)) + " (a limit is per turn, game or a phase)", lim.pos)
+            if len({lim.per for lim in a.limits}) != len(a.limits):
+                raise ResolveError(f"{a.name}: two limits for the same period", a.pos)
         setup = parse_block(doc["setup"], self.path) if doc.get("setup") else A.Block((), pos=doc.pos)
         flow = self._steps(doc.get("flow") or YList(), "flow")
-        triggers = self._triggers(actions, flow)
+        triggers = self._triggers(actions, flow, counters, zones, tracks)
         scoring = self._scoring()
         inv = self.section("invariants")
         invariants = tuple((str(k), self.expr(v, k, inv.pos_of(k))) for k, v in inv.items())
@@ -146,7 +165,10 @@ class _Builder:
         checker = _Checker(self.names, self.path)
         checker.formulas()
         for c in counters.values():
-            checker.expr(c.initial, {})
+            checker.expr(c.initial, {"key": "any"} if c.keys is not None else {})
+            if c.transfer is not None:
+                checker.expr(c.transfer.fee, {})
+                checker.used.add(c.transfer.fee_to)
         for z in zones.values():
             if z.capacity is not None:
                 checker.expr(z.capacity, {"key": "any"} if z.keys is not None else {})
@@ -154,14 +176,24 @@ class _Builder:
             checker.expr(kind.count, {})
             for _, f in kind.fields:
                 checker.expr(f, {"n": "int"})
+            checker.abilities(kind, actions)
+            if kind.visible_to is not None:
+                checker.expr(kind.visible_to, VISIBLE_TO_SCOPE)
         checker.block(setup, {})
+        for rt in rule_texts.values():
+            checker.block(rt.block, {t: "any" for t in rt.takes})
         for action in actions.values():
             checker.action(action)
         checker.steps(flow, {})
         for t in triggers:
-            checker.block(t.effect, _trigger_scope(t, actions))
+            scope = _trigger_scope(t, actions)
+            if t.each is not None:
+                scope = checker.param(t.each, scope)
+            if t.limit is not None:
+                checker._want(checker.expr(t.limit, scope), "int", t.limit, "a trigger's limit")
+            checker.block(t.effect, scope)
             if t.cond is not None:
-                checker.expr(t.cond, _trigger_scope(t, actions))
+                checker.expr(t.cond, scope)
         checker.expr(scoring.score, {})
         for tb in scoring.tie_break:
             checker.expr(tb, {})
@@ -191,7 +223,7 @@ class _Builder:
         summary = {"en": str(summary)} if isinstance(summary, str) else {
             str(k): str(v) for k, v in summary.items()}
         return Game(
-            graphs=graphs, formulas=formulas, automa_decide=decide, summary=summary, automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
+            rule_texts=rule_texts, data_actions=data_actions, tracks=tracks, counter_members=self.counter_members, graphs=graphs, formulas=formulas, automa_decide=decide, summary=summary, automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
             min_players=lo, max_players=hi, options=options, terms=terms, tables=tables,
             counters=counters, zones=zones, items=items, setup=setup, flow=flow, actions=actions,
             triggers=tuple(triggers), scoring=scoring, rules_hash=self.src.rules_hash,
@@ -260,18 +292,176 @@ class _Builder:
         return out
 
     def _counters(self):
-        out = {}
+        out, self.counter_members = {}, {}
         sec = self.section("counters")
         for key, spec in sec.items():
             spec = spec or {}
             pos = sec.key_pos[key]
-            lo, hi = spec.get("min"), spec.get("max")
-            _check_bounds(f"counter {key}", "initial", spec, pos)
-            out[key] = Counter(key, spec.get("per") == "player",
-                               self.expr(spec.get("initial", 0), key, pos) or A.Num(0, pos=pos),
-                               lo, hi, spec.get("overflow", "error"),
-                               spec.get("visibility", "public"), pos=pos)
+            keys = self._family_keys(spec, f"counter {key}") if "each" in spec else None
+            if keys is None:
+                _check_bounds(f"counter {key}", "initial", spec, pos)
+            initial = self.expr(spec.get("initial", 0), key, pos) or A.Num(0, pos=pos)
+            bounds = (None, None) if keys is not None else self._bounds(key, spec, None)
+            counter = Counter(key, spec.get("per") == "player", initial,
+                              *bounds, spec.get("overflow", "error"),
+                              spec.get("visibility", "public"), keys=keys, pos=pos)
+            if keys is not None:
+                counter = attrs.evolve(counter, transfer=self._transfer(key, spec, keys))
+                for k in keys:
+                    name = member_name(key, k)
+                    self.counter_members[name] = attrs.evolve(
+                        counter, name=name, keys=None, member=k, transfer=None,
+                        min=self._bounds(key, spec, k)[0], max=self._bounds(key, spec, k)[1])
+            out[key] = counter
         return out
+
+    def _tracks(self, tables, counters) -> dict:
+        """`tracks:` -> counters (added to `counters`) whose values are spaces; returns each
+        declaration's member names (one, or one per key of a family)."""
+        out = {}
+        sec = self.section("tracks")
+        for key, spec in sec.items():
+            pos = sec.key_pos[key]
+            members = [key]
+            if "each" in spec:
+                each = spec["each"]
+                if isinstance(each, str):
+                    if not isinstance(tables.get(each), list):
+                        raise ResolveError(f"tracks {key}: each: {each!r} must name a list table",
+                                           spec.pos_of("each"))
+                    self.used_tables.add(each)
+                    each = tables[each]
+                members = [str(m) for m in each]
+                if len(set(members)) != len(members) or not members:
+                    raise SchemaError(f"tracks {key}: each: needs distinct keys",
+                                      spec.pos_of("each"))
+                if key in counters or key in self.section("zones"):
+                    raise ResolveError(f"track family {key!r} has the name of a counter or zone",
+                                       pos)
+            initial = self.expr(spec.get("initial", 0), key, spec.pos_of("initial"))
+            for name in members:
+                if name in counters or name in self.section("zones"):
+                    raise ResolveError(f"track {name!r} has the name of another counter, zone or "
+                                       "track", pos)
+                rows = self._spaces(key, spec, tables, name if len(members) > 1 else None)
+                wrap = spec.get("wrap_to")
+                if wrap is not None and not 0 <= wrap < len(rows):
+                    raise SchemaError(f"tracks {key}: wrap_to: {wrap} is not a space of the "
+                                      f"track {name} (0 to {len(rows) - 1})",
+                                      spec.pos_of("wrap_to"))
+                counters[name] = Counter(name, spec.get("per") == "player", initial, 0,
+                                         len(rows) - 1, "clamp", spec.get("visibility", "public"),
+                                         Track(key, rows, wrap), pos=pos)
+            out[key] = tuple(members)
+        return out
+
+    def _spaces(self, key, spec, tables, member) -> tuple:
+        """A track's spaces: a number of them, a list table (a row per space), or for a family a
+        table of such lists by key (each track its own rows)."""
+        spaces = spec["spaces"]
+        if not isinstance(spaces, str):
+            return tuple(range(int(spaces)))
+        rows = tables.get(spaces)
+        where = spec.pos_of("spaces")
+        if rows is None:
+            raise ResolveError(_unknown("table", spaces, tables), where)
+        self.used_tables.add(spaces)
+        if member is not None and isinstance(rows, dict):
+            if member not in rows:
+                raise ResolveError(f"tracks {key}: table {spaces!r} has no spaces for {member!r}",
+                                   where)
+            rows = rows[member]
+        if not isinstance(rows, list) or not rows:
+            also = ", or a table of such lists by key" if member else ""
+            raise ResolveError(f"tracks {key}: spaces: {spaces!r} must name a list table (one row "
+                               f"per space){also}", where)
+        return tuple(rows)
+
+    def _family_keys(self, spec, what: str) -> tuple:
+        """`each: [a, b]` or `each: TABLE` (a list table): the keys of a family."""
+        each = spec["each"]
+        if isinstance(each, str):
+            table = self.section("tables").get(each)
+            if not isinstance(table, list):
+                raise ResolveError(f"{what}: each: {each!r} must name a list table",
+                                   spec.pos_of("each"))
+            self.used_tables.add(each)
+            each = table
+        keys = tuple(plain(each))
+        if len(set(map(str, keys))) != len(keys) or not keys:
+            raise SchemaError(f"{what}: each: needs distinct keys", spec.pos_of("each"))
+        return keys
+
+    def _bounds(self, name: str, spec, key) -> tuple:
+        """A counter's (min, max): numbers, or for a family member `TABLE[key]` read now."""
+        out = []
+        for bound in ("min", "max"):
+            value = spec.get(bound)
+            if isinstance(value, str) and key is None:  # read per key: only in a family
+                raise SchemaError(f"counters.{name}.{bound} must be an integer, not a string",
+                                  spec.pos_of(bound))
+            if isinstance(value, str):
+                value = self._constant(value, key, spec.pos_of(bound), f"counter {name}: {bound}")
+            out.append(value)
+        lo, hi = out
+        if lo is not None and hi is not None and lo > hi:
+            at = f" (key {key})" if key is not None else ""
+            raise SchemaError(f"counter {name}{at}: min {lo} is larger than max {hi}",
+                              spec.pos_of("min"))
+        return lo, hi
+
+    def _constant(self, text, key, pos, what: str):
+        """A bound written as an expression over tables and `key` (`limits[key]`), read at load."""
+        e = parse_expression(text, self.path)
+        tables = self.section("tables")
+
+        def value(n):
+            if isinstance(n, A.Num):
+                return n.value
+            if isinstance(n, A.Str):
+                return n.value
+            if isinstance(n, A.Name) and n.name == "key" and key is not None:
+                return key
+            if isinstance(n, A.Name) and n.name in tables:
+                self.used_tables.add(n.name)
+                return plain(tables[n.name])
+            if isinstance(n, A.Index):
+                table, k = value(n.obj), value(n.key)
+                if isinstance(table, dict):
+                    if k in table or str(k) in table:
+                        return table[k] if k in table else table[str(k)]
+                elif isinstance(table, list) and isinstance(k, int) and 0 <= k < len(table):
+                    return table[k]
+                raise ResolveError(f"{what}: no entry {k!r} in {A.expr_source(n.obj)}", n.pos)
+            raise ResolveError(f"{what} must be a number or read a table with `key` "
+                               f"(e.g. `limits[key]`), not {A.expr_source(n)}", n.pos)
+        result = value(e)
+        if type(result) is not int:
+            raise ResolveError(f"{what} must be a whole number, got {result!r}", pos)
+        return result
+
+    def _transfer(self, name: str, spec, keys) -> Transfer | None:
+        t = spec.get("transfer")
+        if t is None:
+            return None
+        ends = {}
+        for end in ("from", "into"):
+            ends[end] = tuple(plain(t.get(end, list(keys))))
+            for k in ends[end]:
+                if str(k) not in map(str, keys):
+                    raise ResolveError(f"counter {name}: transfer {end} {k!r}, which is not one "
+                                       f"of its keys ({', '.join(map(str, keys))})",
+                                       t.pos_of(end))
+        to = t.get("fee_to")
+        if to is not None and (str(to) not in self.section("counters") or
+                               (self.section("counters")[str(to)] or {}).get("per") == "player"):
+            raise ResolveError(_unknown("game counter", str(to), [
+                k for k, v in self.section("counters").items() if (v or {}).get("per") != "player"])
+                + " (transfer fees go to a counter of the game, e.g. the bank)",
+                t.pos_of("fee_to"))
+        return Transfer(self.expr(t["fee"], "fee", t.pos_of("fee")), ends["from"], ends["into"],
+                        str(to) if to is not None else None, pos=t.pos if hasattr(t, "pos")
+                        else spec.pos_of("transfer"))
 
     def _zones(self):
         out = {}
@@ -286,22 +476,31 @@ class _Builder:
             gravity = spec.get("gravity", "none")
             if gravity != "none" and grid is None:
                 raise SchemaError(f"zone {key}: gravity needs a `grid:`", spec.pos_of("gravity"))
-            keys = None
-            if "each" in spec:
-                each = spec["each"]
-                if isinstance(each, str):
-                    table = self.section("tables").get(each)
-                    if not isinstance(table, list):
-                        raise ResolveError(f"zone {key}: each: {each!r} must name a list table",
-                                           spec.pos_of("each"))
-                    self.used_tables.add(each)
-                    each = table
-                keys = tuple(plain(each))
-                if len(set(map(str, keys))) != len(keys) or not keys:
-                    raise SchemaError(f"zone {key}: each: needs distinct keys", spec.pos_of("each"))
+            keys = self._family_keys(spec, f"zone {key}") if "each" in spec else None
             out[key] = Zone(key, spec.get("per") == "player", spec.get("visibility", "public"),
-                            self.expr(spec.get("capacity"), key, pos), grid, gravity, keys, pos=pos)
+                            self.expr(spec.get("capacity"), key, pos), grid, gravity, keys,
+                            spec.get("refill_from"), spec.get("recycle"), pos=pos)
+        for key, zone in out.items():
+            self._deck_links(zone, out, sec[key])
         return out
+
+    def _deck_links(self, zone, zones, spec) -> None:
+        """`refill_from:` needs a capacity and a plain source; `recycle:` a plain zone (a bag and
+        its discards are one zone each, shared or of the same owner)."""
+        for link in ("refill_from", "recycle"):
+            other = getattr(zone, link)
+            if other is None:
+                continue
+            where = spec.pos_of(link)
+            if other not in zones:
+                raise ResolveError(_unknown("zone", other, zones), where)
+            if other == zone.name or zones[other].keys is not None or (
+                    zones[other].per_player and not zone.per_player):
+                raise ResolveError(f"zone {zone.name}: {link}: {other!r} must be another single "
+                                   "zone, shared or of each player", where)
+        if zone.refill_from is not None and zone.capacity is None and zone.grid is None:
+            raise ResolveError(f"zone {zone.name}: refill_from needs a `capacity:` to fill up to",
+                               spec.pos_of("refill_from"))
 
     def _items(self, zones):
         out = {}
@@ -345,8 +544,17 @@ class _Builder:
             count = self.expr(spec.get("count", 0), key, spec.pos_of("count"))
             out[key] = ItemKind(key, per, count,
                                 tuple((str(f), self.expr(v, f, fields.pos_of(f)))
-                                      for f, v in fields.items()), zone, table, zone_field, pos=pos)
+                                      for f, v in fields.items()), zone, table, zone_field,
+                                self._while_held(spec.get("while_held") or {}),
+                                self.expr(spec.get("visible_to"), key, spec.pos_of("visible_to")),
+                                pos=pos)
         return out
+
+    def _while_held(self, spec) -> tuple:
+        """`while_held: {bonus: {research: 1}, discount: {coins: this.rebate}, extra_limit:
+        {dive: 1}}`: what an item changes for the player holding it (checked in `_abilities`)."""
+        return tuple((str(what), str(target), self.expr(amount, target, targets.pos_of(target)))
+                     for what, targets in spec.items() for target, amount in targets.items())
 
     def _actions(self):
         out = {}
@@ -358,18 +566,84 @@ class _Builder:
             if spec.get("choose"):
                 c = parse_param(spec["choose"], self.path)
                 param = Param(c.name, c.source, c.cond, c.is_range, c.subsets, pos=c.pos)
-            limit = spec.get("limit")
+            limits = spec.get("limit") or []
+            limits = [limits] if isinstance(limits, dict) else limits
             takes = spec.get("takes") or ()
             takes = (str(takes),) if isinstance(takes, str) else tuple(str(t) for t in takes)
             if "effect" not in spec:
                 raise SchemaError(f"actions.{key}: 'effect' is a required property", pos)
             out[key] = Action(key, param, self.expr(spec.get("requires"), key, pos),
                               parse_block(spec["effect"], self.path),
-                              self.expr(limit["times"], key, limit.pos_of("times")) if limit else None,
-                              str(limit.get("per", "game")) if limit else "game", takes, pos=pos)
+                              tuple(Limit(self.expr(lim["times"], key, lim.pos_of("times")),
+                                          str(lim.get("per", "game")), bool(lim.get("shared", False)),
+                                          pos=lim.pos) for lim in limits), takes,
+                              self._cost(spec) if "cost" in spec else None, pos=pos)
         return out
 
-    def _triggers(self, actions, flow):
+    def _rule_texts(self, actions) -> dict:
+        """`rule_text: {cards: {fields: [effect], takes: [card]}}`: which table cells hold rule
+        text (every value of the table when `fields` is not given). A cell is an action's name,
+        statements, or null (no effect); statements are parsed here, so an error points inside
+        the cell. -> ({text: RuleText}, names of the actions cells name)"""
+        out: dict = {}
+        named: list = []
+        sec = self.section("rule_text")
+        tables = self.section("tables")
+        for name, spec in sec.items():
+            if name not in tables:
+                raise ResolveError(_unknown("table", name, tables), sec.key_pos[name])
+            spec = spec or {}
+            takes = tuple(str(t) for t in spec.get("takes") or ())
+            for leaf, where in _rule_cells(tables[name], spec.get("fields"), name,
+                                           sec.key_pos[name]):
+                if leaf is None:
+                    continue
+                if not isinstance(leaf, str):
+                    raise ResolveError(f"rule text must be an action's name or statements, not "
+                                       f"{leaf!r}", where)
+                text = str(leaf)
+                if text.strip() in actions:
+                    named += [text.strip()] if text.strip() not in named else []
+                    continue
+                if re.fullmatch(r"\s*[A-Za-z_][A-Za-z0-9_]*\s*", text):
+                    raise ResolveError(_unknown("action", text.strip(), actions) +
+                                       " (rule text is an action's name or statements)",
+                                       getattr(leaf, "pos", where))
+                block = parse_block(leaf, self.path)
+                before = out.get(text)
+                both = tuple(dict.fromkeys((before.takes if before else ()) + takes))
+                out[text] = RuleText(text, block, both, pos=block.pos)
+        return out, tuple(named)
+
+    def _cost(self, spec) -> Cost:
+        """`cost: {from: COUNTER, PART: AMOUNT or {amount: ..., to: PAYEE}, ...}` and
+        `discount: {PART: AMOUNT, ...}`."""
+        sec = spec["cost"]
+        parts = []
+        for name, part in sec.items():
+            if name == "from":
+                continue
+            where = sec.pos_of(name)
+            if isinstance(part, dict):
+                parts.append(CostPart(str(name), self.expr(part["amount"], name, part.pos_of("amount")),
+                                      self.expr(part.get("to"), name, part.pos_of("to")),
+                                      pos=sec.key_pos[name]))
+            else:
+                parts.append(CostPart(str(name), self.expr(part, name, where), None,
+                                      pos=sec.key_pos[name]))
+        if not parts:
+            raise SchemaError("a cost needs at least one part (`bank: 3`)", spec.key_pos["cost"])
+        discounts = spec.get("discount") or {}
+        names = [p.name for p in parts]
+        for part in discounts:
+            if part not in names:
+                raise ResolveError(_unknown("cost part", str(part), names) + " (a discount names "
+                                   "a part of the action's cost)", discounts.key_pos[part])
+        return Cost(self.expr(sec["from"], "from", sec.pos_of("from")), tuple(parts),
+                    tuple((str(k), self.expr(v, k, discounts.pos_of(k)))
+                          for k, v in discounts.items()), pos=spec.key_pos["cost"])
+
+    def _triggers(self, actions, flow, counters, zones, tracks):
         phases = {s.name for s in _all_steps(flow) if isinstance(s, PhaseStep)}
         out = []
         sec = self.section("triggers")
@@ -378,30 +652,40 @@ class _Builder:
             when = " ".join(str(spec["when"]).split())
             pos = spec.pos_of("when")
             m = _WHEN.match(when)
+            cond = self.expr(spec.get("if"), key, pos)
             if m and m.group(7):
-                text = spec["when"]
                 if spec.get("if") is not None:
                     raise SchemaError("an `as soon as` trigger takes its condition in `when:`; "
                                       "drop `if:`", spec.pos_of("if"))
-                cond = parse_expression(_after_prefix(text, "as soon as"), self.path)
-                out.append(Trigger(key, "as_soon_as", None, cond,
-                                   parse_block(spec["effect"], self.path),
-                                   bool(spec.get("once", False)),
-                                   spec.get("timing") == "immediately", pos=sec.key_pos[key]))
-                continue
-            if not m:
+                cond = parse_expression(_after_prefix(spec["when"], "as soon as"), self.path)
+                event, target = "as_soon_as", None
+            elif not m:
                 raise ResolveError(
                     f"when: {when!r} is not an event; expected `before turn`, `after turn`, "
                     "`before ACTION`, `after ACTION`, `after any action`, `start of PHASE` or "
-                    "`end of PHASE`, `overflow of COUNTER` or `as soon as CONDITION`", pos)
-            if m.group(6):
+                    "`end of PHASE`, `overflow of COUNTER`, `gain of COUNTER`, `enter space of "
+                    "TRACK`, `enters ZONE` or `as soon as CONDITION`", pos)
+            elif m.group(6):
                 event, target = "overflow", m.group(6)
-                counter = self.section("counters").get(target)
-                if target not in self.section("counters"):
-                    raise ResolveError(_unknown("counter", target, self.section("counters")), pos)
-                if (counter or {}).get("overflow") != "clamp" or "max" not in (counter or {}):
+                counter = counters.get(target)
+                if counter is None:
+                    raise ResolveError(_unknown("counter", target, counters), pos)
+                if counter.overflow != "clamp" or counter.max is None:
                     raise ResolveError(f"`overflow of {target}` needs the counter to have a `max:` "
                                        "and `overflow: clamp`", pos)
+            elif m.group(8):
+                event, target = "enter_space", m.group(8)
+                if target not in tracks and not (target in counters and counters[target].track):
+                    raise ResolveError(_unknown("track", target, list(tracks) + [
+                        n for n, c in counters.items() if c.track]), pos)
+            elif m.group(9):
+                event, target = "gain", m.group(9)
+                if target not in counters:
+                    raise ResolveError(_unknown("counter", target, counters), pos)
+            elif m.group(10):
+                event, target = "enters", m.group(10)
+                if target not in zones:
+                    raise ResolveError(_unknown("zone", target, zones), pos)
             elif m.group(1):
                 event, target = f"{m.group(1)}_turn", None
             elif m.group(2):
@@ -413,13 +697,45 @@ class _Builder:
                 event, target = f"phase_{m.group(4)}", m.group(5)
                 if target not in phases:
                     raise ResolveError(_unknown("phase", target, phases), pos)
-            if "timing" in spec and event != "overflow":
-                raise SchemaError("`timing:` applies to `overflow of` and `as soon as` triggers",
-                                  spec.pos_of("timing"))
-            out.append(Trigger(key, event, target, self.expr(spec.get("if"), key, pos),
-                               parse_block(spec["effect"], self.path),
-                               bool(spec.get("once", False)),
-                               spec.get("timing") == "immediately", pos=sec.key_pos[key]))
+            if "timing" in spec and event not in ("overflow", "as_soon_as", "gain", "enters"):
+                raise SchemaError("`timing:` applies to `overflow of`, `gain of`, `enters` and "
+                                  "`as soon as` triggers (`enter space of` runs as the cube "
+                                  "enters the space)", spec.pos_of("timing"))
+            each = None
+            if "each" in spec:
+                c = parse_param(spec["each"], self.path)
+                if c.is_range or c.subsets:
+                    raise SchemaError("each: takes `NAME in LIST [where COND]`",
+                                      spec.pos_of("each"))
+                each = Param(c.name, c.source, c.cond, False, pos=c.pos)
+            limit = spec.get("limit")
+            times = self.expr(limit["times"], key, limit.pos_of("times")) if limit else None
+            out.append(Trigger(key, event, target, cond, parse_block(spec["effect"], self.path),
+                               bool(spec.get("once", False)), spec.get("timing") == "immediately",
+                               each, times, str(limit.get("per", "game")) if limit else "game",
+                               pos=sec.key_pos[key]))
+            if limit:
+                self._check_period(str(limit.get("per", "game")), limit.pos_of("per"))
+        return out
+
+    def _check_period(self, period: str, pos) -> None:
+        """A trigger's `limit: {per: ...}`: turn, game, a phase, or a repeat step's `as:` name."""
+        names = {st.name for st in self._raw_flow_phases()} | self._repeat_vars()
+        if period not in ("turn", "game") and period not in names:
+            raise ResolveError(f"limit per {period!r}: expected turn, game, a phase name or a "
+                               f"repeat's `as:` name ({', '.join(sorted(names)) or 'none'})", pos)
+
+    def _repeat_vars(self) -> set:
+        out = set()
+
+        def walk(steps):
+            for spec in steps or []:
+                if isinstance(spec, dict):
+                    if "repeat" in spec and "as" in spec:
+                        out.add(str(spec["as"]))
+                    walk(spec.get("steps"))
+                    walk(spec.get("else"))
+        walk(self.doc.get("flow"))
         return out
 
     def _scoring(self):
@@ -499,7 +815,8 @@ class _Builder:
                          until, until_cond, str(t["as"]) if "as" in t else None,
                          tuple(t.get("automa_actions") or ()),
                          self.expr(t.get("until_round"), "until_round", t.pos_of("until_round")),
-                         bool(t.get("free_after_last", False)), order_list, pos=pos)
+                         bool(t.get("free_after_last", False)), order_list,
+                         bool(t.get("free_turn", False)), pos=pos)
 
     def _offerable(self, names, node):
         """Actions a step offers to players must exist and take no arguments."""
@@ -581,8 +898,8 @@ def _after_prefix(text, prefix: str):
 
 
 def _trigger_scope(t: Trigger, actions=None) -> dict:
-    if t.event == "overflow":
-        return {"excess": "int"}
+    if t.event in TRIGGER_LOCALS:
+        return dict(TRIGGER_LOCALS[t.event])
     if not t.event.endswith("_action"):
         return {}
     scope = {"action": "str"}
@@ -592,6 +909,32 @@ def _trigger_scope(t: Trigger, actions=None) -> dict:
         if action.param is not None:
             scope[action.param.name] = "any"
     return scope
+
+
+def _rule_cells(table, fields, name: str, where: Pos):
+    """(value, position) of every cell of a `rule_text:` table: the given fields of each row,
+    or every value (inside lists and mappings) when no fields are given."""
+    if fields is None:
+        yield from _leaves(table, where)
+        return
+    rows = list(table.values()) if isinstance(table, dict) else table
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        raise ResolveError(f"rule_text {name}: `fields:` needs a table of rows (mappings)", where)
+    for row in rows:
+        for f in fields:
+            if f in row:
+                yield row[f], row.pos_of(f) if isinstance(row, YMap) else where
+
+
+def _leaves(node, where: Pos):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _leaves(v, node.pos_of(k) if isinstance(node, YMap) else where)
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _leaves(v, node.pos_of(i) if isinstance(node, YList) else where)
+    else:
+        yield node, where
 
 
 def _all_steps(steps):
@@ -634,7 +977,10 @@ class _Names:
         for n, value in tables.items():  # a table may be one number: `plant_income: 5`
             self.kinds[n] = _CONSTANT_KINDS.get(type(value), "table")
         for n, c in counters.items():
-            self.kinds[n] = "pcounter" if c.per_player else "counter"
+            if c.keys is not None:
+                self.kinds[n] = "pcounters" if c.per_player else "counters"
+            else:
+                self.kinds[n] = "pcounter" if c.per_player else "counter"
         for n, z in zones.items():
             if z.keys is not None:
                 self.kinds[n] = "pfamily" if z.per_player else "family"
@@ -658,7 +1004,7 @@ class _Names:
 _CONSTANT_KINDS = {int: "number", bool: "flag", str: "text"}
 _TYPE_OF_KIND = {"option": "any", "table": "table", "number": "int", "flag": "bool",
                  "text": "str", "graph": "graph", "counter": "int",
-                 "pcounter": "int",
+                 "pcounter": "int", "counters": "counters", "pcounters": "counters",
                  "zone": "zone", "pzone": "zone", "family": "family", "pfamily": "family"}
 
 
@@ -708,6 +1054,35 @@ class _Checker:
         if missing:
             self.fail(f"{action_name} needs {', '.join(missing)} (`with {missing[0]} = ...`)", node)
 
+    def abilities(self, kind, actions):
+        """`while_held:` targets: a player counter for bonus/discount, a limited action for
+        extra_limit; the amount is a number reading `this` (the held item) and `you`."""
+        for what, target, amount in kind.while_held:
+            if what in ("bonus", "discount"):
+                if target not in self.n.counters or not self.n.counters[target].per_player:
+                    self.fail(_unknown("player counter", target, self.n.player_attrs) +
+                              f" (items {kind.name}: while_held {what})", amount)
+            elif target not in actions or not actions[target].limits:
+                self.fail(f"items {kind.name}: extra_limit needs an action with a `limit:`, not "
+                          f"{target!r}", amount)
+            self._want(self.expr(amount, {"this": "any"}), "int", amount, f"a {what}")
+
+    def do_target(self, action: str, value, mode: str, args, node, scope):
+        """What `do`/`can()` performs: a named action (its arguments checked), a variable or an
+        expression holding an action's name or rule text, or a list of them (`one of`/`any of`),
+        whose arguments are only known when it runs."""
+        if action and action in self.n.actions and action not in scope:
+            self.args(action, args, node, scope)
+            return
+        if action and action not in scope:
+            self.fail(_unknown("action", action, self.n.actions), node)
+        if value is not None:
+            t = self.expr(value, scope)
+            if mode:
+                self._want(t, "list", value, f"what `do {mode}` chooses from")
+        for _, e in args:
+            self.expr(e, scope)
+
     def fail(self, msg, node):
         raise ResolveError(msg, node.pos)
 
@@ -730,6 +1105,8 @@ class _Checker:
                     return _TYPE_OF_KIND[self.n.kinds[name]]
                 if name in VALUES:
                     return VALUES[name]
+                if name in self.n.actions:  # an action as a value: `do one of [travel, sonar]`
+                    return "str"
                 known = list(scope) + list(self.n.kinds) + list(VALUES)
                 self.fail(_unknown("name", name, known), e)
             case A.Attr(obj=obj, name=name):
@@ -752,19 +1129,36 @@ class _Checker:
                 self.expr(key, scope)
                 if t in ("int", "bool", "none"):
                     self.fail(f"a {t} cannot be indexed", e)
-                if t == "family":
+                if t in ("family", "counters"):
                     family = self._family_of(obj)
                     if family is not None and isinstance(key, (A.Num, A.Str)) and \
-                            key.value not in family.keys:
+                            str(key.value) not in map(str, family.keys):
+                        close = difflib.get_close_matches(str(key.value),
+                                                          list(map(str, family.keys)), n=1)
                         self.fail(f"{family.name} has no key {key.value!r} (keys: "
-                                  f"{', '.join(map(str, family.keys))})", key)
-                    return "zone"
+                                  f"{', '.join(map(str, family.keys))})" +
+                                  (f"; did you mean {close[0]!r}?" if close else ""), key)
+                    return "zone" if t == "family" else "int"
                 return "any"
-            case A.CanExpr(action=a, args=args):
-                if a not in self.n.actions:
-                    self.fail(_unknown("action", a, self.n.actions), e)
-                self.args(a, args, e, scope)
+            case A.Slice(obj=obj, lo=lo, hi=hi):
+                self._want(self.expr(obj, scope), "list", obj, "what is sliced")
+                for bound in (lo, hi):
+                    if bound is not None:
+                        self._want(self.expr(bound, scope), "int", bound, "a slice bound")
+                return "list"
+            case A.CanExpr(action=a, args=args, value=v):
+                self.do_target(a, v, "", args, e, scope)
                 return "bool"
+            case A.Call(func=f, args=args) if f in COUNTER_FUNCTIONS:
+                if len(args) != 1:
+                    self.fail(f"{f}() takes 1 argument, got {len(args)}", e)
+                (target,) = args
+                if A.counter_target(target) is None or A.counter_target(target)[1] not in \
+                        self.n.counters:
+                    self.fail(f"{f}() takes a counter (`coins`, `p.coins`, `accounts[a]`), not "
+                              f"{A.expr_source(target)}", target)
+                self._counter_target(target, scope)
+                return COUNTER_FUNCTIONS[f]
             case A.Call(func=f, args=args) if f in self.n.formulas:
                 want = len(self.n.formulas[f].params)
                 if len(args) != want:
@@ -844,14 +1238,15 @@ class _Checker:
         raise TypeError(e)  # pragma: no cover
 
     def _family_of(self, obj):
+        """The zone or counter family an expression names (`station`, `p.accounts`), or None."""
         name = obj.name if isinstance(obj, (A.Name, A.Attr)) else None
-        zone = self.n.zone_specs.get(name)
-        return zone if zone is not None and zone.keys is not None else None
+        spec = self.n.zone_specs.get(name) or self.n.counters.get(name)
+        return spec if spec is not None and spec.keys is not None else None
 
     def _want(self, got: str, want: str, node, what: str):
         if got in ("any", "none") or want == "any" or got == want:
             return
-        if want == "list" and got in ("zone", "list", "table", "family"):
+        if want == "list" and got in ("zone", "list", "table", "family", "counters"):
             return
         if want == "int" and got in ("int", "bool", "player"):
             return
@@ -866,6 +1261,9 @@ class _Checker:
             self.stmt(s, scope)
 
     def _counter_target(self, t, scope):
+        if isinstance(t, A.Index) and self._family_of(t.obj) is not None and \
+                self.expr(t, scope) == "int":
+            return  # a member of a counter family: `accounts[a]`, `p.accounts["hr"]`
         if isinstance(t, A.Name) and self.n.kinds.get(t.name) in ("counter", "pcounter") \
                 and t.name not in scope:
             self.used.add(t.name)
@@ -886,6 +1284,17 @@ class _Checker:
                                                    if v in ("counter", "pcounter")]), t)
         self.fail("only a counter can be set or added to (declare it under `counters:`)", t)
 
+    def _payee(self, t, scope):
+        """Who is paid: a counter (`bank`, `p.coins`, `accounts["hr"]`), or a player, who gains
+        the amount in their counter of the same name."""
+        target = A.counter_target(t)
+        if target is not None and (target[1] in self.n.counters and (
+                target[0] is None or self.n.counters[target[1]].per_player)) and \
+                target[1] not in scope:
+            self._counter_target(t, scope)
+            return
+        self._want(self.expr(t, scope), "player", t, "who is paid")
+
     def _zone(self, z, scope, what):
         t = self.expr(z, scope)
         if t == "family":
@@ -904,14 +1313,31 @@ class _Checker:
             case A.SetStmt(target=t, value=v) | A.AddStmt(amount=v, target=t):
                 self._counter_target(t, scope)
                 self._want(self.expr(v, scope), "int", v, "the amount")
-            case A.GainStmt(player=p, amount=a, counter=c):
+            case A.GainStmt(player=p, amount=a, counter=c, key=k):
                 if p is not None:
                     self._want(self.expr(p, scope), "player", p, "who gains")
-                if c not in self.n.counters or not self.n.counters[c].per_player:
+                spec = self.n.counters.get(c)
+                if spec is None or not (spec.per_player or (spec.keys is not None and p is None)):
                     self.fail(_unknown("player counter", c, self.n.player_attrs) +
                               " (gain/lose/pay work on counters declared with `per: player`)", s)
+                if (k is None) != (spec.keys is None):
+                    self.fail(f"{c} is a family of counters: name one, e.g. {c}[{spec.keys[0]!r}]"
+                              if k is None else f"{c} is one counter, not a family: drop [...]", s)
+                if k is not None:
+                    self.expr(A.Index(A.Name(c, pos=s.pos), k, pos=k.pos), scope)
                 self.used.add(c)
                 self._want(self.expr(a, scope), "int", a, "the amount")
+                if s.verb == "transfer":
+                    if spec.transfer is None:
+                        self.fail(f"{c} declares no `transfer:` (its fee and the accounts money "
+                                  "may come from)", s)
+                    dest = A.counter_target(s.to)
+                    if dest is None or dest[1] != c or dest[2] is None:
+                        self.fail(f"a transfer goes to another member of {c}, e.g. {c}[...]",
+                                  s.to)
+                    self.expr(s.to, scope)
+                elif s.to is not None:
+                    self._payee(s.to, scope)
             case A.LetStmt(name=n, value=v):
                 scope[n] = self.expr(v, scope)
                 self.locals_seen.add(n)
@@ -930,6 +1356,11 @@ class _Checker:
                 if n < 1:
                     self.fail("a die needs at least one side", s)
                 scope[name] = "int"
+            case A.SecretChooseStmt(among=among) if among is not None:
+                self._want(self.expr(among, scope), "list", among, "the players who choose")
+                self.param(s, dict(scope, **{s.var: "player"}))
+                scope[s.name] = "list"
+                self.locals_seen.update((s.name, s.var))
             case A.ChooseStmt() | A.SecretChooseStmt():
                 self.param(s, scope)
                 if getattr(s, "chooser", None) is not None:
@@ -937,7 +1368,7 @@ class _Checker:
                 scope[s.name] = "list" if isinstance(s, A.SecretChooseStmt) or s.subsets else (
                     "int" if s.is_range else "any")
                 self.locals_seen.add(s.name)
-            case A.AuctionStmt(bidders=b, currency=cur, winner=w, price=pr, ties=t):
+            case A.AuctionStmt(bidders=b, currency=cur, winner=w, price=pr, ties=t, history=hist):
                 self._want(self.expr(b, scope), "list", b, "the bidders")
                 if t is not None:
                     self._want(self.expr(t, scope), "player", t, "who wins ties")
@@ -947,6 +1378,9 @@ class _Checker:
                 self.used.add(cur)
                 scope[w], scope[pr] = "player", "int"
                 self.locals_seen.update((w, pr))
+                if hist is not None:
+                    scope[hist] = "list"
+                    self.locals_seen.add(hist)
             case A.PlaceStmt(item=i, zone=z, row=r, column=col):
                 self.expr(i, scope)
                 self._zone(z, scope, "where an item is placed")
@@ -957,13 +1391,17 @@ class _Checker:
                 self._want(self.expr(r, scope), "int", r, "the row")
                 self._want(self.expr(col, scope), "int", col, "the column")
             case A.DoStmt(action=a, player=p, times=t, args=args):
-                if a not in self.n.actions:
-                    self.fail(_unknown("action", a, self.n.actions), s)
-                self.args(a, args, s, scope)
+                self.do_target(a, s.value, s.mode, args, s, scope)
+                if s.otherwise is not None:
+                    self.stmt(s.otherwise, dict(scope))
                 if p is not None:
                     self._want(self.expr(p, scope), "player", p, "who does the action")
                 if t is not None:
                     self._want(self.expr(t, scope), "int", t, "the number of times")
+            case A.PeekStmt(items=i, player=p):
+                self.expr(i, scope)
+                if p is not None:
+                    self._want(self.expr(p, scope), "player", p, "who looks")
             case A.ControlStmt() | A.LogStmt():
                 pass
             case A.IfStmt(branches=branches, other=other):
@@ -1005,15 +1443,30 @@ class _Checker:
 
     def action(self, action: Action):
         scope = {t: "any" for t in action.takes}
-        if action.limit is not None:
-            self._want(self.expr(action.limit, {}), "int", action.limit, "a use limit")
+        for lim in action.limits:
+            self._want(self.expr(lim.times, {}), "int", lim.times, "a use limit")
         if action.param is not None:
             scope = self.param(action.param, scope)
             self.locals_seen.add(action.param.name)
         self.locals_seen.update(action.takes)
         if action.requires is not None:
             self.expr(action.requires, scope)
+        if action.cost is not None:
+            self.cost(action.cost, scope)
         self.block(action.effect, scope)
+
+    def cost(self, cost, scope):
+        source = A.counter_target(cost.source)
+        if source is None or source[1] not in self.n.counters or source[1] in scope:
+            self.fail(f"a cost is paid from a counter (`coins`, `accounts[\"rd\"]`), not "
+                      f"{A.expr_source(cost.source)}", cost.source)
+        self._counter_target(cost.source, scope)
+        for part in cost.parts:
+            self._want(self.expr(part.amount, scope), "int", part.amount, f"cost part {part.name}")
+            if part.to is not None:
+                self._payee(part.to, scope)
+        for name, amount in cost.discounts:
+            self._want(self.expr(amount, scope), "int", amount, f"the discount on {name}")
 
     def steps(self, steps, scope):
         for s in steps:

@@ -10,14 +10,19 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING, Final
 
+import attrs
+
 from dsl import ast as A
 from dsl import limits
 from dsl.builtins import VALUES
-from dsl.errors import RuleError
+from dsl.errors import Impossible, RuleError
 from dsl.limits import int_too_large
-from dsl.model import DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
+from dsl.model import (TRIGGER_LOCALS, DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep,
+                       member_name)
 
+from . import payments
 from .decisions import ActionOption, label
+
 from .functions import FUNCTIONS, call_error, items_of
 from .state import FamilyRef, ZoneRef, zone_key
 from .trace import NOT_TRACED, traced
@@ -80,38 +85,72 @@ class Compiled:
                                      if z.grid is None and z.capacity is None)
         self.initial_states: dict[tuple, dict] = {}  # (seats, options) -> state before setup
         cp = _Compiler(self, game)
-        self.counter_init = {n: cp.ex(c.initial, set()) for n, c in game.counters.items()}
+        self.counter_init = {n: cp.ex(c.initial, {"key"} if c.keys is not None else set())
+                             for n, c in game.counters.items()}
+        self.transfer_fee = {n: cp.ex(c.transfer.fee, set()) for n, c in game.counters.items()
+                             if c.transfer is not None}
         self.capacity = {n: cp.ex(z.capacity, {"key"} if z.keys is not None else set())
                          for n, z in game.zones.items() if z.capacity is not None}
         self.item_count = {k: cp.ex(kind.count, set()) for k, kind in game.items.items()}
         self.item_fields = {k: [(f, cp.ex(e, {"n"})) for f, e in kind.fields]
                             for k, kind in game.items.items()}
+        # what held items grant (`while_held:`): (what, target) -> [(kind, amount(c), pos)]
+        self.abilities: dict = {}
+        for kind in game.items.values():
+            for what, target, amount in kind.while_held:
+                self.abilities.setdefault((what, target), []).append(
+                    (kind.name, cp.ex(amount, {"this"}), amount.pos))
+        self.visible_to = {k: cp.ex(kind.visible_to, {"viewer", "item", "key"})
+                           for k, kind in game.items.items() if kind.visible_to is not None}
+        self.refills = tuple(n for n, z in game.zones.items() if z.refill_from is not None)
+        # a choice may offer items its chooser cannot see (then its labels are neutral)
+        self.may_hide = any(z.visibility != "public" for z in game.zones.values())
         self.setup = cp.block_gen(game.setup, set())
         self.actions = {name: cp.action(a) for name, a in game.actions.items()}
+        for name, ca in self.actions.items():
+            ca.extra_limit = self.abilities.get(("extra_limit", name))
+        # rule text held in data, performed by value (`do card.effect`)
+        self.rules = {text: CompiledRule(rt, cp.block_gen(rt.block, set(rt.takes)),
+                                         can_fail(rt.block, game))
+                      for text, rt in game.rule_texts.items()}
+        # period -> [(state key, shared?), ...] of the actions' and triggers' limits
         self.limits_per: dict[str, list] = {}
         for name, a in game.actions.items():
-            if a.limit is not None:
-                self.limits_per.setdefault(a.limit_per, []).append(name)
+            for i, lim in enumerate(a.limits):
+                self.limits_per.setdefault(lim.per, []).append((lim.state_key(name, i),
+                                                                lim.shared))
         self.triggers: dict[tuple, list] = {}
         # `as soon as` triggers: (trigger, condition, effect, per seat?); a condition that reads a
         # player's own things (`ingenuity >= 2`, `you`) is watched for each seat on its own
         self.watch: list = []
         self.watch_now: list = []  # the same, with `timing: immediately`
+        self.each: dict[str, tuple] = {}  # trigger -> (name, values, where) of its `each:`
+        self.trigger_limits: dict = {}  # trigger -> its compiled `limit: {times: ...}`
         for t in game.triggers:
+            scope = _trigger_scope(game, t)
+            if t.each is not None:
+                self.each[t.name] = (t.each.name, cp.ex(t.each.source, scope),
+                                     cp.ex(t.each.cond, scope | {t.each.name})
+                                     if t.each.cond is not None else None)
+                scope = scope | {t.each.name}
+            if t.limit is not None:
+                self.trigger_limits[t.name] = cp.ex(t.limit, scope)
+                self.limits_per.setdefault(t.limit_per, []).append((limit_key(t.name), False))
             if t.event == "as_soon_as":
                 (self.watch_now if t.immediate else self.watch).append(
-                    (t, cp.ex(t.cond, set()), cp.block_gen(t.effect, set()),
+                    (t, cp.ex(t.cond, scope), cp.block_gen(t.effect, scope),
                      reads_seat(game, t.cond)))
                 continue
-            scope = {"action"} if t.event.endswith("_action") else (
-                {"excess"} if t.event == "overflow" else set())
-            action = game.actions.get(t.target) if t.event.endswith("_action") else None
-            if action is not None:
-                scope |= set(action.takes) | ({action.param.name} if action.param else set())
             cond = cp.ex(t.cond, scope) if t.cond is not None else None
             fn, is_gen = cp.block(t.effect, scope)
-            self.triggers.setdefault((t.event, t.target), []).append(
-                (t, cond, cp.block_gen(t.effect, scope), None if is_gen else fn))
+            plain = None if is_gen or t.each is not None or t.limit is not None else fn
+            # `enter space of` a family of tracks listens to each of its tracks
+            for target in game.tracks.get(t.target, (t.target,)) if t.event == "enter_space" \
+                    else (t.target,):
+                self.triggers.setdefault((t.event, target), []).append(
+                    (t, cond, cp.block_gen(t.effect, scope), plain))
+        # zones whose `enters` triggers a move must tell
+        self.entered_zones = frozenset(t for e, t in self.triggers if e == "enters")
         for name, ca in self.actions.items():
             ca.before = tuple(self.triggers.get(("before_action", name), []) +
                               self.triggers.get(("before_action", None), []))
@@ -119,8 +158,8 @@ class Compiled:
                              self.triggers.get(("after_action", None), []))
             # an action that can never ask anything runs as plain calls (no generators)
             ca.plain_path = (ca.effect_plain is not None and not self.watch and not self.watch_now
-                             and not any(
-                k[0] == "overflow" for k in self.triggers) and
+                             and not self.refills and not any(
+                k[0] in ("overflow", "gain", "enters") for k in self.triggers) and
                 all(tr[3] is not None for tr in ca.before + ca.after))
         self.flow = cp.steps(game.flow, set())
         self.policies = {}  # automa decision name -> (compiled expression, expression)
@@ -152,10 +191,20 @@ class Compiled:
                         pos)
 
 
+class CompiledRule:
+    """Rule text held in data: its effect, the names it reads, and whether it can fail half way
+    (then it is rehearsed before it is offered)."""
+
+    __slots__ = ("rule", "effect", "can_fail")
+
+    def __init__(self, rule, effect, fails: bool):
+        self.rule, self.effect, self.can_fail = rule, effect, fails
+
+
 class CompiledAction:
     __slots__ = ("action", "name", "param", "pname", "requires", "effect", "why", "before",
-                 "after", "plain", "plain_free", "limit", "effect_plain", "plain_path",
-                 "arg_names", "requires_per_value")
+                 "after", "plain", "plain_free", "limits", "effect_plain", "plain_path",
+                 "arg_names", "requires_per_value", "can_pay", "rehearse", "extra_limit")
 
     def __init__(self, action, param, requires, effect):
         self.action, self.param, self.requires, self.effect = action, param, requires, effect
@@ -167,9 +216,12 @@ class CompiledAction:
         self.requires_per_value = self.pname is not None and action.requires is not None and any(
             isinstance(n, A.Name) and n.name == self.pname for n in A.walk(action.requires))
         self.why = str(action.pos)
-        self.limit = None  # compiled use limit, if the action has one
+        self.limits: tuple = ()  # (state key, compiled times, Limit) for each use limit
         self.effect_plain = None  # the effect as a plain function when it never asks anything
+        self.can_pay = None  # with a `cost:`: can the player pay it now?
         self.plain_path = False
+        self.rehearse = False  # offered only if a rehearsal of its effect gets to the end
+        self.extra_limit: list | None = None  # held items that raise its use limit
         self.before: tuple = ()  # the triggers around this action, filled in by Compiled
         self.after: tuple = ()
         # the option objects of an action without a choice are immutable: make them once
@@ -197,7 +249,10 @@ class _Compiler:
         for n in game.tables:
             self.kinds[n] = "table"
         for n, c in game.counters.items():
-            self.kinds[n] = "pcounter" if c.per_player else "counter"
+            if c.keys is not None:
+                self.kinds[n] = "pcounters" if c.per_player else "counters"
+            else:
+                self.kinds[n] = "pcounter" if c.per_player else "counter"
         for n, z in game.zones.items():
             if z.keys is not None:
                 self.kinds[n] = "pfamily" if z.per_player else "family"
@@ -205,6 +260,11 @@ class _Compiler:
                 self.kinds[n] = "pzone" if z.per_player else "zone"
         self.fields = game.item_fields
         self.formula_fns: dict = {}
+        # counters and tracks whose `gain of` / `enter space of` triggers their changes must run
+        self.gain_targets = {(t.event, t.target) for t in game.triggers if t.event == "gain"}
+        self.space_targets = {("enter_space", member) for t in game.triggers
+                              if t.event == "enter_space"
+                              for member in game.tracks.get(t.target, (t.target,))}
 
     # ================================================================ expressions
     def ex(self, e, scope: set):
@@ -242,6 +302,11 @@ class _Compiler:
             return lambda c: c.s["counters"][name]
         if kind == "pcounter":
             return lambda c: c.s["players"][c.you][name]
+        if kind in ("counters", "pcounters"):
+            members = [(k, member_name(name, k)) for k in self.g.counters[name].keys]
+            per = kind == "pcounters"
+            return lambda c: {k: (c.s["players"][c.you] if per else c.s["counters"])[m]
+                              for k, m in members}
         if kind == "zone":
             ref = self.prog.zone_ref(name, None)
             return lambda c: ref
@@ -264,6 +329,8 @@ class _Compiler:
             return lambda c: c.eng.n
         if name == "passers":
             return lambda c: list(c.s["turn"]["passed"])
+        if name in self.g.actions:  # an action as a value: `do one of [travel, sonar]`
+            return lambda c: name
         raise RuleError(f"unknown name {name!r}", e.pos)  # the checker prevents this
 
     def x_Attr(self, e, scope):
@@ -274,7 +341,13 @@ class _Compiler:
         is_field = name in self.fields
         zr = self.prog.zone_ref
 
+        members = [(k, member_name(name, k)) for k in counter.keys] if (
+            counter is not None and counter.keys is not None) else None
+
         def from_player(c, p):
+            if members is not None and counter.per_player:
+                h = c.s["players"][p]
+                return {k: h[m] for k, m in members}
             if counter is not None and counter.per_player:
                 return c.s["players"][p][name]
             if zone is not None and zone.per_player:
@@ -290,6 +363,8 @@ class _Compiler:
         if not is_field:
             def attr(c: Ctx):
                 p = obj(c)
+                if type(p) is dict and name in p:  # a nested table row: `rewards[z][s].coins`
+                    return p[name]
                 if type(p) is not int:
                     raise RuleError(f"{p!r} is not a player, so it has no {name!r}", pos)
                 return from_player(c, p)
@@ -326,6 +401,13 @@ class _Compiler:
         return attr_any
 
     def x_Index(self, e, scope):
+        if self.family_of(e.obj, scope) is not None:  # `accounts[a]`: one counter of a family
+            slot = self.member_slot(e, scope)
+
+            def member_value(c: Ctx):
+                h, m, _, _ = slot(c)
+                return h[m]
+            return member_value
         obj, key, pos = self.ex(e.obj, scope), self.ex(e.key, scope), e.pos
 
         member = self.prog.member
@@ -346,6 +428,18 @@ class _Compiler:
                 raise RuleError(f"no entry {k!r} ({type(exc).__name__})", pos) from None
         return index
 
+    def x_Slice(self, e, scope):
+        obj, pos = self.ex(e.obj, scope), e.pos
+        lo = self.ex(e.lo, scope) if e.lo is not None else None
+        hi = self.ex(e.hi, scope) if e.hi is not None else None
+
+        def slice_(c: Ctx):
+            items = need_items(c, obj(c), "what is sliced", pos)
+            a = need_int(lo(c), "a slice bound", pos) if lo is not None else None
+            b = need_int(hi(c), "a slice bound", pos) if hi is not None else None
+            return items[a:b]
+        return slice_
+
     def formula(self, name: str):
         """A formula's body, compiled once (cycles were refused by the checker)."""
         fn = self.formula_fns.get(name)
@@ -356,10 +450,28 @@ class _Compiler:
 
     def x_CanExpr(self, e, scope):
         args = [(n, self.ex(x, scope)) for n, x in e.args]
-        action = e.action
-        return lambda c: c.eng.can(action, c.you, {n: f(c) for n, f in args})
+        action, value, pos = e.action, self._do_value(e.action, e.value, scope), e.pos
+        if value is None:
+            return lambda c: c.eng.can(action, c.you, {n: f(c) for n, f in args})
+        return lambda c: bool(c.eng.value_options(Ctx(c.s, c.you, {}, c.eng), value(c),
+                                                  {n: f(c) for n, f in args} or None, pos))
+
+    def _do_value(self, action: str, value, scope):
+        """The action of `do`/`can()` as a value (`card.effect`, a local holding an action's
+        name), or None when it names an action."""
+        if value is not None:
+            return self.ex(value, scope)
+        if action in scope:
+            return lambda c: c.v[action]
+        return None
 
     def x_Call(self, e, scope):
+        if e.func == "funds":
+            target = e.args[0]
+            slot = self.counter_slot(target, scope)
+            fam = self.g.counters[_counter_name(target)]
+            fam = fam if fam.keys is not None else None
+            return lambda c: payments.funds(c, fam, slot(c))
         if e.func in self.g.formulas:
             params, body = self.formula(e.func)
             args = [self.ex(a, scope) for a in e.args]
@@ -634,6 +746,62 @@ class _Compiler:
             fn = traced(fn, s.pos)  # `play --trace`: what the statement changed (trace.py)
         return fn, is_gen
 
+    def family_of(self, e, scope):
+        """The counter family `e` names (`accounts`, `p.accounts`), or None."""
+        if isinstance(e, (A.Name, A.Attr)) and not (isinstance(e, A.Name) and e.name in scope):
+            spec = self.g.counters.get(e.name)
+            if spec is not None and spec.keys is not None:
+                return spec
+        return None
+
+    def member_slot(self, target, scope):
+        """`accounts[a]`, `p.accounts["hr"]` -> slot(c) -> (holder dict, state key, member spec,
+        seat or None): where one counter of a family lives (keys compare as text)."""
+        fam = self.family_of(target.obj, scope)
+        key, pos = self.ex(target.key, scope), target.pos
+        by_text = {str(k): member_name(fam.name, k) for k in fam.keys}
+        members = self.g.counter_members
+        who = None
+        if isinstance(target.obj, A.Attr):
+            who = self._seat(target.obj.obj, scope, target.obj.pos)
+        return self._slot(fam, who, key, by_text, members, pos)
+
+    def _slot(self, fam, who, key, by_text, members, pos):
+        name, per = fam.name, fam.per_player
+
+        def slot(c: Ctx):
+            k = key(c)
+            m = by_text.get(str(k))
+            if m is None:
+                raise RuleError(f"{name} has no key {k!r} (keys: {', '.join(by_text)})", pos)
+            if not per:
+                return c.s["counters"], m, members[m], None
+            p = c.you if who is None else who(c)
+            return c.s["players"][p], m, members[m], p
+        return slot
+
+    def _seat(self, e, scope, pos):
+        who = self.ex(e, scope)
+
+        def seat(c: Ctx):
+            p = who(c)
+            if type(p) is not int or not 0 <= p < c.eng.n:
+                raise RuleError(f"{p!r} is not a player", pos)
+            return p
+        return seat
+
+    def counter_slot(self, target, scope):
+        """Any counter target (`coins`, `p.coins`, `bank`, `accounts[a]`) as a slot (see
+        member_slot), for the statements that pay, transfer and credit payees."""
+        if isinstance(target, A.Index):
+            return self.member_slot(target, scope)
+        owner, name, spec = self._counter_setter(target, scope)
+
+        def slot(c: Ctx):
+            p = owner(c)
+            return (c.s["counters"] if p is None else c.s["players"][p]), name, spec, p
+        return slot
+
     def _counter_setter(self, target, scope):
         """-> (owner(c) -> seat or None for a game counter, name, spec) for a counter target."""
         if isinstance(target, A.Name):
@@ -673,8 +841,21 @@ class _Compiler:
     def _is_item_field(self, target) -> bool:
         return A.sets_a_field(target, self.g.counters)
 
+    def _member_change(self, target, scope, value, sign, pos):
+        """set/add/subtract on one counter of a family."""
+        slot = self.member_slot(target, scope)
+        bounds = {m: _bounder(spec, pos) for m, spec in self.g.counter_members.items()}
+
+        def change(c: Ctx):
+            h, m, _, p = slot(c)
+            v = need_int(value(c), "the amount", pos)
+            h[m] = bounds[m](h[m] + sign * v if sign else v, c, p)
+        return change, False
+
     def s_SetStmt(self, s, scope):
         value, pos = self.ex(s.value, scope), s.pos
+        if isinstance(s.target, A.Index):
+            return self._member_change(s.target, scope, value, 0, pos)
         if self._is_item_field(s.target):
             return self._item_field_setter(s.target, scope, value, 0)
         owner, name, spec = self._counter_setter(s.target, scope)
@@ -688,9 +869,13 @@ class _Compiler:
 
     def s_AddStmt(self, s, scope):
         amount, pos, sign = self.ex(s.amount, scope), s.pos, s.sign
+        if isinstance(s.target, A.Index):
+            return self._member_change(s.target, scope, amount, sign, pos)
         if self._is_item_field(s.target):
             return self._item_field_setter(s.target, scope, amount, sign)
         owner, name, spec = self._counter_setter(s.target, scope)
+        if sign > 0 and self._watched_gain(spec):
+            return self._increase(owner, spec, amount, pos, "add")
         bound = _bounder(spec, pos)
 
         def add(c: Ctx):
@@ -700,10 +885,16 @@ class _Compiler:
         return add, False
 
     def s_GainStmt(self, s, scope):
+        if s.key is not None or s.to is not None or s.verb == "transfer":
+            return self.payment(s, scope)
         name, pos, verb = s.counter, s.pos, s.verb
         spec = self.g.counters[name]
         amount = self.ex(s.amount, scope)
         who = self.ex(s.player, scope) if s.player is not None else (lambda c: c.you)
+        grants = self.prog.abilities.get(({"gain": "bonus", "pay": "discount"}.get(verb), name))
+        if verb == "gain" and self._watched_gain(spec):
+            return self._increase(who, spec, _with_bonus(amount, who, grants, pos) if grants
+                                  else amount, pos, "gain")
         bound = _bounder(spec, pos)
         floor = spec.min if spec.min is not None else 0
 
@@ -711,17 +902,157 @@ class _Compiler:
             p, n = who(c), need_int(amount(c), "the amount", pos)
             if n < 0:
                 raise RuleError(f"cannot {verb} a negative amount ({n} {name})", pos)
+            if grants:  # held items: a bonus on each gain, a discount on each payment
+                more = c.eng.held_ability(grants, p)
+                n = n + more if verb == "gain" else max(0, n - more)
             h = c.s["players"][p]
             old = h[name]
             if verb == "gain":
                 h[name] = bound(old + n, c, p)
             elif verb == "pay":
                 if old - n < floor:
-                    raise RuleError(f"player {p} cannot pay {n} {name}: has {old}", pos)
+                    raise Impossible(f"player {p} cannot pay {n} {name}: has {old}", pos)
                 h[name] = old - n
             else:  # lose: never below the counter's floor
                 h[name] = max(old - n, floor)
         return gain, False
+
+    def _watched_gain(self, spec) -> bool:
+        """Does a gain of this counter need more than arithmetic: a track (one space at a time),
+        or `gain of` triggers (which see the amount)?"""
+        return spec.track is not None or ("gain", spec.name) in self.gain_targets
+
+    def _increase(self, owner, spec, amount, pos, verb):
+        """`gain`/`add` on a track or a counter with `gain of` triggers. A track's cube advances
+        one space at a time, past the last space back to `wrap_to` (or it stops there: the rest
+        is an overflow), and each space it enters runs its `enter space of` triggers at once."""
+        name, track, bound = spec.name, spec.track, _bounder(spec, pos)
+        watched = ("gain", name) in self.gain_targets
+        entering = track is not None and ("enter_space", name) in self.space_targets
+
+        def start(c: Ctx):
+            p, n = owner(c), need_int(amount(c), "the amount", pos)
+            if n < 0 and verb == "gain":
+                raise RuleError(f"cannot gain a negative amount ({n} {name})", pos)
+            return p, n, c.s["counters"] if p is None else c.s["players"][p]
+
+        def done(c: Ctx, p, gained: int):
+            if watched and gained > 0:
+                c.eng.queue("gain", name, p, {"amount": gained})
+
+        if track is None:
+            def increase(c: Ctx):
+                p, n, h = start(c)
+                old = h[name]
+                h[name] = bound(old + n, c, p)
+                done(c, p, h[name] - old)
+            return increase, False
+
+        last = len(track.spaces) - 1
+
+        def advance(c: Ctx):
+            p, n, h = start(c)
+            if n < 0:  # back down the track: no space is entered
+                h[name] = bound(h[name] + n, c, p)
+                return
+            for i in range(n):
+                c.eng.tick(pos)
+                here = _next_space(track, last, h[name])
+                if here is None:
+                    c.eng.overflowed(name, p, n - i)
+                    n = i
+                    break
+                h[name] = here
+                if entering:
+                    yield from c.eng.entered_space(name, p, here, track.spaces)
+            done(c, p, n)
+
+        if entering:
+            return advance, True
+
+        def advance_plain(c: Ctx):
+            for _ in advance(c):
+                pass  # never reached: nothing is entered without triggers to run
+        return advance_plain, False
+
+    def s_PeekStmt(self, s, scope):
+        items, pos = self.ex(s.items, scope), s.pos
+        who = self.ex(s.player, scope) if s.player is not None else (lambda c: c.you)
+
+        def peek(c: Ctx):
+            x = items(c)
+            c.eng.peek(who(c), [x] if type(x) is str else need_items(c, x, "what is peeked at",
+                                                                     pos))
+        return peek, False
+
+    def payment(self, s, scope):
+        """gain/lose/pay on a family member, `pay N from COUNTER to PAYEE` (with the family's
+        automatic transfers), and `transfer N from MEMBER to MEMBER` (paying its fee)."""
+        verb, pos = s.verb, s.pos
+        amount = self.ex(s.amount, scope)
+        slot = self.counter_slot(A.counter_expr(s.player, s.counter, s.key, pos), scope)
+        fam = self.g.counters[s.counter] if s.key is not None else None
+        family = self.g.counters[s.counter]  # a transfer is always within a family
+        bounds = {m: _bounder(spec, pos) for m, spec in
+                  list(self.g.counter_members.items()) + list(self.g.counters.items())}
+        payee = self._payee(s.to, scope, bounds) if s.to is not None else None
+
+        def how_much(c: Ctx) -> int:
+            n = need_int(amount(c), "the amount", pos)
+            if n < 0:
+                raise RuleError(f"cannot {verb} a negative amount ({n})", pos)
+            return n
+
+        if verb == "transfer":
+            dest = self.counter_slot(s.to, scope)
+
+            def transfer(c: Ctx):
+                n, (h, src, spec, p) = how_much(c), slot(c)
+                _, to, _, _ = dest(c)
+                fee = c.eng.prog.transfer_fee[family.name](c)
+                if not payments.allowed(family, src, to):
+                    raise RuleError(f"{family.name} allows no transfer from {src} to {to}", pos)
+                if h[src] - n - fee < payments.floor_of(spec):
+                    raise Impossible(f"player {p} cannot transfer {n} from {src} (fee {fee}): has "
+                                    f"{h[src]}", pos)
+                payments.move(c, family, h, src, to, n, fee, p)
+            return transfer, False
+
+        def pay_or_gain(c: Ctx):
+            n, place = how_much(c), slot(c)
+            h, m, spec, p = place
+            if verb == "gain":
+                h[m] = bounds[m](h[m] + n, c, p)
+            elif verb == "lose":
+                h[m] = max(h[m] - n, payments.floor_of(spec))
+            else:
+                payments.pay(c, fam, place, n, pos)
+                if payee is not None:
+                    payee(c, place, n)
+        return pay_or_gain, False
+
+    def _payee(self, to, scope, bounds):
+        """Who is paid: a counter (`bank`, `accounts["hr"]`) gains the amount; a player gains it
+        in the counter paid from (the same member of a family); `none` is nobody (the supply)."""
+        if self._is_counter(to, scope):
+            dest = self.counter_slot(to, scope)
+
+            def to_counter(c: Ctx, paid, n):
+                h, m, _, p = dest(c)
+                h[m] = bounds[m](h[m] + n, c, p)
+            return to_counter
+        who, pos = self.ex(to, scope), to.pos
+
+        def to_player(c: Ctx, paid, n):
+            p = who(c)
+            if p is None:
+                return
+            if type(p) is not int or not 0 <= p < c.eng.n:
+                raise RuleError(f"who is paid must be a player or none, not {_describe(p)}", pos)
+            m = paid[1]
+            h = c.s["players"][p]
+            h[m] = bounds[m](h[m] + n, c, p)
+        return to_player
 
     def s_LetStmt(self, s, scope):
         value, name = self.ex(s.value, scope), s.name
@@ -772,10 +1103,16 @@ class _Compiler:
             if n < 0:
                 raise RuleError(f"cannot deal a negative number of items ({n})", pos)
             seq = c.s["zones"][z_from.key]
-            if len(seq) < n:
-                raise RuleError(f"cannot deal {n} from {z_from.key}: it holds {len(seq)}", pos)
-            for one in list(seq[:n]):
-                c.eng.move_item(one, z_to, at_top, pos)
+            recycles = c.eng.game.zones[z_from.name].recycle is not None
+            if len(seq) < n and not recycles:
+                raise Impossible(f"cannot deal {n} from {z_from.key}: it holds {len(seq)}", pos)
+            for i in range(n):
+                if not seq and recycles:
+                    c.eng.restock(z_from)
+                if not seq:
+                    raise Impossible(f"cannot deal {n} from {z_from.key}: it held {i}, and what "
+                                    "it recycles was empty", pos)
+                c.eng.move_item(seq[0], z_to, at_top, pos)
         return deal, False
 
     def s_ShuffleStmt(self, s, scope):
@@ -784,6 +1121,8 @@ class _Compiler:
         def shuffle(c: Ctx):
             z = zone(c)
             c.eng.rng.shuffle(c.s["zones"][z.key])
+            if "known" in c.s:  # a peek lasts until the items are shuffled
+                c.eng.forget(c.s["zones"][z.key])
             if c.eng.record:
                 c.eng.events.append({"event": "shuffle", "zone": z.key, "at": str(pos)})
         return shuffle, False
@@ -860,7 +1199,7 @@ class _Compiler:
             cc = c if who == c.you else Ctx(c.s, who, c.v, c.eng)
             opts = options(cc)
             if not opts:
-                raise RuleError(f"nothing to choose for `{name}`: no option is legal", pos)
+                raise Impossible(f"nothing to choose for `{name}`: no option is legal", pos)
             c.v[name] = yield from c.eng.ask(who, f"choose {name}", opts, why,
                                              lambda: options(cc), ctx=cc)
         return choose, True
@@ -868,8 +1207,11 @@ class _Compiler:
     def s_AuctionStmt(self, s, scope):
         bidders, currency, why, pos = self.ex(s.bidders, scope), s.currency, str(s.pos), s.pos
         ties = self.ex(s.ties, scope) if s.ties is not None else None
-        winner_var, price_var = s.winner, s.price
+        winner_var, price_var, history_var = s.winner, s.price, s.history
         scope.update((winner_var, price_var))
+        if history_var is not None:
+            scope.add(history_var)
+        beyond = s.beyond_means
 
         def auction(c: Ctx):
             order = items_of(c, bidders(c))
@@ -877,6 +1219,9 @@ class _Compiler:
                 raise RuleError(f"the bidders must be seats, got {order!r}", pos)
             tie_holder = ties(c) if ties is not None else None
             high, leader = 0, None
+            history: list = []
+            # beyond means: anyone may bid up to what the richest bidder holds
+            most = max(c.s["players"][p][currency] for p in order) if order and beyond else 0
             while order and not (len(order) == 1 and order[0] == leader):
                 p = order.pop(0)
                 if p == leader:
@@ -886,12 +1231,16 @@ class _Compiler:
                 low = high if p == tie_holder and leader is not None else high + 1
 
                 def bids(p=p, low=low):  # again after a free action: money may have changed
-                    return ["out"] + list(range(low, c.s["players"][p][currency] + 1))
-                bid = yield from c.eng.ask(p, "bid", bids(), why, bids, ctx=c)
+                    top = most if beyond else c.s["players"][p][currency]
+                    return ["out"] + list(range(low, top + 1))
+                bid = yield from c.eng.ask(p, "bid", bids(), why, bids, ctx=c, declinable=True)
                 if bid != "out":
                     high, leader = bid, p
+                    history.append([p, bid])
                     order.append(p)
             c.v[winner_var], c.v[price_var] = leader, high
+            if history_var is not None:
+                c.v[history_var] = history
             if c.eng.record:
                 c.eng.events.append({"event": "auction", "winner": leader, "price": high,
                                      "at": f"{pos.path}:{pos.line}"})
@@ -906,21 +1255,26 @@ class _Compiler:
         return place, False
 
     def s_SecretChooseStmt(self, s, scope):
-        options = self.options_fn(s, scope)
+        var = s.var
+        options = self.options_fn(s, scope | ({var} if var else set()))
+        among = self.ex(s.among, scope) if s.among is not None else None
         name, why, pos = s.name, str(s.pos), s.pos
         scope.add(name)
 
         def secret(c: Ctx):
-            picks = []
+            seats = range(c.eng.n) if among is None else _seats(c, among(c), pos)
+            picks: list = [None] * c.eng.n  # a seat not asked has no pick
             c.eng.secret_mark = len(c.eng.choices)
-            for p in range(c.eng.n):
+            for p in seats:
                 pc = c.with_player(p)
+                if var:
+                    pc.v[var] = p
                 opts = options(pc)
                 if not opts:
-                    raise RuleError(f"player {p} has nothing to choose for `{name}`", pos)
+                    raise Impossible(f"player {p} has nothing to choose for `{name}`", pos)
                 value = yield from c.eng.ask(p, f"secret {name}", opts, why,
                                              lambda pc=pc: options(pc), secret=True, ctx=pc)
-                picks.append(value)
+                picks[p] = value
             c.v[name] = picks
             c.eng.secret_mark = None
             if c.eng.record:
@@ -932,8 +1286,10 @@ class _Compiler:
     def s_DoStmt(self, s, scope):
         who = self.ex(s.player, scope) if s.player is not None else None
         times = self.ex(s.times, scope) if s.times is not None else None
-        action, pos, optional = s.action, s.pos, s.optional
+        action, pos, optional, mode = s.action, s.pos, s.optional, s.mode
         args = [(n, self.ex(x, scope)) for n, x in s.args]
+        value = self._do_value(action, s.value, scope)
+        otherwise = self.stmt(s.otherwise, set(scope)) if s.otherwise is not None else None
 
         def do(c: Ctx):
             n = 1 if times is None else need_int(times(c), "the number of times", pos)
@@ -941,11 +1297,24 @@ class _Compiler:
                 raise RuleError(f"cannot do an action a negative number of times ({n})", pos)
             p = c.you if who is None else who(c)
             bound = {name: f(c) for name, f in args}  # evaluated once, before the first time
+            target = None if value is None else value(c)
+            done_any = False
             for _ in range(n):
                 c.eng.tick(pos)
-                done = yield from c.eng.do_action(action, p, pos, optional, bound)
+                if value is None:
+                    done = yield from c.eng.do_action(action, p, pos, optional, bound)
+                else:
+                    done = yield from c.eng.do_value(target, p, pos, optional, bound, mode)
+                done_any = done_any or done
                 if optional and not done:
                     break  # skipping one optional use skips the rest
+            if otherwise is not None and not done_any:  # `may do ... else`: the price of declining
+                fn, is_gen = otherwise
+                oc = c if p == c.you else Ctx(c.s, p, c.v, c.eng)
+                if is_gen:
+                    yield from fn(oc)
+                else:
+                    fn(oc)
         return do, True
 
     def s_ControlStmt(self, s, scope):
@@ -1072,9 +1441,9 @@ class _Compiler:
 
     # ================================================================ actions
     def action(self, a):
-        limit = self.ex(a.limit, set()) if a.limit is not None else None
         ca = self._action(a)
-        ca.limit = limit
+        ca.limits = tuple((lim.state_key(a.name, i), self.ex(lim.times, set()), lim)
+                          for i, lim in enumerate(a.limits))
         return ca
 
     def _action(self, a):
@@ -1085,9 +1454,73 @@ class _Compiler:
             scope = scope | {a.param.name}
         requires = self.ex(a.requires, scope) if a.requires is not None else None
         fn, is_gen = self.block(a.effect, scope)
-        ca = CompiledAction(a, param, requires, self.block_gen(a.effect, scope))
-        ca.effect_plain = None if is_gen else fn
+        if a.cost is None:
+            ca = CompiledAction(a, param, requires, self.block_gen(a.effect, scope))
+            ca.effect_plain = None if is_gen else fn
+            ca.rehearse = a.requires is None and can_fail(a.effect, self.g)
+            return ca
+        can_pay, pay_cost = self.cost(a.cost, scope)
+        if requires is not None:
+            alone = requires
+            requires = lambda c: bool(alone(c)) and can_pay(c)  # noqa: E731
+        else:
+            requires = can_pay
+        effect, plain = _paying_first(pay_cost, fn, is_gen)
+        ca = CompiledAction(a, param, requires, effect)
+        ca.effect_plain = plain
+        ca.can_pay = can_pay
+        ca.rehearse = a.requires is None and can_fail(a.effect, self.g)
+        ca.requires_per_value = ca.pname is not None and any(
+            isinstance(n, A.Name) and n.name == ca.pname
+            for e in (a.requires, a.cost) if e is not None for n in _walk_any(e))
         return ca
+
+    def cost(self, cost, scope):
+        """-> (can_pay(c), pay(c)): the parts less their discounts (a part paid to the payer
+        costs nothing), paid from one counter, its family's transfers included."""
+        source = self.counter_slot(cost.source, scope)
+        spec = self.g.counters[_counter_name(cost.source)]
+        fam = spec if spec.keys is not None else None
+        bounds = {m: _bounder(s, cost.pos) for m, s in
+                  list(self.g.counter_members.items()) + list(self.g.counters.items())}
+        off: dict = {}
+        for name, amount in cost.discounts:
+            off.setdefault(name, []).append(self.ex(amount, scope))
+        parts = []
+        for part in cost.parts:
+            to = part.to
+            credit = self._payee(to, scope, bounds) if to is not None else None
+            seat = None if to is None or self._is_counter(to, scope) else self.ex(to, scope)
+            parts.append((self.ex(part.amount, scope), off.get(part.name, ()), credit, seat,
+                          part.pos))
+
+        def amounts(c: Ctx) -> list:
+            out = []
+            for amount, discounts, credit, seat, pos in parts:
+                n = need_int(amount(c), "a cost", pos)
+                for d in discounts:
+                    n -= need_int(d(c), "a discount", pos)
+                if seat is not None and seat(c) == c.you:
+                    n = 0  # paying oneself costs nothing
+                out.append((max(n, 0), credit))
+            return out
+
+        def can_pay(c: Ctx) -> bool:
+            return payments.funds(c, fam, source(c)) >= sum(n for n, _ in amounts(c))
+
+        def pay(c: Ctx):
+            due = amounts(c)
+            place = source(c)
+            payments.pay(c, fam, place, sum(n for n, _ in due), cost.pos)
+            for n, credit in due:
+                if credit is not None and n:
+                    credit(c, place, n)
+        return can_pay, pay
+
+    def _is_counter(self, e, scope) -> bool:
+        target = A.counter_target(e)
+        return target is not None and target[1] in self.g.counters and target[1] not in scope and (
+            target[0] is None or self.g.counters[target[1]].per_player)
 
     # ================================================================ flow
     def steps(self, steps, scope: set):
@@ -1149,6 +1582,8 @@ class _Compiler:
                     c.eng.tick(pos)
                     if var:
                         c.v[var] = i
+                        if var in c.eng.prog.limits_per:  # `limit: {per: round}` restarts
+                            c.eng.reset_uses(var)
                     yield from body(c)
             return repeat
         if isinstance(s, LoopStep):
@@ -1177,7 +1612,7 @@ class _Compiler:
         until_cond = self.ex(s.until_cond, scope) if s.until_cond is not None else None
         step = -1 if s.order == "counterclockwise" else 1
         actions, free, until, var, pos = s.actions, s.free_actions, s.until, s.var, s.pos
-        automa_actions, free_after = s.automa_actions, s.free_after_last
+        automa_actions, free_after, free_turn = s.automa_actions, s.free_after_last, s.free_turn
         order_list = self.ex(s.order_list, scope) if s.order_list is not None else None
         until_round = self.ex(s.until_round, scope) if s.until_round is not None else None
         why = str(pos)
@@ -1218,7 +1653,7 @@ class _Compiler:
                         c.s["turn"]["player"] = seat
                         limit = per_turn(c) if per_turn is not None else None
                         acted = yield from eng.take_turn(tc, actions, free, limit, passed, why,
-                                                         automa_actions, free_after)
+                                                         automa_actions, free_after, free_turn)
                         if until_cond is not None and until_cond(c):
                             break
                         if acted > 0:
@@ -1248,8 +1683,117 @@ class _Compiler:
 
 _MISSING = object()
 MAX_LIST = 100_000  # values in one list
+
+
+def _walk_any(e):
+    """Every syntax node under an expression or a model object holding expressions (a Cost)."""
+    if attrs.has(type(e)) and type(e).__module__ == A.__name__:
+        yield from A.walk(e)
+        return
+    for field in attrs.fields(type(e)) if attrs.has(type(e)) else ():
+        yield from _walk_any(getattr(e, field.name))
+    if isinstance(e, tuple):
+        for x in e:
+            yield from _walk_any(x)
+
+
+def _counter_name(e) -> str:
+    """The counter an expression names (the checker made sure it names one)."""
+    target = A.counter_target(e)
+    assert target is not None
+    return target[1]
+
+
+def _paying_first(pay, fn, is_gen):
+    """An action's effect with its price paid first: (generator function, plain function or
+    None when the effect can ask something)."""
+    if is_gen:
+        def paying_gen(c: Ctx):
+            pay(c)
+            yield from fn(c)
+        return paying_gen, None
+
+    def paying(c: Ctx):
+        pay(c)
+        fn(c)
+
+    def paying_as_gen(c: Ctx):
+        paying(c)
+        return
+        yield  # never reached: the yield makes this a generator
+    return paying_as_gen, paying
 _ENDS = {"never": "until a rule ends the game (until: never)",
          "condition": "until their condition holds, and nothing can change it now"}
+
+
+_TAKES_ONE = ("top", "bottom", "first", "last")
+
+
+def can_fail(block, game) -> bool:
+    """Does this effect hold a statement that can stop it half way: `pay`, a `choose` (its
+    options may be empty), `deal`, moving or placing an item taken with top/first/... (the zone
+    may be empty) or into a zone with a capacity, or doing an action by value?"""
+    for s in A.walk(block):
+        if isinstance(s, (A.ChooseStmt, A.SecretChooseStmt, A.DealStmt)) or (
+                isinstance(s, A.GainStmt) and s.verb in ("pay", "transfer")) or (
+                isinstance(s, A.DoStmt) and s.value is not None):
+            return True
+        if isinstance(s, A.MoveStmt) and (_may_be_missing(s.item) or _has_capacity(s.dest, game)):
+            return True
+        if isinstance(s, A.PlaceStmt) and (_may_be_missing(s.item) or _has_capacity(s.zone, game)):
+            return True
+    return False
+
+
+def _may_be_missing(item) -> bool:
+    return isinstance(item, (A.Select, A.Index)) or (
+        isinstance(item, A.Call) and (item.func in _TAKES_ONE))
+
+
+def _has_capacity(dest, game) -> bool:
+    while isinstance(dest, (A.Index, A.Attr)):
+        if isinstance(dest, A.Attr) and dest.name in game.zones:
+            break
+        dest = dest.obj
+    name = dest.name if isinstance(dest, (A.Name, A.Attr)) else None
+    zone = game.zones.get(name)
+    return zone is None or zone.capacity is not None or zone.grid is not None
+
+
+def _with_bonus(amount, who, grants: list, pos):
+    """A gain's amount plus what the gaining player's held items add to it (`while_held:`)."""
+    def more(c: Ctx):
+        n = need_int(amount(c), "the amount", pos)
+        return n + c.eng.held_ability(grants, who(c)) if n >= 0 else n
+    return more
+
+
+def _seats(c: Ctx, value, pos) -> list:
+    """The players a rule names (in seat order, once each), checked to be seats."""
+    if not isinstance(value, list) or not all(type(p) is int and 0 <= p < c.eng.n for p in value):
+        raise RuleError(f"{_describe(value)} is not a list of players", pos)
+    return sorted(set(value))
+
+
+def _next_space(track, last: int, here: int) -> int | None:
+    """The space after `here` on a track: past the last, its `wrap_to` space (None if none)."""
+    if here < last:
+        return here + 1
+    return track.wrap_to
+
+
+def _trigger_scope(game, t) -> set:
+    """The local names a trigger's condition and effect see."""
+    if t.event.endswith("_action"):
+        action = game.actions.get(t.target)
+        return {"action"} | (set(action.takes) | ({action.param.name} if action.param else set())
+                             if action is not None else set())
+    return set(TRIGGER_LOCALS.get(t.event, ()))
+
+
+def limit_key(trigger: str) -> str:
+    """Where a trigger's `limit:` counts its firings (beside the actions' use counts)."""
+    return f"trigger {trigger}"
 
 
 def _constant(e):
@@ -1346,11 +1890,11 @@ def _bounder(spec, pos):
         if lo is not None and new < lo:
             if clamp:
                 return lo
-            raise RuleError(f"{name} would become {new}, below its minimum {lo}", pos)
+            raise Impossible(f"{name} would become {new}, below its minimum {lo}", pos)
         if hi is not None and new > hi:
             if clamp:
                 c.eng.overflowed(name, p, new - hi)
                 return hi
-            raise RuleError(f"{name} would become {new}, above its maximum {hi}", pos)
+            raise Impossible(f"{name} would become {new}, above its maximum {hi}", pos)
         return new
     return bound

@@ -15,17 +15,22 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from dsl.errors import RuleError, UsageError
+from dsl.errors import Impossible, RuleError, UsageError
 from dsl.limits import MAX_INT, bounds_text, short_number
-from dsl.model import Game
+from dsl.model import Game, member_name
 
 from . import state as st
-from .compile import (Compiled, Ctx, EndGame, EndTurn, PassTurn, compiled, need_int, need_items,
-                      plain_value)
+from .compile import (Compiled, Ctx, EndGame, EndTurn, PassTurn, compiled, limit_key, need_int,
+                      need_items, plain_value)
 from .decisions import ActionOption, Decision, label
+from .functions import items_of
+from .rehearsal import rehearse
 
 DEFAULT_STEP_BUDGET = 2_000_000  # loop passes, turns, actions and values gone through
 MAX_DECISIONS = 20_000  # a game asking for more never ends: stop before its log fills memory
+# triggers on these events see the event's values (`excess`, `amount`, `item`, `space`...), and
+# what they ask is forced: no free actions beside it
+_EVENTS = frozenset({"overflow", "gain", "enters", "enter_space", "as_soon_as"})
 _NO_USES = [0] * 64
 
 
@@ -38,6 +43,12 @@ def pos_of(why: str):
     if line.isdigit() and rest.isdigit():
         return Pos(path, int(line), int(rest))
     return None
+
+
+def _what(value) -> str:
+    """How a `do` by value names what it does, in decisions and log events."""
+    text = label(value)
+    return text if len(text) <= 40 and "\n" not in text else text.split("\n")[0][:37] + "..."
 
 
 def _copy_state(state: dict) -> dict:
@@ -53,8 +64,11 @@ def _copy_state(state: dict) -> dict:
     out["fired"] = list(state["fired"])
     out["soon"] = dict(state["soon"])
     out["turn"] = {"player": state["turn"]["player"], "passed": list(state["turn"]["passed"])}
+    if "known" in state:
+        out["known"] = {k: list(v) for k, v in state["known"].items()}
     return out
 SKIP = ActionOption("skip")  # the option to decline a `may do`
+STOP = ActionOption("stop")  # the option to stop a `do any of`
 END_TURN = ActionOption("end turn")  # after the last main action, when free actions go on
 DEFAULT_TRIGGER_DEPTH = 32
 MAX_ITEMS = 100_000
@@ -117,14 +131,19 @@ class Engine:
         self.result: dict | None = None
         self._trig_cache: dict = {}
         self.secret_mark: int | None = None  # choices index where a secret choice round began
-        self.pending: list = []  # (counter, seat, excess) overflows waiting for their triggers
-        self.watching = bool(self.prog.watch)  # are there `as soon as` triggers to check?
-        self.pending_now: list = []  # overflows whose triggers run right after the statement
+        # events waiting for their triggers (overflow of, gain of, enters): (event, target, seat,
+        # what the trigger sees)
+        self.pending: list = []
+        # are there `as soon as` triggers to check, or zones to keep full (`refill_from:`)?
+        self.watching = bool(self.prog.watch) or bool(self.prog.refills)
+        self.pending_now: list = []  # events whose triggers run right after the statement
         self.watching_now = bool(self.prog.watch_now)
         self.state: dict = {"counters": {}, "players": [{} for _ in range(self.n)], "zones": {},
                             "loc": {}, "items": {}, "cells": {}, "uses": {}, "fired": [], "soon": {},
                             "turn": {"player": 0, "passed": []}, "phase": None}
         self._gen: Any = None
+        self.rehearsing = 0  # how many rehearsals (interpreter/rehearsal.py) are running
+        self._kind_items: dict = {}  # item kind -> its items (made once, at setup)
 
     # ------------------------------------------------------------ driving
     def start(self) -> Decision | None:
@@ -165,16 +184,21 @@ class Engine:
         ca = self.prog.actions.get(name)
         legal = ", ".join(d.labels)
         if ca is not None and d.kind == "action":
-            if ca.limit is not None:
+            for key, times, lim in ca.limits:
                 c = Ctx(self.state, d.player, {}, self)
-                used, most = self.state["uses"].get(name, _NO_USES)[d.player], ca.limit(c)
+                used, most = self.state["uses"].get(key, _NO_USES)[d.player], times(c) + (
+                    self.held_ability(ca.extra_limit, d.player) if ca.extra_limit else 0)
                 if used >= most:
-                    per = ca.action.limit_per
-                    period = {"game": "this game", "turn": "this turn"}.get(per, f"this {per}")
-                    return (f"{name} is not allowed now: it was used {used} times {period} "
+                    period = {"game": "this game", "turn": "this turn"}.get(lim.per,
+                                                                            f"this {lim.per}")
+                    by = " by all players together" if lim.shared else ""
+                    return (f"{name} is not allowed now: it was used {used} times {period}{by} "
                             f"(at most {most}); legal: {legal}")
             if ca.requires is not None and ca.param is None:
                 c = Ctx(self.state, d.player, {}, self)
+                if ca.can_pay is not None and not ca.can_pay(c):
+                    return (f"{name} is not allowed now: its cost ({ca.action.cost.pos}) is more "
+                            f"than can be paid; legal: {legal}")
                 if not ca.requires(c):
                     req = ca.action.requires
                     from dsl.ast import expr_source
@@ -230,7 +254,53 @@ class Engine:
         return self.result is not None
 
     def view(self, player: int | None) -> dict:
-        return st.view(self.state, self.game, player)
+        return st.view(self.state, self.game, player, self.sees)
+
+    def sees(self, item: str, player: int) -> bool:
+        """May `player` see `item` where its zone hides it: a peek, or its kind's `visible_to:`?"""
+        s = self.state
+        if item in s.get("known", {}).get(str(player), ()):
+            return True
+        data = s["items"].get(item)
+        rule = self.prog.visible_to.get(data["kind"]) if data is not None else None
+        if rule is None:
+            return False
+        ref = self._ref_of(s["loc"][item])
+        return bool(rule(Ctx(s, player, {"viewer": player, "item": item, "key": ref.member}, self)))
+
+    def _ref_of(self, key: str) -> st.ZoneRef:
+        """The zone of a state key (`face_down[5]`) as a value, with its family key."""
+        name = st.zone_name(key)
+        owner = int(key.partition("@")[2]) if "@" in key else None
+        keys = self.game.zones[name].keys or (None,)
+        member = next(m for m in keys if st.zone_key(name, owner, m) == key)
+        return self.prog.zone_ref(name, owner, member)
+
+    def peek(self, player: int, items: list) -> None:
+        """`peek`: the player sees these items (in views and choices) until they are shuffled."""
+        known = self.state.setdefault("known", {}).setdefault(str(player), [])
+        known.extend(x for x in items if x not in known)
+
+    def forget(self, items: list) -> None:
+        for known in self.state["known"].values():
+            known[:] = [x for x in known if x not in items]
+
+    def hidden_labels(self, player: int, options: list) -> list | None:
+        """Labels for a choice among items the chooser cannot see: the zone and the place in it
+        (`pile 2`), so that a blind pick does not tell which item it is. None if all are seen."""
+        s, zones = self.state, self.game.zones
+        out, hid = [], False
+        for o in options:
+            value = o.value if isinstance(o, ActionOption) else o
+            key = s["loc"].get(value) if type(value) is str else None
+            if key is not None and st.hidden_from(zones[st.zone_name(key)], key, player) and \
+                    not self.sees(value, player):
+                hid = True
+                text = f"{key} {s['zones'][key].index(value) + 1}"
+                out.append(f"{o.action} {text}" if isinstance(o, ActionOption) else text)
+            else:
+                out.append(label(o))
+        return out if hid else None
 
     def event(self, record: dict) -> None:
         if self.record:
@@ -280,16 +350,20 @@ class Engine:
         for name, spec in game.counters.items():
             holders = [(s["players"][p], p) for p in range(n)] if spec.per_player else [
                 (s["counters"], 0)]
+            members = [(name, {})] if spec.keys is None else [
+                (member_name(name, k), {"key": k}) for k in spec.keys]
             for holder, p in holders:
-                value = prog.counter_init[name](Ctx(s, p, {}, self))
-                if type(value) is not int:
-                    raise RuleError(f"counter {name} starts at a whole number, not {value!r}",
-                                    spec.pos)
-                if (spec.min is not None and value < spec.min or
-                        spec.max is not None and value > spec.max):
-                    raise RuleError(f"counter {name} starts at {value}, out of its bounds "
-                                    f"({bounds_text(spec.min, spec.max)})", spec.pos)
-                holder[name] = value
+                for key, local in members:
+                    value = prog.counter_init[name](Ctx(s, p, local, self))
+                    if type(value) is not int:
+                        raise RuleError(f"counter {key} starts at a whole number, not {value!r}",
+                                        spec.pos)
+                    bound = spec if spec.keys is None else game.counter_members[key]
+                    if (bound.min is not None and value < bound.min or
+                            bound.max is not None and value > bound.max):
+                        raise RuleError(f"counter {key} starts at {value}, out of its bounds "
+                                        f"({bounds_text(bound.min, bound.max)})", spec.pos)
+                    holder[key] = value
         for name, spec in game.zones.items():
             for owner in (range(n) if spec.per_player else [None]):
                 for member in (spec.keys if spec.keys is not None else [None]):
@@ -364,7 +438,7 @@ class Engine:
             return  # a grid checks its cells itself
         cap = self.zone_capacity(ref)
         if cap is not None and len(self.state["zones"][ref.key]) + extra > cap:
-            raise RuleError(f"zone {ref.key} is full (capacity {cap})", pos)
+            raise Impossible(f"zone {ref.key} is full (capacity {cap})", pos)
 
     def move_item(self, item, ref, at_top: bool, pos, gravity: bool = True) -> None:
         s = self.state
@@ -372,7 +446,7 @@ class Engine:
         key = loc.get(item) if type(item) is str else None
         if key is None:
             what = "nothing (an empty zone?)" if item is None else repr(item)
-            raise RuleError(f"cannot move {what}: not an item", pos)
+            raise Impossible(f"cannot move {what}: not an item", pos)
         zones = s["zones"]
         if key == ref.key:
             zones[key].remove(item)
@@ -384,9 +458,11 @@ class Engine:
             dest = zones[ref.key]
             dest.insert(0, item) if at_top else dest.append(item)
             loc[item] = ref.key
-            return
-        self._leave(item, key, gravity)
-        self._enter(item, ref, at_top, pos)
+        else:
+            self._leave(item, key, gravity)
+            self._enter(item, ref, at_top, pos)
+        if ref.name in self.prog.entered_zones:
+            self.queue("enters", ref.name, ref.owner, {"item": item, "key": ref.member})
 
     def move_to_position(self, item, ref, n: int, pos, gravity: bool = True) -> None:
         """`move ITEM to ZONE at position N`: afterwards the item is the Nth of the zone (1 =
@@ -421,13 +497,13 @@ class Engine:
                 free = [(r, c) for r in range(1, rows + 1) for c in range(1, cols + 1)
                         if (r, c) not in taken]
                 if not free:
-                    raise RuleError(f"grid {ref.key} has no free cell", pos)
+                    raise Impossible(f"grid {ref.key} has no free cell", pos)
                 cell = free[0]
             elif not (1 <= cell[0] <= rows and 1 <= cell[1] <= cols):
                 raise RuleError(f"cell {cell[0]}, {cell[1]} is outside grid {ref.key} "
                                 f"({rows} rows, {cols} columns)", pos)
             elif tuple(cell) in taken:
-                raise RuleError(f"cell {cell[0]}, {cell[1]} of {ref.key} is taken", pos)
+                raise Impossible(f"cell {cell[0]}, {cell[1]} of {ref.key} is taken", pos)
             s["cells"][item] = [cell[0], cell[1]]
             s["zones"][ref.key].append(item)
             self._sort_grid(ref.key)
@@ -443,9 +519,11 @@ class Engine:
             raise RuleError(f"zone {ref.key} is not a grid", pos)
         key = s["loc"].get(item) if isinstance(item, str) else None
         if key is None:
-            raise RuleError(f"cannot place {item!r}: not an item", pos)
+            raise Impossible(f"cannot place {item!r}: not an item", pos)
         self._leave(item, key)
         self._enter(item, ref, False, pos, (row, column))
+        if ref.name in self.prog.entered_zones:
+            self.queue("enters", ref.name, ref.owner, {"item": item, "key": ref.member})
 
     def _sort_grid(self, key) -> None:
         cells = self.state["cells"]
@@ -496,14 +574,62 @@ class Engine:
     def overflowed(self, counter: str, seat: int | None, excess: int) -> None:
         """A clamped counter went past its maximum: its `overflow of` triggers run at the next
         safe point (the end of the running action, step or trigger)."""
-        triggers = self.triggers_for("overflow", counter)
+        self.queue("overflow", counter, seat, {"excess": excess})
+
+    def _refill(self) -> None:
+        """Zones declared `refill_from:` are topped up to their capacity, one item at a time from
+        the top of their source (which may first take back what it recycles)."""
+        zones, game = self.state["zones"], self.game
+        for name in self.prog.refills:
+            spec = game.zones[name]
+            mine = game.zones[spec.refill_from].per_player
+            for owner in (range(self.n) if spec.per_player else [None]):
+                src = self.prog.zone_ref(spec.refill_from, owner if mine else None)
+                for member in spec.keys or (None,):
+                    ref = self.prog.zone_ref(name, owner, member)
+                    cap = self.zone_capacity(ref)
+                    while cap is not None and len(zones[ref.key]) < cap:
+                        if not zones[src.key]:
+                            self.restock(src)
+                        if not zones[src.key]:
+                            break
+                        self.move_item(zones[src.key][0], ref, False, spec.pos)
+
+    def restock(self, ref: st.ZoneRef) -> None:
+        """An empty zone declared `recycle: OTHER` takes back OTHER's items, shuffled."""
+        spec = self.game.zones[ref.name]
+        if spec.recycle is None:
+            return
+        owner = ref.owner if self.game.zones[spec.recycle].per_player else None
+        back = self.prog.zone_ref(spec.recycle, owner)
+        for x in list(self.state["zones"][back.key]):
+            self.move_item(x, ref, False, spec.pos)
+        self.rng.shuffle(self.state["zones"][ref.key])
+        if self.record:
+            self.events.append({"event": "shuffle", "zone": ref.key, "at": str(spec.pos)})
+        if "known" in self.state:
+            self.forget(self.state["zones"][ref.key])
+
+    def queue(self, event: str, target: str, seat: int | None, local: dict) -> None:
+        """An event (`overflow of`, `gain of`, `enters`) whose triggers run at the next safe
+        point, or right after the statement for those with `timing: immediately`. A seat of
+        None means the player whose action or turn it is."""
+        triggers = self.triggers_for(event, target)
         if any(t[0].immediate for t in triggers):
-            self.pending_now.append((counter, seat, excess))
+            self.pending_now.append((event, target, seat, local))
         if any(not t[0].immediate for t in triggers):
-            self.pending.append((counter, seat, excess))
+            self.pending.append((event, target, seat, local))
+
+    def entered_space(self, counter: str, seat: int | None, position: int, spaces: tuple):
+        """A track's cube entered a space: its `enter space of` triggers run now, before the
+        cube moves on; `once` is once per seat, track and space."""
+        local = {"space": spaces[position], "position": position, "track": counter}
+        tc = Ctx(self.state, 0 if seat is None else seat, local, self)
+        yield from self._fire(self.triggers_for("enter_space", counter), "enter_space", counter,
+                              tc, f"@{seat}:{counter}:{position}")
 
     def flush(self, c: Ctx):
-        """At a safe point (end of an action, step or trigger): run waiting overflow triggers,
+        """At a safe point (end of an action, step or trigger): run waiting event triggers,
         then `as soon as` triggers whose condition has become true since the last check."""
         yield from self._flush(c, self.pending, False, self.prog.watch)
 
@@ -513,11 +639,12 @@ class Engine:
 
     def _flush(self, c: Ctx, pending: list, immediate: bool, watch: list):
         while pending:
-            counter, seat, excess = pending.pop(0)
-            tc = Ctx(self.state, c.you if seat is None else seat, {"excess": excess}, self)
-            triggers = [t for t in self.triggers_for("overflow", counter)
-                        if t[0].immediate == immediate]
-            yield from self._fire(triggers, "overflow", counter, tc)
+            event, target, seat, local = pending.pop(0)
+            tc = Ctx(self.state, c.you if seat is None else seat, local, self)
+            triggers = [t for t in self.triggers_for(event, target) if t[0].immediate == immediate]
+            yield from self._fire(triggers, event, target, tc)
+        if self.prog.refills and not immediate:
+            self._refill()
         if not watch:
             return
         last = self.state["soon"]
@@ -526,53 +653,90 @@ class Engine:
             for trig, cond, effect, per_seat in watch:
                 seats = [(c.you + i) % self.n for i in range(self.n)] if per_seat else [None]
                 for seat in seats:  # per seat: the current player first, then clockwise
-                    sc = c if seat is None else Ctx(self.state, seat, {}, self)
-                    key = trig.name if seat is None else f"{trig.name}@{seat}"
-                    now = bool(cond(Ctx(self.state, sc.you, {}, self)))
-                    was = last.get(key, False)
-                    last[key] = now
-                    if now and not was:
-                        fired = True
-                        yield from self._fire([(trig, None, effect, None)], "as_soon_as", None, sc,
-                                              seat)
+                    you = c.you if seat is None else seat
+                    base = trig.name if seat is None else f"{trig.name}@{seat}"
+                    for local, key in self._instances(trig, Ctx(self.state, you, {}, self), base):
+                        now = bool(cond(Ctx(self.state, you, local, self)))
+                        was = last.get(key, False)
+                        last[key] = now
+                        if now and not was:
+                            fired = True
+                            yield from self._fire([(trig, None, effect, None)], "as_soon_as", None,
+                                                  Ctx(self.state, you, local, self),
+                                                  key[len(trig.name):])
             if not fired:
                 return
         raise RuleError("`as soon as` triggers keep setting each other off", self.prog.watch[0][0].pos)
 
-    def _fire(self, triggers, event: str, target: str | None, c: Ctx, seat=None):
-        """`seat`: an `as soon as` watched for each seat, whose `once` is once per seat."""
+    def _instances(self, trig, c: Ctx, base: str):
+        """A trigger with `each: x in LIST [where C]` stands for one trigger per value: (what it
+        sees, its key for `once` and for `as soon as`) for each; otherwise just itself."""
+        each = self.prog.each.get(trig.name)
+        if each is None:
+            return [(c.v, base)]
+        var, source, where = each
+        out = []
+        for i, value in enumerate(items_of(c, source(c))):
+            local = dict(c.v)
+            local[var] = value
+            if where is None or where(Ctx(c.s, c.you, local, self)):
+                out.append((local, f"{base}#{value if type(value) in (str, int) else i}"))
+        return out
+
+    def _fire(self, triggers, event: str, target: str | None, c: Ctx, once_suffix: str = ""):
+        """`once_suffix` narrows what `once` counts: per seat for a per-seat `as soon as`, per
+        seat, track and space for `enter space of`."""
         for trig, cond, effect, _ in triggers:
-            once_key = trig.name if seat is None else f"{trig.name}@{seat}"
-            if trig.once and once_key in self.state["fired"]:
-                continue
-            if event == "overflow":
-                tc = Ctx(c.s, c.you, dict(c.v), self)
-            elif event.endswith("_action"):
+            if event.endswith("_action"):
                 tc = Ctx(c.s, c.you, self._action_locals(target, c), self)  # type: ignore[arg-type]
+            elif event in _EVENTS:
+                tc = Ctx(c.s, c.you, dict(c.v), self)
             else:
                 tc = Ctx(c.s, c.you, {}, self)
-            if cond is not None and not cond(tc):
-                continue
-            self.depth += 1
-            if self.depth > self.max_depth:
-                raise RuleError(f"trigger {trig.name!r} nested more than {self.max_depth} deep: "
-                                "do triggers set each other off?", trig.pos)
-            if trig.once:
-                self.state["fired"].append(once_key)
-            forced = event in ("overflow", "as_soon_as")
-            if forced:  # what such a trigger asks is forced: no free actions beside it
-                self.windows.append((None, ()))
-            try:
-                if self.record:
-                    self.events.append({"event": "trigger", "trigger": trig.name,
-                                        "player": tc.you, "at": str(trig.pos)})
-                yield from effect(tc)
-                if self.pending:
-                    yield from self.flush(tc)
-            finally:
-                self.depth -= 1
-                if forced:
-                    self.windows.pop()
+            base = trig.name + once_suffix
+            instances = [(tc.v, base)] if event == "as_soon_as" else self._instances(trig, tc, base)
+            for local, key in instances:
+                ic = tc if local is tc.v else Ctx(c.s, c.you, local, self)
+                if trig.once and key in self.state["fired"]:
+                    continue
+                if cond is not None and not cond(ic):
+                    continue
+                if not self._within_limit(trig, ic):
+                    continue
+                yield from self._run_trigger(trig, effect, ic, key, event)
+
+    def _within_limit(self, trig, c: Ctx) -> bool:
+        """`limit: {times: N, per: P}`: counts this firing, or refuses it past N (per seat)."""
+        if trig.limit is None:
+            return True
+        counts = self.state["uses"].setdefault(limit_key(trig.name), [0] * self.n)
+        most = self.prog.trigger_limits[trig.name](c)
+        if counts[c.you] >= most:
+            return False
+        counts[c.you] += 1
+        return True
+
+    def _run_trigger(self, trig, effect, tc: Ctx, once_key: str, event: str):
+        self.depth += 1
+        if self.depth > self.max_depth:
+            raise RuleError(f"trigger {trig.name!r} nested more than {self.max_depth} deep: "
+                            "do triggers set each other off?", trig.pos)
+        if trig.once:
+            self.state["fired"].append(once_key)
+        forced = event in _EVENTS
+        if forced:  # what such a trigger asks is forced: no free actions beside it
+            self.windows.append((None, ()))
+        try:
+            if self.record:
+                self.events.append({"event": "trigger", "trigger": trig.name,
+                                    "player": tc.you, "at": str(trig.pos)})
+            yield from effect(tc)
+            if self.pending:
+                yield from self.flush(tc)
+        finally:
+            self.depth -= 1
+            if forced:
+                self.windows.pop()
 
     def free_window(self, player: int) -> tuple:
         """The free actions open to `player` at a decision now: the innermost window that applies
@@ -587,58 +751,119 @@ class Engine:
         return ()
 
     def ask(self, player: int, kind: str, options: list, why: str, remake, secret: bool = False,
-            ctx: Ctx | None = None):
-        """Ask `player` to choose among `options`; the free actions open to them are offered too.
-        `ctx` is the asking rule's context (an automa's policy may read its variables)."""
+            ctx: Ctx | None = None, declinable: bool = False):
+        """Ask `player` to choose among `options`; the free actions open to them are offered too
+        (only those that leave an option, unless the decision can always be `declinable`: skip,
+        stop, out). `ctx` is the asking rule's context (an automa's policy may read its
+        variables)."""
         while True:
             extra = []
             free = self.free_window(player) if self.windows else ()
             if free:
                 extra = self.action_options(Ctx(self.state, player, {}, self), free, True)
-            d = Decision(player, kind, options + extra if extra else options, why, secret)
+            if extra and remake is not None and not declinable:  # a free action must leave
+                # something to choose
+                extra = [o for o in extra if rehearse(self, self._free_then, o, player, remake)]
+            d = self._decision(player, kind, options + extra if extra else options, why, secret)
             d.ctx = ctx
             value = yield d
             if extra and isinstance(value, ActionOption) and value.free:
                 yield from self.run_free(value, player)
                 options = remake() if remake is not None else options
                 if not options:
-                    raise RuleError(f"after a free action nothing is left to choose ({kind})",
+                    raise Impossible(f"after a free action nothing is left to choose ({kind})",
                                     pos_of(why))
                 continue
             return value
 
-    def action_options(self, c: Ctx, names, free: bool, args: dict | None = None) -> list:
-        """The legal ways to take these actions now (with `args` bound for `do ... with`)."""
+    def _decision(self, player: int, kind: str, options: list, why: str,
+                  secret: bool = False) -> Decision:
+        d = Decision(player, kind, options, why, secret)
+        if self.prog.may_hide:
+            d._labels = self.hidden_labels(player, options)
+        return d
+
+    def held_ability(self, grants: list, player: int) -> int:
+        """What the items `player` holds (in zones of theirs) grant: the sum of their
+        `while_held` amounts for one bonus, discount or extra limit."""
+        total, loc, mine = 0, self.state["loc"], f"@{player}"
+        for kind, amount, pos in grants:
+            items = self._kind_items.get(kind)
+            if items is None:
+                items = self._kind_items[kind] = [x for x, d in self.state["items"].items()
+                                                  if d["kind"] == kind]
+            for item in items:
+                if loc[item].endswith(mine):
+                    total += need_int(amount(Ctx(self.state, player, {"this": item}, self)),
+                                      f"what {item} grants", pos)
+        return total
+
+    def _free_then(self, option: ActionOption, player: int, remake):
+        """A free action, then the decision it interrupted must still have an option."""
+        yield from self.run_free(option, player)
+        if not remake():
+            raise Impossible("nothing left to choose", None)
+
+    def action_options(self, c: Ctx, names, free: bool, args: dict | None = None,
+                       check: bool = True) -> list:
+        """The legal ways to take these actions now (with `args` bound for `do ... with`); with
+        `check`, an action whose effect can fail and has no `requires:` is rehearsed
+        (rehearsal.py)."""
         out = []
-        actions = self.prog.actions
-        uses = self.state["uses"]
         for name in names:
-            ca = actions[name]
-            if ca.limit is not None and uses.get(name, _NO_USES)[c.you] >= ca.limit(
-                    Ctx(c.s, c.you, dict(args or {}), self)):
-                continue
-            if ca.param is None:
-                if ca.requires is None or ca.requires(Ctx(c.s, c.you, dict(args or {}), self)
-                                                      if args else c):
-                    out.append(ActionOption(name, None, free, args) if args else
-                               (ca.plain_free if free else ca.plain))
-                continue
-            pname, requires = ca.pname, ca.requires
-            ac = Ctx(c.s, c.you, dict(args or {}), self)
-            values = ca.param(ac)
-            given = args is not None and pname in args
-            if given:  # the choice is bound by the rule: legal only if it is one of the options
-                values = [v for v in values if v == args[pname]]  # type: ignore[index]
-            if requires is not None and not ca.requires_per_value:
-                if not values or not requires(ac):
-                    continue
-                requires = None
-            for value in values:
-                ac.v[pname] = value
-                if requires is None or requires(ac):
-                    rest = {k: v for k, v in args.items() if k != pname} if args else None
-                    out.append(ActionOption(name, value, free, rest or None))
+            if check and self.prog.actions[name].rehearse:
+                out += [o for o in self._action_options(c, name, free, args)
+                        if rehearse(self, self.run_action, o, c.you)]
+            else:
+                out += self._action_options(c, name, free, args)
         return out
+
+    def _action_options(self, c: Ctx, name: str, free: bool, args: dict | None) -> list:
+        out: list = []
+        ca = self.prog.actions[name]
+        if ca.limits and self._used_up(ca, self.state["uses"], c.you, args):
+            return out
+        if ca.param is None:
+            if ca.requires is None or ca.requires(Ctx(c.s, c.you, dict(args or {}), self)
+                                                  if args else c):
+                out.append(ActionOption(name, None, free, args) if args else
+                           (ca.plain_free if free else ca.plain))
+            return out
+        pname, requires = ca.pname, ca.requires
+        ac = Ctx(c.s, c.you, dict(args or {}), self)
+        values = ca.param(ac)
+        given = args is not None and pname in args
+        if given:  # the choice is bound by the rule: legal only if it is one of the options
+            values = [v for v in values if v == args[pname]]  # type: ignore[index]
+        if requires is not None and not ca.requires_per_value:
+            if not values or not requires(ac):
+                return out
+            requires = None
+        for value in values:
+            ac.v[pname] = value
+            if requires is None or requires(ac):
+                rest = {k: v for k, v in args.items() if k != pname} if args else None
+                out.append(ActionOption(name, value, free, rest or None))
+        return out
+
+    def _used_up(self, ca, uses: dict, player: int, args) -> bool:
+        """Has the player reached one of the action's use limits in its period (each raised by
+        what the player's held items grant, `while_held: extra_limit`)?"""
+        more = self.held_ability(ca.extra_limit, player) if ca.extra_limit else 0
+        for key, times, _ in ca.limits:
+            if uses.get(key, _NO_USES)[player] >= times(Ctx(self.state, player, dict(args or {}),
+                                                             self)) + more:
+                return True
+        return False
+
+    def count_use(self, ca, player: int) -> None:
+        """One more use of a limited action: the player's, or everyone's for a shared limit."""
+        for key, _, lim in ca.limits:
+            counts = self.state["uses"].setdefault(key, [0] * self.n)
+            if lim.shared:
+                counts[:] = [x + 1 for x in counts]
+            else:
+                counts[player] += 1
 
     def can(self, name: str, player: int, args: dict) -> bool:
         """`can(ACTION with ...)`: the same enumeration that offers options, so they agree."""
@@ -660,9 +885,8 @@ class Engine:
         ac = Ctx(self.state, player, {} if ca.pname is None else {ca.pname: option.value}, self)
         if option.args:
             ac.v.update(option.args)
-        if ca.limit is not None:
-            counts = self.state["uses"].setdefault(ca.name, [0] * self.n)
-            counts[player] += 1
+        if ca.limits:
+            self.count_use(ca, player)
         if ca.before:
             yield from self._fire(ca.before, "before_action", ca.name, ac)
         try:
@@ -681,9 +905,8 @@ class Engine:
     def _run_plain(self, ca, option: ActionOption, player: int) -> None:
         """run_action for an action whose effect and triggers never ask anything: plain calls."""
         ac = Ctx(self.state, player, {} if ca.pname is None else {ca.pname: option.value}, self)
-        if ca.limit is not None:
-            counts = self.state["uses"].setdefault(ca.name, [0] * self.n)
-            counts[player] += 1
+        if ca.limits:
+            self.count_use(ca, player)
         if ca.before:
             self._fire_plain(ca.before, self._action_locals(ca.name, ac), ac)
         try:
@@ -717,12 +940,13 @@ class Engine:
                 self.depth -= 1
 
     def reset_uses(self, period: str, player: int | None = None) -> None:
-        """Use counts of actions limited `per: <period>` start again (for one player or all)."""
-        for name in self.prog.limits_per.get(period, ()):
-            counts = self.state["uses"].get(name)
+        """Use counts of actions (and trigger firings) limited `per: <period>` start again (for
+        one player or all; a shared limit's for all)."""
+        for key, shared in self.prog.limits_per.get(period, ()):
+            counts = self.state["uses"].get(key)
             if counts is None:
                 continue
-            if player is None:
+            if player is None or shared:
                 counts[:] = [0] * self.n
             else:
                 counts[player] = 0
@@ -741,32 +965,121 @@ class Engine:
             self.depth -= 1
 
     def _do_action(self, name: str, player: int, pos, optional: bool, args):
+        """`do NAME`: the rules say to do it, so it is not rehearsed (if it fails half way, the
+        rules are wrong and the error says so); `may do NAME` offers only what can run."""
         c = Ctx(self.state, player, {}, self)
-        options = self.action_options(c, [name], False, args)
+        return (yield from self._do(lambda: self.action_options(c, [name], False, args,
+                                                                optional), name,
+                                    player, pos, optional))
+
+    def _do(self, make_options, what: str, player: int, pos, optional: bool):
+        """Perform one of the options `make_options()` gives (asking if several, or if the
+        player may skip); returns whether something was done."""
+        options = make_options()
         if not options:
+            if self.rehearsing and not optional:
+                raise Impossible(f"`do {what}` cannot be done", pos)
             if self.record:
-                self.events.append({"event": "cannot", "action": name, "player": player,
+                self.events.append({"event": "cannot", "action": what, "player": player,
                                     "at": f"{pos.path}:{pos.line}"})
             return False
         if optional:
-            choice = yield from self.ask(player, f"may {name}", options + [SKIP], str(pos),
-                                         lambda: self.action_options(c, [name], False, args) +
-                                         [SKIP])
+            choice = yield from self.ask(player, f"may {what}", options + [SKIP], str(pos),
+                                         lambda: make_options() + [SKIP], declinable=True)
             if choice is SKIP:
                 return False
         elif len(options) == 1:
             choice = options[0]
         else:
-            choice = yield from self.ask(player, f"do {name}", options, str(pos),
-                                         lambda: self.action_options(c, [name], False, args))
-        yield from self.run_action(choice, player)
+            choice = yield from self.ask(player, f"do {what}", options, str(pos), make_options)
+        yield from self.perform(choice, player)
         return True
 
+    def do_value(self, value, player: int, pos, optional: bool, args: dict, mode: str):
+        """`do card.effect`, `do one of LIST`, `do any of LIST`: actions given as values (an
+        action's name, rule text held in data, or none for no effect)."""
+        if self.depth >= self.max_depth:
+            raise RuleError(f"`do` nested more than {self.max_depth} deep: does an action do "
+                            "itself, directly or through others?", pos)
+        self.depth += 1
+        try:
+            c = Ctx(self.state, player, {}, self)
+            if value is None and not mode:  # no effect (a null cell): nothing to do, not a failure
+                return False
+            if not mode:  # like `do NAME`: rehearsed only when the player may decline
+                return (yield from self._do(lambda: self.value_options(c, value, args or None,
+                                                                       pos, optional),
+                                            _what(value), player, pos, optional))
+            values = need_items(c, value, f"what `do {mode}` chooses from", pos)
+            if mode == "one of":
+                return (yield from self._do(lambda: self._options_of(c, values, args, pos),
+                                            mode, player, pos, optional))
+            return (yield from self._do_any_of(c, values, args, pos))
+        finally:
+            self.depth -= 1
+
+    def _options_of(self, c: Ctx, values: list, args: dict, pos) -> list:
+        return [o for v in values for o in self.value_options(c, v, args or None, pos)]
+
+    def _do_any_of(self, c: Ctx, values: list, args: dict, pos):
+        """Any of them, each at most once, in the order the player picks, until they stop."""
+        left, done = list(values), False
+        while left:
+            options = self._options_of(c, left, args, pos)
+            if not options:
+                break
+            choice = yield from self.ask(c.you, "do any of", options + [STOP], str(pos),
+                                         lambda: self._options_of(c, left, args, pos) + [STOP],
+                                         declinable=True)
+            if choice is STOP:
+                break
+            left.remove(choice.action)
+            yield from self.perform(choice, c.you)
+            done = True
+        return done
+
+    def value_options(self, c: Ctx, value, args: dict | None, pos, check: bool = True) -> list:
+        """The ways to perform an action given as a value, now: an action's name gives its legal
+        options; rule text one option, if (with `check`) a rehearsal can run it to its end; none
+        nothing."""
+        if value is None:
+            return []
+        if type(value) is str and value in self.prog.actions:
+            return self.action_options(c, [value], False, args, check)
+        rule = self.prog.rules.get(value) if type(value) is str else None
+        if rule is None:
+            raise RuleError(f"cannot do {label(value)!r}: it is neither an action nor rule text "
+                            "declared under `rule_text:`", pos)
+        option = ActionOption(value, None, False, args)
+        if check and rule.can_fail and not rehearse(self, self.run_rule, option, c.you):
+            return []
+        return [option]
+
+    def perform(self, option: ActionOption, player: int):
+        """Run an option of `do`: an action, or rule text held in data."""
+        if option.action in self.prog.actions:
+            yield from self.run_action(option, player)
+        else:
+            yield from self.run_rule(option, player)
+
+    def run_rule(self, option: ActionOption, player: int):
+        rule = self.prog.rules[option.action]
+        given = option.args or {}
+        for name in rule.rule.takes:
+            if name not in given:
+                raise RuleError(f"this rule text reads {name!r}: give it with `do ... with {name} "
+                                "= ...`", rule.rule.pos)
+        rc = Ctx(self.state, player, dict(given), self)
+        yield from rule.effect(rc)
+        if self.pending or self.watching:
+            yield from self.flush(rc)
+
     def take_turn(self, tc: Ctx, actions, free, limit, passed: list, why: str, automa_actions=(),
-                  free_after: bool = False):
+                  free_after: bool = False, free_turn: bool = False):
         """One player's turn; returns how many actions they took: 0 if they ended it without one,
         -1 if nothing at all was legal. With `free_after`, the turn's free actions are still
-        offered after its last main action, beside `end turn`."""
+        offered after its last main action, beside `end turn`; with `free_turn`, `end turn` is
+        offered as soon as a free action was taken (free actions may be the whole turn)."""
         player = tc.you
         if player >= self.humans and automa_actions:
             actions, free = automa_actions, ()
@@ -790,15 +1103,15 @@ class Engine:
                     if free:
                         main = len(opts)
                         opts += self.action_options(tc, free, True)
-                        if main == 0 and opts:
-                            opts.append(END_TURN)  # no main action: free ones are not forced
+                        if opts and (main == 0 or (free_turn and taken > done)):
+                            opts.append(END_TURN)  # no main action, or a free one was the turn
                 if not opts:
                     if self.record:
                         self.events.append({"event": "no legal action", "player": player})
                     if taken == 0:
                         taken = -1
                     break
-                choice = yield Decision(player, "action", opts, why)
+                choice = yield self._decision(player, "action", opts, why)
                 if choice is END_TURN:
                     break
                 taken += 1

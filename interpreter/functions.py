@@ -94,24 +94,65 @@ def f_last(c, x):
     return _end(c, x, None, False)
 
 
+_NO_DEFAULT = object()
+
+
 def _numbers(c, args):
-    if len(args) == 1 and not isinstance(args[0], (int, bool)):
-        return items_of(c, args[0])
-    return list(args)
+    """`max(a, b, ...)` compares its arguments; `max(L)` the values of a list; `max(L, d)` too,
+    with d for an empty list."""
+    if len(args) in (1, 2) and not isinstance(args[0], (int, bool)):
+        return items_of(c, args[0]), (args[1] if len(args) == 2 else _NO_DEFAULT)
+    return list(args), _NO_DEFAULT
 
 
 def f_max(c, *args):
-    values = _numbers(c, args)
+    values, default = _numbers(c, args)
     if not values:
-        raise ValueError("max() of nothing")
+        if default is _NO_DEFAULT:
+            raise ValueError("max() of nothing (give a default: max(L, 0))")
+        return default
     return max(values)
 
 
 def f_min(c, *args):
-    values = _numbers(c, args)
+    values, default = _numbers(c, args)
     if not values:
-        raise ValueError("min() of nothing")
+        if default is _NO_DEFAULT:
+            raise ValueError("min() of nothing (give a default: min(L, 0))")
+        return default
     return min(values)
+
+
+def _multiset(c, x) -> dict:
+    counts: dict = {}
+    for v in items_of(c, x):
+        counts[v] = counts.get(v, 0) + 1
+    return counts
+
+
+def f_contains(c, whole, part):
+    """Does a list hold every value of another, as many times (multisets)?"""
+    have = _multiset(c, whole)
+    return all(have.get(v, 0) >= n for v, n in _multiset(c, part).items())
+
+
+def f_fits_groups(c, values, sizes):
+    """Can groups of these sizes be taken from the values, each group of one value and no two
+    groups of the same value (a free combination `2-1` or `1-1-1`)? The largest groups take the
+    most common values: that succeeds whenever any assignment does."""
+    counts = sorted(_multiset(c, values).values(), reverse=True)
+    wanted = sorted(items_of(c, sizes), reverse=True)
+    return len(wanted) <= len(counts) and all(w <= n for w, n in zip(wanted, counts))
+
+
+def f_home(c, item):
+    """The zone an item was made in at setup (its owner's, for a player's item)."""
+    data = c.s["items"].get(item) if isinstance(item, str) else None
+    if data is None:
+        raise ValueError(f"{item!r} is not an item")
+    spec = c.eng.game.items[data["kind"]]
+    zone = spec.zone if spec.zone_field is None else str(data.get(spec.zone_field))
+    return c.eng.prog.zone_ref(zone, data["owner"])
 
 
 def f_sum(c, x):
@@ -202,13 +243,20 @@ def f_at(c, zone, row, column):
     return None
 
 
-def f_uses(c, action):
-    counts = c.s["uses"].get(action)
-    if counts is None:
-        if action not in c.eng.prog.actions:
-            raise ValueError(f"no action named {action!r}")
-        return 0
-    return counts[c.you]
+def f_uses(c, action, per=None):
+    """Uses of an action in the period of its limit `per` (default: its first limit's)."""
+    ca = c.eng.prog.actions.get(action)
+    if ca is None:
+        raise ValueError(f"no action named {action!r}")
+    key = action
+    if per is not None:
+        keys = [k for k, _, lim in ca.limits if lim.per == per]
+        if not keys:
+            raise ValueError(f"{action} has no limit per {per} (its limits are per "
+                             f"{', '.join(lim.per for _, _, lim in ca.limits) or 'nothing'})")
+        key = keys[0]
+    counts = c.s["uses"].get(key)
+    return 0 if counts is None else counts[c.you]
 
 
 def f_is_automa(c, p):

@@ -38,7 +38,7 @@ def structural(engine) -> list[str]:
     holders = [("game", s["counters"])] + [(f"player {p}", d) for p, d in enumerate(s["players"])]
     for who, values in holders:
         for name, value in values.items():
-            spec = game.counters[name]
+            spec = game.counter_spec(name)
             if spec.min is not None and value < spec.min or spec.max is not None and value > spec.max:
                 out.append(f"counter {name} of {who} is {value}, outside {spec.min}..{spec.max}")
     return out

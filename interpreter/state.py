@@ -71,27 +71,34 @@ def state_hash(state: dict) -> str:
     return hashlib.sha256(state_json(state).encode()).hexdigest()[:16]
 
 
-def view(state: dict, game, player: int | None) -> dict:
-    """What `player` may see: hidden zones show only their size, `owner` zones only to the owner.
+def hidden_from(zone, key: str, player: int) -> bool:
+    """Does the zone (declared `zone`, state key `key`) hide its items from `player`?"""
+    vis = zone.visibility
+    return vis == "hidden" or (vis == "owner" and key.partition("@")[2] != str(player))
+
+
+def view(state: dict, game, player: int | None, sees=None) -> dict:
+    """What `player` may see: hidden zones show only their size, `owner` zones only to the owner,
+    except the items `sees(item, player)` allows (a peek, an item kind's `visible_to:`).
 
     `player=None` is the omniscient view (logs, tests).
     """
     if player is None:
         return copy.deepcopy(state)
     out = copy.deepcopy(state)
-    hidden = set()
+    out.pop("known", None)  # what others have peeked at is theirs
+    hidden: set[str] = set()
     for key, items in out["zones"].items():
-        owner = key.partition("@")[2]
-        vis = game.zones[zone_name(key)].visibility
-        if vis == "hidden" or (vis == "owner" and owner != str(player)):
-            hidden.update(items)
-            out["zones"][key] = ["?"] * len(items)
+        if hidden_from(game.zones[zone_name(key)], key, player):
+            shown = [x if sees is not None and sees(x, player) else "?" for x in items]
+            hidden.update(x for x, y in zip(items, shown) if y == "?")
+            out["zones"][key] = shown
     for item in hidden:
         out["loc"].pop(item, None)
         out["items"].pop(item, None)
         out["cells"].pop(item, None)
-    for name, spec in game.counters.items():
-        if spec.per_player and spec.visibility != "public":
+    for name, spec in list(game.counters.items()) + list(game.counter_members.items()):
+        if spec.per_player and spec.visibility != "public" and spec.keys is None:
             for seat, values in enumerate(out["players"]):
                 if spec.visibility == "hidden" or seat != player:
                     values[name] = "?"

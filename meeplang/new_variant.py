@@ -96,12 +96,14 @@ def variant_template(game, target: str, name: str) -> str:
             bounds = "".join(f", {k}: {v}" for k, v in (("min", c.min), ("max", c.max))
                              if v is not None)
             lines.append(f"#   {c.name}: {{initial: {expr_source(c.initial)}{bounds}}}")
-    limited = [a for a in game.actions.values() if a.limit is not None]
+    limited = [a for a in game.actions.values() if a.limits]
     if limited:
         lines += ["", "# actions:                        (how often an action may be taken)"]
         for a in limited:
-            lines += [f"#   {a.name}:", f"#     limit: {{times: {expr_source(a.limit)}, "
-                                         f"per: {a.limit_per}}}"]
+            spelled = [f"{{times: {expr_source(lim.times)}, per: {lim.per}"
+                       + (", shared: true}" if lim.shared else "}") for lim in a.limits]
+            limit = spelled[0] if len(spelled) == 1 else "[" + ", ".join(spelled) + "]"
+            lines += [f"#   {a.name}:", f"#     limit: {limit}"]
     lines += ["", "# add:                            (new entries: actions, counters, tables, ...)",
               "#   counters:", "#     my_counter: {initial: 0}", ""]
     return "\n".join(lines)

@@ -20,12 +20,19 @@ def ends_game(block) -> bool:
     return any(isinstance(n, A.ControlStmt) and n.what == "end game" for n in _nodes(block))
 
 
+FROM_DATA = ""  # stands for "an action or rule text held in data" (`do card.effect`)
+
+
 def calls(block) -> list[str]:
-    """Actions the block runs with `do ACTION`, in source order, without repeats."""
+    """Actions the block runs with `do ACTION`, in source order, without repeats; a `do` by value
+    adds the actions its value names (`do one of [travel, sonar]`) and FROM_DATA."""
     out = []
     for n in _nodes(block):
-        if isinstance(n, A.DoStmt) and n.action not in out:
-            out.append(n.action)
+        if not isinstance(n, A.DoStmt):
+            continue
+        names = [n.action] if n.action else [x.name for x in _nodes(n.value)
+                                               if isinstance(x, A.Name)] + [FROM_DATA]
+        out.extend(a for a in names if a not in out)
     return out
 
 
@@ -46,11 +53,17 @@ def tables_read(game, *parts) -> list[str]:
 
 
 def reach(game, blocks) -> list[str]:
-    """Every action the blocks run, directly or through actions they run (transitively)."""
+    """Every action the blocks run, directly or through actions they run (transitively), also
+    through actions and rule text held in data."""
     out: list[str] = []
     todo = [a for b in blocks for a in calls(b)]
+    from_data = False
     while todo:
         a = todo.pop(0)
+        if a == FROM_DATA and not from_data:
+            from_data = True
+            todo.extend(game.data_actions)
+            todo.extend(x for rt in game.rule_texts.values() for x in calls(rt.block))
         if a in out or a not in game.actions:
             continue
         out.append(a)

@@ -37,7 +37,7 @@ from dsl.errors import UsageError
 from dsl.model import DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
 
 from . import analysis as AN
-from .labels import Words, code_excerpt, expr, h, html_label, shorten, wrap
+from .labels import Words, code_excerpt, cost_text, expr, h, html_label, shorten, wrap
 
 DETAILS = ("phases", "actions", "full")
 
@@ -416,6 +416,8 @@ class _Builder:
             lines.append(w.ui("per_turn", shorten(expr(step.per_turn), 20)))
         if getattr(step, "free_after_last", False) and step.free_actions:
             lines.append(w.ui("free_after_last"))
+        if getattr(step, "free_turn", False) and step.free_actions:
+            lines.append(w.ui("free_turn"))
         if step.until == "condition":
             lines += wrap("↻ " + w.ui("until_cond", expr(step.until_cond)), 34, 3)
         else:
@@ -488,8 +490,12 @@ class _Builder:
             if action.requires is not None:
                 lines += wrap(w.field("requires", expr(action.requires)), 40,
                               2 if self.detail == "actions" else 3)
-            if action.limit is not None:
-                lines.append(w.ui("limit", expr(action.limit), w.ui(action.limit_per)))
+            for lim in action.limits:
+                lines += wrap(w.ui("limit", expr(lim.times), w.term(lim.per)) + (
+                    f" ({w.ui('shared')})" if lim.shared else ""), 40, 1)
+            if action.cost is not None:
+                lines += wrap(w.field("cost", cost_text(w, action.cost)), 40,
+                              2 if self.detail == "actions" else 3)
             tables = AN.tables_read(self.game, action.param, action.requires, action.effect)
             if tables:
                 lines += wrap(w.ui("reads", ", ".join(tables)), 40, 2)
@@ -660,19 +666,28 @@ def _cell(text, colours, rounded=False, bold=False, text_colour=None) -> str:
 
 
 def when_text(w: Words, t) -> str:
-    """When a trigger fires, in words: "after Build", "start of B. Auctions"."""
+    """When a trigger fires, in words: "after Build", "start of B. Auctions", with its `each:`
+    and `limit:` ("for each l in lines", "at most 1 per round")."""
+    text = _event_text(w, t)
+    if t.each is not None:
+        each = f"{t.each.name} in {expr(t.each.source)}"
+        if t.each.cond is not None:
+            each += f" where {expr(t.each.cond)}"
+        text += " · " + w.ui("each", each)
+    if t.limit is not None:
+        text += " · " + w.ui("limit", expr(t.limit), w.term(t.limit_per))
+    return text
+
+
+def _event_text(w: Words, t) -> str:
     ev, target = t.event, t.target
     if ev in ("before_turn", "after_turn"):
         return w.ui(ev)
     if ev in ("before_action", "after_action"):
         side = ev.split("_")[0]
         return w.ui(f"{side}_action", w.term(target)) if target else w.ui(f"{side}_any")
-    if ev == "phase_start":
-        return w.ui("phase_start", w.term(target))
-    if ev == "phase_end":
-        return w.ui("phase_end", w.term(target))
-    if ev == "overflow":
-        return w.ui("overflow", w.term(target) if target else "").strip()
+    if ev in ("phase_start", "phase_end", "overflow", "enter_space", "gain", "enters"):
+        return w.ui(ev, w.term(target))
     return f"{ev.replace('_', ' ')} {w.term(target) if target else ''}".strip()
 
 

@@ -21,11 +21,16 @@ UI = {
         "counterclockwise": "counterclockwise", "from_seat": "from seat {}",
         "from_expr": "first: {}", "per_turn": "{} action(s) per turn",
         "free_after_last": "free actions before or after",
+        "free_turn": "free actions may be the whole turn",
+        "while_held": "While held", "held_bonus": "+{1} on each gain of {0}",
+        "held_discount": "{1} less on each payment of {0}", "held_extra_limit": "{0}: {1} more use(s)",
+        "rule_text": "Rule text held in data: {}",
         "order_list": "in the order {}",
         "until_all_passed": "until all passed", "until_one_round": "one round",
         "until_never": "until the game ends", "until_cond": "until {}", "while_cond": "while {}",
         "repeat": "Repeat", "loop": "Loop", "as_var": "{} 1…{}", "times": "×{}",
         "colon": "{}: {}", "yes": "yes", "no": "no", "end_game": "end game", "requires": "requires",
+        "cost": "cost", "discount": "{} off {}", "limit": "at most {} per {}",
         "choose": "choose", "if": "if", "score": "score", "tie_break": "tie-break",
         "winners": "winners", "free": "free", "automa": "automa",
         "more_lines": "… (+{} more lines)", "empty": "(nothing)",
@@ -33,6 +38,9 @@ UI = {
         "before_action": "before {}", "after_action": "after {}",
         "before_any": "before any action", "after_any": "after any action",
         "phase_start": "start of {}", "phase_end": "end of {}", "overflow": "on overflow of {}",
+        "enter_space": "on entering a space of {}", "gain": "on each gain of {}",
+        "enters": "when an item enters {}",
+        "each": "for each {}", "limit": "at most {} per {}",
         "round": "Round", "legend": "Legend",
         # legend rows
         "lg_start": "setup, then the flow",
@@ -71,12 +79,18 @@ UI = {
         "counterclockwise": "sens antihoraire", "from_seat": "à partir du siège {}",
         "from_expr": "premier : {}", "per_turn": "{} action(s) par tour",
         "free_after_last": "actions libres avant ou après",
+        "free_turn": "des actions libres peuvent faire tout le tour",
+        "while_held": "Tant qu'on le détient", "held_bonus": "+{1} à chaque gain de {0}",
+        "held_discount": "{1} de moins à chaque paiement de {0}",
+        "held_extra_limit": "{0} : {1} utilisation(s) de plus",
+        "rule_text": "Texte de règle tenu dans les données : {}",
         "order_list": "dans l'ordre {}",
         "until_all_passed": "jusqu'à ce que tous aient passé", "until_one_round": "un tour de table",
         "until_never": "jusqu'à la fin de la partie", "until_cond": "jusqu'à {}",
         "while_cond": "tant que {}",
         "repeat": "Répéter", "loop": "Boucle", "as_var": "{} 1…{}", "times": "×{}",
         "colon": "{} : {}", "yes": "oui", "no": "non", "end_game": "fin de partie", "requires": "exige",
+        "cost": "coût", "discount": "{} de moins sur {}", "limit": "au plus {} par {}",
         "choose": "choisir", "if": "si", "score": "score", "tie_break": "départage",
         "winners": "gagnants", "free": "libre", "automa": "automa",
         "more_lines": "… (+{} lignes)", "empty": "(rien)",
@@ -84,6 +98,9 @@ UI = {
         "before_action": "avant {}", "after_action": "après {}",
         "before_any": "avant toute action", "after_any": "après toute action",
         "phase_start": "début de {}", "phase_end": "fin de {}", "overflow": "au dépassement de {}",
+        "enter_space": "en entrant sur une case de {}", "gain": "à chaque gain de {}",
+        "enters": "quand un élément entre dans {}",
+        "each": "pour chaque {}", "limit": "au plus {} par {}",
         "round": "Manche", "legend": "Légende",
         "lg_start": "mise en place, puis le déroulement",
         "lg_phase": "phase : étapes de haut en bas",
@@ -166,6 +183,14 @@ def expr(e) -> str:
         return expr_source(e)
     except TypeError:
         return str(e)
+
+
+def cost_text(w: Words, cost) -> str:
+    """`bank 3 → bank, royalty card.h → card.patent (2 off bank)`: a price as its parts."""
+    parts = ", ".join(f"{w.term(p.name)} {expr(p.amount)}" + (f" → {expr(p.to)}" if p.to is not None
+                                                              else "") for p in cost.parts)
+    off = "; ".join(w.ui("discount", expr(amount), w.term(part)) for part, amount in cost.discounts)
+    return parts + (f" ({off})" if off else "")
 
 
 def block_lines(block) -> list[str]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from dsl.ast import choice_source
 from dsl.diff import changed_parts
-from dsl.model import PhaseStep, TurnsStep
+from dsl.model import PhaseStep, TurnsStep, member_name
 
 from . import analysis as AN
 from .dot import DETAILS, when_text
@@ -133,10 +133,12 @@ def build_html(game, svg_text: str, lang: str = "en", changes=()) -> str:
         parts.append(f"<h3>{_e(ui('options'))}</h3>{opts}")
 
     # counters
+    counters = [m for c in game.counters.values() for m in (
+        [c] if c.keys is None else [game.counter_members[member_name(c.name, k)] for k in c.keys])]
     rows = [[_name(w, c.name), _e(ui("per_player") if c.per_player else ui("shared")),
              _code(expr(c.initial)), _e("" if c.min is None else c.min),
              _e("" if c.max is None else c.max), _e(c.overflow)]
-            for c in game.counters.values()]
+            for c in counters]
     t = _table([ui("name"), ui("per"), ui("initial"), ui("min"), ui("max"), ui("overflow_col")],
                rows)
     if t:
@@ -161,9 +163,13 @@ def build_html(game, svg_text: str, lang: str = "en", changes=()) -> str:
             count_html = _code(_count_text(game, k.count))
         zone = k.zone or (f"<{getattr(k, 'zone_field', '') or '?'}>")
         fields = ", ".join(f"{f} = {expr(v)}" for f, v in k.fields)
+        held = ", ".join(ui(f"held_{what}", w.term(target), expr(amount))
+                         for what, target, amount in getattr(k, "while_held", ()))
         rows.append([_name(w, k.name), count_html, _e(w.term(zone) if k.zone else zone),
-                     _e(ui("per_player") if k.per_player else ui("shared")), _code(fields)])
-    t = _table([ui("name"), ui("count"), ui("zone"), ui("per"), ui("fields")], rows)
+                     _e(ui("per_player") if k.per_player else ui("shared")), _code(fields),
+                     _e(held)])
+    t = _table([ui("name"), ui("count"), ui("zone"), ui("per"), ui("fields"), ui("while_held")],
+               rows)
     if t:
         parts.append(f"<h3>{_e(ui('items'))}</h3>{t}")
     # tables, and the rules that read them
@@ -179,6 +185,10 @@ def build_html(game, svg_text: str, lang: str = "en", changes=()) -> str:
     t = _table([ui("name"), ui("value"), ui("read_by")], rows)
     if t:
         parts.append(f"<h3>{_e(ui('tables'))}</h3>{t}")
+    rule_tables = sorted({t for t in game.tables if any(
+        isinstance(v, str) and v in game.rule_texts for v in _cells(game.tables[t]))})
+    if rule_tables:
+        parts.append(f"<p>{_e(ui('rule_text', ', '.join(rule_tables)))}</p>")
     components = "".join(parts)
 
     # actions
@@ -189,7 +199,8 @@ def build_html(game, svg_text: str, lang: str = "en", changes=()) -> str:
         if a.param is not None:
             choose = choice_source(a.param, expr)
         tables = AN.tables_read(game, a.param, a.requires, a.effect)
-        limit = ui("limit", expr(a.limit), ui(a.limit_per)) if a.limit is not None else ""
+        limit = "; ".join(ui("limit", expr(lim.times), w.term(lim.per)) + (
+            f" ({ui('shared')})" if lim.shared else "") for lim in a.limits)
         rows.append([_name(w, a.name) + _changed_mark(changed, f"actions.{a.name}", tables),
                      _code(choose), _code(expr(a.requires)), _e(limit), _e(", ".join(tables)),
                      _e(", ".join(offered.get(a.name, []))),
@@ -288,3 +299,15 @@ def write_report(game, folder, detail: str = "actions", lang: str = "en") -> Pat
     index = folder / "index.html"
     index.write_text(build_html(game, svg_text, lang, changes), encoding="utf-8")
     return index
+
+
+def _cells(data):
+    """Every value of a table, inside its lists and mappings."""
+    if isinstance(data, dict):
+        for v in data.values():
+            yield from _cells(v)
+    elif isinstance(data, list):
+        for v in data:
+            yield from _cells(v)
+    else:
+        yield data

@@ -47,7 +47,7 @@ CASES = [
     ("index-out-of-range", "add [1, 2][x + 1] to x",
      "g/game.yaml:13:7: error: no entry 2 (IndexError)"),
     ("max-of-nothing", "add max(c for c in []) to x",
-     "g/game.yaml:13:7: error: max(): max() of nothing"),
+     "g/game.yaml:13:7: error: max(): max() of nothing (give a default: max(L, 0))"),
     ("move-nothing", "move top(hand) to deck",
      "g/game.yaml:13:3: error: cannot move nothing (an empty zone?): not an item"),
 ]

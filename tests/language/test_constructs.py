@@ -766,7 +766,7 @@ zones:
   bins: {each: [a, b], capacity: "sizes[key]"}
   board: {grid: {rows: 1, columns: 2}}
 items:
-  token: {count: 6, zone: src}
+  token: {count: 7, zone: src}
 counters:
   board_cap: {initial: -1}
   b_unlimited: {initial: -1}
@@ -798,6 +798,8 @@ def test_capacity_and_full_make_a_full_zone_an_illegal_choice(tmp_path):
     play_labels(e, ["drop b", "drop b"])
     assert e.decision.labels == ["drop b", "stop"]  # bin b has no limit
     assert len(e.state["zones"]["bins[b]"]) == 2
+    play_labels(e, ["drop b"])
+    assert e.decision.labels == ["stop"]  # nothing left to drop: `top(src)` would be none
 
 
 def test_a_table_row_is_read_with_a_dot_and_a_field_holds_text(tmp_path):

@@ -323,3 +323,32 @@ def test_turns_box_says_free_actions_go_on_after_the_main_one(games, lang, text)
     pig's turns have no free actions, so their box says nothing of it."""
     assert text in dot_source(games[("new-eden", None)], "phases", lang)
     assert text not in dot_source(games[("pig", None)], "phases", lang)
+
+
+@pytest.mark.parametrize("lang, texts", [
+    ("en", ["on entering a space of fame", "when an item enters museum", "on each gain of gold",
+            "for each l in lines", "at most 1 per turn"]),
+    ("fr", ["en entrant sur une case de fame", "quand un élément entre dans museum",
+            "à chaque gain de gold", "pour chaque l in lines", "au plus 1 par turn"]),
+])
+def test_track_and_item_triggers_say_when_they_fire(tmp_path, lang, texts):
+    folder = tmp_path / "g"
+    folder.mkdir()
+    (folder / "game.yaml").write_text("""
+game: g
+players: 1
+tables: {lines: [1, 2]}
+counters: {gold: {per: player}}
+tracks: {fame: {per: player, spaces: 3}}
+zones: {museum: {}}
+flow: [{turns: {first: 0, actions: [go], until: one_round}}]
+actions: {go: {effect: gain 1 fame}}
+triggers:
+  a: {when: enter space of fame, effect: gain 1 gold}
+  b: {when: enters museum, effect: gain 1 gold}
+  c: {when: gain of gold, each: l in lines, limit: {times: 1, per: turn}, effect: gain 1 fame}
+scoring: {score: gold}
+""", encoding="utf-8")
+    dot = dot_source(load_game(str(folder)), "full", lang)
+    for text in texts:
+        assert text in dot

@@ -23,57 +23,48 @@ def item_id(engine, name):
 
 # ----------------------------------------------------------------------------------------------
 # T-EN-01  Attribute tracks: wrap-around to the Impact space, +1 impact on every entry into it,
-# and a new submersible the first time Ingenuity reaches an extra-submersible space, all declared
-# on the track (per-seat `as soon as`; `once` is once per seat). A "+2 Ingenuity" is two one-space
-# advances, so a cube passing over an icon space reaches it. Nothing missing.
+# and a new submersible the first time Ingenuity reaches an extra-submersible space. The attribute
+# tracks are one declaration (`tracks:` with `each:`), each track with its spaces' icons as data;
+# the rewards are `enter space of` triggers on the icons, so any "+N" in any effect passes each
+# space one at a time, and "the first time" is `once` (per seat and space). Nothing missing.
 TRACKS = """
 game: tracks
 players: 2
-options:
-  impact_space: {default: 5, doc: "the Impact space of the Ingenuity track (synthetic: 0..6)"}
 tables:
-  extra_sub_spaces: [3, 6]                      # the extra-submersible icons (synthetic, [LOST])
+  attribute_spaces:                             # synthetic icons ([LOST]); Impact is space 5
+    ingenuity: [plain, plain, plain, submersible, plain, impact, submersible]
+    mastery: [plain, plain, plain, plain, plain, impact, plain]
 counters:
-  ingenuity: {per: player, initial: 2, min: 0, max: 6, overflow: clamp}
   impact: {per: player, initial: 0}
   research: {per: player, initial: 0}
+tracks:
+  attribute: {per: player, each: [ingenuity, mastery], spaces: attribute_spaces, initial: 2,
+              wrap_to: 5}                       # past the end: back to the Impact space
 zones:
   sub_supply: {per: player}
   launch_zone: {per: player}                    # the player's submersibles on the launch zone
 items:
   sub: {per: player, count: 2, zone: sub_supply}   # the 2 beyond the one already in play
 flow:
-  - turns: {first: 0, actions: [vents_arrival, double_gain, stop], per_turn: 1, until: all_passed}
+  - turns: {first: 0, actions: [vents_arrival, double_gain, train, stop], per_turn: 1,
+            until: all_passed}
 actions:
   vents_arrival: {effect: gain 1 ingenuity}     # any "+1 Ingenuity" reward
-  double_gain:                                  # any "+2 Ingenuity" reward: two icons
-    effect: |
-      repeat 2 times:
-        gain 1 ingenuity
+  double_gain: {effect: gain 2 ingenuity}       # any "+2 Ingenuity" reward
+  train: {effect: gain 4 mastery}               # another attribute track, same declaration
   stop: {effect: pass}
-triggers:                                       # all declared once, on the track
-  past_the_end_back_to_impact:
-    when: overflow of ingenuity
-    timing: immediately
-    effect: set ingenuity to impact_space
-  impact_space_reached:                         # whenever the cube reaches the Impact space
-    when: as soon as ingenuity == impact_space
-    timing: immediately
+triggers:                                       # all declared once, on the tracks
+  impact_space_reached:                         # whenever a cube enters the Impact space
+    when: enter space of attribute
+    if: space == "impact"
     effect: gain 1 impact
-  first_extra_submersible:                      # the first time it reaches each icon space
-    when: as soon as ingenuity == extra_sub_spaces[0]
+  extra_submersible:                            # the first time it reaches each icon space
+    when: enter space of attribute
+    if: space == "submersible"
     once: true
-    timing: immediately
     effect: |
-      move top(sub_supply) to launch_zone
+      move top(sub_supply, 1) to launch_zone    # (none left: nothing moves)
       gain 1 research                           # the launch zone's arrival bonus (synthetic)
-  second_extra_submersible:
-    when: as soon as ingenuity == extra_sub_spaces[1]
-    once: true
-    timing: immediately
-    effect: |
-      move top(sub_supply) to launch_zone
-      gain 1 research
 scoring: {score: impact}
 """
 
@@ -102,9 +93,12 @@ def test_target_t_en_01_track_wraps_to_impact_space_with_first_time_rewards(tmp_
     assert seat(me, 0) == (6, 2, 2, 2)
     play_labels(e, ["double_gain"])                     # player 1: 5 -> 6, past the end: 5
     assert seat(other, 1) == (5, 3, 2, 2)
-    play_labels(e, ["vents_arrival", "stop", "stop"])   # 6 + 1: wraps again
+    play_labels(e, ["vents_arrival"])                   # 6 + 1: wraps again
     assert seat(me, 0) == (5, 3, 2, 2)
-    assert e.decision is None and e.result["scores"] == [3, 3]
+    play_labels(e, ["train"])                           # player 1's Mastery 2 -> 6: the Impact
+    assert other["mastery"] == 6 and seat(other, 1) == (5, 4, 2, 2)   # space, no submersible icon
+    play_labels(e, ["stop", "stop"])
+    assert e.decision is None and e.result["scores"] == [3, 4]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -274,9 +268,11 @@ ACTIVATE = """
 game: activate
 players: 1
 tables:
-  specialists:
-    - {name: ecologist, actions: [travel, conservation], mode: one_of}      # "Travel / Conservation"
-    - {name: researcher, actions: [sonar, publication], mode: any_subset}   # "Sonar Publication"
+  specialists:                               # what each card says, as rule text
+    - {name: ecologist, activation: "may do one of [travel, conservation]"}   # "Travel / Conservation"
+    - {name: researcher, activation: "do any of [sonar, publication]"}        # "Sonar Publication"
+rule_text:
+  specialists: {fields: [activation]}
 counters:
   travels: {per: player, initial: 0}
   conservations: {per: player, initial: 0}
@@ -305,42 +301,17 @@ actions:
       let d = top(transit)
       move d to activation
       set d.spec to s
-      if s.mode == "one_of":
-        choose a in s.actions + ["nothing"]
-        do named with a = a
-      else:
-        let left = s.actions
-        while not empty(left):
-          choose a in left + ["stop"]
-          if a == "stop":
-            let left = []
-          else:
-            let left = [x for x in left if x != a]
-            do named with a = a
-  named:                                     # dispatch by action name
-    takes: a
-    effect: |
-      if a == "travel":
-        do travel
-      elif a == "conservation":
-        do conservation
-      elif a == "sonar":
-        do sonar
-      elif a == "publication":
-        do publication
+      do s.activation
   travel: {effect: add 1 to travels}
-  conservation:                              # needs a 2nd disc
-    requires: not empty(transit)
+  conservation:                              # needs a 2nd disc: derived from its effect
     effect: |
       move top(transit) to ocean
       add 1 to conservations
   sonar:
-    requires: not empty(transit)
     effect: |
       move top(transit) to ocean
       add 1 to sonars
   publication:
-    requires: not empty(transit)
     effect: |
       move top(transit) to ocean
       add 1 to publications
@@ -349,6 +320,8 @@ scoring: {score: 0}
 
 
 def test_target_t_en_04_one_of_versus_any_subset_in_any_order(tmp_path):
+    """The card's text is its activation: `do one of [...]` (/) or `do any of [...]` (any
+    subset, each once, in any order); an action that cannot run (no disc left) is not offered."""
     e = start(make_game(tmp_path, ACTIVATE), players=1)
     me = e.state["players"][0]
     ecologist, researcher = item_id(e, "ecologist"), item_id(e, "researcher")
@@ -361,14 +334,25 @@ def test_target_t_en_04_one_of_versus_any_subset_in_any_order(tmp_path):
     assert (me["sonars"], me["publications"]) == (1, 1)
     assert len(e.state["zones"]["transit@0"]) == 4 - 3
     assert len(e.state["zones"]["ocean@0"]) == 2 and len(e.state["zones"]["activation@0"]) == 1
-    # E8: the Ecologist allows exactly one of Travel / Conservation
+    # E8: the Ecologist allows exactly one of Travel / Conservation; its disc is the last one,
+    # so Conservation (a 2nd disc) cannot run and is not offered
     assert e.decision.labels == [f"activate_specialist {ecologist}"]   # the Researcher is busy
     play_labels(e, [f"activate_specialist {ecologist}"])
-    assert sorted(e.decision.labels) == ["conservation", "nothing", "travel"]
+    assert sorted(e.decision.labels) == ["skip", "travel"]
     play_labels(e, ["travel"])
     assert (me["travels"], me["conservations"]) == (1, 0)
     assert e.decision is None                       # no Conservation after the Travel
     assert len(e.state["zones"]["transit@0"]) == 0 and len(e.state["zones"]["ocean@0"]) == 2
+
+
+def test_target_t_en_04_one_of_offers_conservation_when_a_disc_is_left(tmp_path):
+    e = start(make_game(tmp_path, ACTIVATE), players=1)
+    play_labels(e, [f"activate_specialist {item_id(e, 'ecologist')}"])
+    assert e.decision.labels == ["travel", "conservation", "skip"]
+    play_labels(e, ["conservation"])
+    me = e.state["players"][0]
+    assert (me["travels"], me["conservations"]) == (0, 1) and e.decision.labels == [
+        f"activate_specialist {item_id(e, 'researcher')}"]      # one of: no Travel after it
 
 
 # ----------------------------------------------------------------------------------------------
@@ -614,7 +598,7 @@ zones:
   pile: {each: levels, visibility: hidden}
   drawn: {}
   ocean: {grid: {rows: 4, columns: 4}}
-  token_supply: {visibility: hidden}
+  token_supply: {visibility: hidden, recycle: token_discard}   # short: the spent tokens go back
   token_discard: {}
   dive_stack: {each: tile_names, visibility: hidden}
 items:
@@ -653,11 +637,7 @@ actions:
           move t to pile[t.level] at bottom
         choose col in free_spaces(kept.level)
         place kept on ocean at kept.level, col
-        if count(token_supply) < kept.dive:         # refill: reshuffle the spent tokens
-          for each t in token_discard:
-            move t to token_supply
-          shuffle token_supply
-        deal min(kept.dive, count(token_supply)) from token_supply to dive_stack[kept.name]
+        deal min(kept.dive, count(token_supply) + count(token_discard)) from token_supply to dive_stack[kept.name]
         gain kept.bonus research                  # its discovery bonus
 scoring: {score: research}
 """
@@ -722,9 +702,10 @@ def test_target_t_en_08_discover_when_the_play_area_is_full(tmp_path):
 
 
 # ----------------------------------------------------------------------------------------------
-# T-EN-09  Connections: both ends occupied pays both owners, active player first
-# Still missing: an `as soon as` per row of a table (one trigger per connection line, paying in
-# seat order across lines), so every disc placement must `do connect` itself.
+# T-EN-09  Connections: both ends occupied pays both owners, active player first. One `as soon
+# as` trigger per connection line (`each: l in lines`), watched for each seat that holds an end:
+# it fires for the active player first (all their lines), then clockwise, and once per seat and
+# line, so a line with the same owner at both ends pays once. Nothing missing.
 CONNECT = """
 game: connect
 players: 3
@@ -737,14 +718,13 @@ tables:
     - {a: x, b: d, reward: 4}
 counters:
   rewards: {per: player, initial: 0}
-  paid_order: {initial: 0}                   # the seats paid, in order, one digit each (seat + 1)
 zones:
   transit: {per: player}
   site: {each: site_names, capacity: 1}
 items:
   disc: {per: player, count: 3, zone: transit}
 formulas:
-  other_end(l, s): if l.a == s then l.b else l.a
+  end_owners(l): "[owner(top(site[e])) for e in [l.a, l.b] if not empty(site[e])]"
 setup: |
   move top(left(you).transit) to site["a"]             # Yellow
   move top(left(left(you)).transit) to site["b"]       # Red
@@ -755,18 +735,12 @@ actions:
   conservation:
     choose: s in site_names where empty(site[s])
     requires: not empty(transit)
-    effect: |
-      move top(transit) to site[s]
-      do connect with s = s
-  connect:
-    takes: s
-    effect: |
-      let made = [l for l in lines if s in [l.a, l.b] and not empty(site[other_end(l, s)])]
-      for each p in players_from(you):
-        for each l in made:
-          if p == you or owner(top(site[other_end(l, s)])) == p:
-            p gains l.reward rewards
-            set paid_order to paid_order * 10 + p + 1
+    effect: move top(transit) to site[s]
+triggers:
+  connection_established:                    # both ends hold a disc: each owner of an end gains
+    each: l in lines
+    when: as soon as count(end_owners(l)) == 2 and you in end_owners(l)
+    effect: gain l.reward rewards
 scoring: {score: rewards}
 """
 
@@ -778,11 +752,14 @@ def test_target_t_en_09_connections_pay_each_owner_active_player_first(tmp_path)
     # E24: three lines established at once (x-d has an empty end): Violet 1 + 2 + 3 first, the
     # x-c line with Violet at both ends paying her once; then Yellow (1), then Red (2)
     assert [p["rewards"] for p in e.state["players"]] == [6, 1, 2]
-    assert e.state["counters"]["paid_order"] == 11123
+    paid = [ev["player"] for ev in e.events if ev.get("trigger") == "connection_established"]
+    assert paid == [0, 0, 0, 1, 2]
 
 
 # ----------------------------------------------------------------------------------------------
-# T-EN-10  Impact board: a start hex or a hex next to any occupied hex; chained rewards; ∞ hex
+# T-EN-10  Impact board: a start hex or a hex next to any occupied hex; chained rewards; ∞ hex.
+# The reward is a trigger on a token entering a hex (`enters hex`, `key` the hex), so a reward
+# that gains impact chains into another placement under the trigger depth limit.
 IMPACT = """
 game: impact
 players: 2
@@ -791,7 +768,15 @@ tables:
   hex_edges: [[h1, h2], [h1, h3], [h2, h4], [h3, h4], [h4, inf], [h5, h6], [h6, inf], [h2, h7]]
   start_hexes: [h1, h5]
   hex_capacity: {h1: 1, h2: 1, h3: 1, h4: 1, h5: 1, h6: 1, h7: 1, inf: null}   # ∞: no limit
-  hex_reward: {h1: none, h2: impact, h3: research, h4: research, h5: none, h6: none, h7: none, inf: none}
+  hex_reward:                                   # what a token placed on each hex gains
+    h1: {impact: 0, research: 0}
+    h2: {impact: 1, research: 0}
+    h3: {impact: 0, research: 1}
+    h4: {impact: 0, research: 1}
+    h5: {impact: 0, research: 0}
+    h6: {impact: 0, research: 0}
+    h7: {impact: 0, research: 0}
+    inf: {impact: 0, research: 0}
   hex_vp: {h1: 0, h2: 1, h3: 1, h4: 2, h5: 1, h6: 0, h7: 1, inf: 2}
 graphs:
   impact_board: {nodes: hex_names, edges: hex_edges}
@@ -815,12 +800,14 @@ actions:
   stop: {effect: pass}
   place_impact:
     choose: h in hex_names where available(h)
+    effect: move top(impact_tokens) to hex[h]
+triggers:
+  hex_reward:                                           # a token entering a hex gains its reward,
+    when: enters hex                                    # which may chain into more impact
     effect: |
-      move top(impact_tokens) to hex[h]
-      if hex_reward[h] == "impact":                     # rewards may chain
+      gain hex_reward[key].research research
+      repeat hex_reward[key].impact times:
         do place_impact
-      elif hex_reward[h] == "research":
-        gain 1 research
 scoring:
   score: sum(hex_vp[h] * count([t for t in hex[h] if t.owner == you]) for h in hex_names)
 """
@@ -934,13 +921,15 @@ ZONE_ICONS = """
 game: zoneicons
 players: 2
 tables:
-  tiles:
-    - {name: ruins, after_dive: impact, special_space: ruins_special, special_rule: conserve_again}
-    - {name: kelp, after_dive: none, special_space: none, special_rule: none}
+  tiles:                                   # the zone's icons, as rule text
+    - {name: ruins, after_dive: "gain 1 impact", special_space: ruins_special, special_rule: conserve_again_here}
+    - {name: kelp, after_dive: null, special_space: null, special_rule: null}
   tile_names: [ruins, kelp]
   site_names: [ruins_special, ruins_c1, ruins_c2, ruins_c3, kelp_c1]
   site_zone: {ruins_special: ruins, ruins_c1: ruins, ruins_c2: ruins, ruins_c3: ruins, kelp_c1: kelp}
   site_cost: {ruins_special: 0, ruins_c1: 2, ruins_c2: 1, ruins_c3: 1, kelp_c1: 0}
+rule_text:
+  tiles: {fields: [after_dive, special_rule]}
 counters:
   research: {per: player, initial: 4}
   impact: {per: player, initial: 0}
@@ -960,7 +949,7 @@ items:
 formulas:
   here(p): '[t for t in ocean if any(s.at == t.name for s in p.subs)]'
   tile_named(n): first([t for t in ocean if t.name == n])
-  holds(p, s): s != "none" and any(d.owner == p for d in cons_site[s])
+  holds(p, s): s != none and any(d.owner == p for d in cons_site[s])
 setup: |
   deal 4 from token_supply to dive_stack["ruins"]
   move top(transit) to cons_site["ruins_special"]         # Violet occupies the special space
@@ -986,16 +975,13 @@ actions:
       pay site_cost[s] research
       move top(transit) to cons_site[s]
 triggers:
-  action_effect_after_dive:                # "if you Dive here, gain 1 impact", read from the tile
+  action_effect_after_dive:                # "if you Dive here, ...": the tile's own rule text
     when: after dive
-    if: t.after_dive == "impact"
-    effect: gain 1 impact
-  special_space_conserve_again:            # "while your disc is on this zone's special space"
+    effect: do t.after_dive
+  special_space_rule:                      # "while your disc is on this zone's special space"
     when: after conservation
-    if: >-
-      tile_named(site_zone[s]).special_rule == "conserve_again"
-      and holds(you, tile_named(site_zone[s]).special_space)
-    effect: may do conserve_again_here with z = site_zone[s]
+    if: holds(you, tile_named(site_zone[s]).special_space)
+    effect: may do tile_named(site_zone[s]).special_rule with z = site_zone[s]
 scoring: {score: impact}
 """
 
@@ -1249,6 +1235,14 @@ players: [1, 4]
 tables:
   setbacks: SETBACKS
   bonus_objectives: [{name: erudition}, {name: motivation}, {name: b3}, {name: b4}, {name: b5}, {name: b6}]
+  reveal:                                  # what revealing a card of each pile does
+    bonus_card: move card to face_up_objectives
+    setback: |
+      do card.effect
+      move card to setback_discard
+rule_text:
+  reveal: {takes: [card]}
+  setbacks: {fields: [effect]}
 zones:
   setback_box: {visibility: hidden}
   bonus_box: {visibility: hidden}
@@ -1273,25 +1267,20 @@ flow:
         steps:
           - do: |
               let card = top(pile)
-              if card.kind == "bonus_card":
-                move card to face_up_objectives
-              else:
-                do apply_setback with card = card
-                move card to setback_discard
+              do reveal[card.kind] with card = card
       - turns: {first: 0, actions: [pass_], until: all_passed}
 actions:
   pass_: {effect: pass}
-  apply_setback:
-    takes: card
+  volcanic_activity:                        # every submersible of every player: up 2 levels
     effect: |
-      if card.name == "volcanic_activity":    # every submersible of every player: up 2 levels
-        for each p in players:
-          for each s in p.subs:
-            set s.depth to max(1, s.depth - 2)
+      for each p in players:
+        for each s in p.subs:
+          set s.depth to max(1, s.depth - 2)
 scoring: {score: 0}
 """
-VARIED = "[{name: volcanic_activity}, {name: storm}, {name: leak}, {name: strike}, {name: fog}]"
-VOLCANIC = "[" + ", ".join(["{name: volcanic_activity}"] * 4) + "]"
+VARIED = ("[{name: volcanic_activity, effect: volcanic_activity}, {name: storm, effect: null}, "
+          "{name: leak, effect: null}, {name: strike, effect: null}, {name: fog, effect: null}]")
+VOLCANIC = "[" + ", ".join(["{name: volcanic_activity, effect: volcanic_activity}"] * 4) + "]"
 
 
 def test_target_t_en_16_bonus_objectives_then_setbacks_one_per_round(tmp_path):

@@ -148,6 +148,13 @@ items:
   key: {per: player, count: 5, zone: keys, fields: {number: n}}
   own_x: {per: player, count: 1, zone: keys}
   neutral_x: {count: 12, zone: neutral_supply}
+tables:
+  recovery:                                             # where each kind of key goes back
+    key: move k to keys
+    own_x: move k to keys
+    neutral_x: move k to neutral_supply
+rule_text:
+  recovery: {takes: [k]}
 formulas:
   recovery_threshold(p): hacker_start - p.hacker
 setup: |
@@ -170,10 +177,7 @@ triggers:
     when: as soon as count(key_row) >= recovery_threshold(you)
     effect: |
       for each k in key_row:
-        if k.kind == "neutral_x":
-          move k to neutral_supply
-        else:
-          move k to keys
+        do recovery[k.kind] with k = k
 scoring: {score: count(keys)}
 """
 
@@ -277,8 +281,18 @@ players: 1
 options:
   advanced_sponsors: {default: false, doc: "Advanced sponsors mode: each tile's side drawn at random"}
 tables:
-  sponsors: [{id: 2}, {id: 1}, {id: 3}, {id: 4}, {id: 5}]
-  divers: [{role: fuels}, {role: engineer}]              # L1, L2
+  sponsors:                                                 # both sides declared on the tile
+    - {id: 2, standard: "may do diver.action 2 times", advanced: "may do diver.action\\ndo one of reward_tokens[level]"}
+    - {id: 1, standard: "may do diver.action", advanced: "may do diver.action"}
+    - {id: 3, standard: "may do diver.action", advanced: "may do diver.action"}
+  divers: [{role: fuels, action: fuels_action}, {role: engineer, action: engineer_action}]   # L1, L2
+  reward_tokens:                                            # the immediate sides at each level
+    1: ["gain 2 credits", "gain 1 notoriety"]
+    2: ["gain 1 credits", "gain 2 notoriety"]
+rule_text:
+  sponsors: {fields: [standard, advanced], takes: [diver, level]}
+  divers: {fields: [action]}
+  reward_tokens: {}
 counters:
   credits: {per: player, initial: 3, min: 0}
   notoriety: {per: player, initial: 0, min: 0}
@@ -287,41 +301,34 @@ counters:
 zones:
   display: {}
   queue: {per: player}
-  zone1: {per: player, capacity: 1}
+  zone1: {per: player, capacity: 2}
   supply: {}
 items:
-  sponsor: {from: sponsors, zone: display, fields: {side: '"standard"'}}   # the side shown
+  sponsor: {from: sponsors, zone: display, fields: {shown: none}}   # the side shown: its effect
   diver: {per: player, from: divers, zone: queue}
   fuel: {count: 5, zone: supply}
 formulas:
   at_level(z, level): first([x for x in z if position(x) == level])
 setup: |
-  if advanced_sponsors:
-    for each s in display:                                  # tile by tile
+  for each s in display:                                    # tile by tile
+    set s.shown to s.standard
+    if advanced_sponsors:
       roll d2 as coin
-      set s.side to (if coin == 2 then "advanced" else "standard")
+      set s.shown to (if coin == 2 then s.advanced else s.standard)
 flow:
   - turns: {first: 0, actions: [activate], free_actions: [complete_contract], per_turn: 1,
             free_after_last: true, until: one_round}
 actions:
   activate:
     choose: level from 1 to 2
+    effect: do at_level(display, level).shown with diver = at_level(queue, level), level = level
+  fuels_action: {effect: move top(supply) to zone1}
+  engineer_action:
     effect: |
-      let s = at_level(display, level)
-      let actions = if s.id == 2 and s.side == "standard" then 2 else 1   # Sponsor 2: twice
-      may do diver_action with diver = at_level(queue, level) actions times
-  diver_action:                                             # the activated diver's own action
-    takes: diver
-    effect: |
-      if diver.role == "fuels":
-        move top(supply) to zone1
-      elif diver.role == "engineer":
-        pay 1 credits
-        choose technician in ["mechanic", "hacker"]
-        if technician == "mechanic":
-          add 1 to mechanic
-        else:
-          add 1 to hacker
+      pay 1 credits
+      do one of [upgrade_mechanic, upgrade_hacker]
+  upgrade_mechanic: {effect: add 1 to mechanic}
+  upgrade_hacker: {effect: add 1 to hacker}
   complete_contract:                                        # needs 1 fuel, worth 3
     requires: count(zone1) >= 1
     effect: |
@@ -332,37 +339,54 @@ scoring: {score: notoriety}
 
 
 def test_target_t_ot_05_sponsor_2_does_the_diver_action_twice(tmp_path):
-    """Met. Sponsor 2 re-invokes the activated diver's action by reference (`may do ... 2 times`),
-    contracts may be completed between the two; the side shown is a text field of the tile
-    ("standard" / "advanced"), drawn tile by tile in the Advanced sponsors mode."""
+    """Sponsor 2's standard side re-invokes the activated diver's action by reference (`may do
+    diver.action 2 times`: the diver's action is a value held on the diver); contracts may be
+    completed between the two; both sides are rule text declared on the tile."""
     game = make_game(tmp_path, TWICE)
     e = start(game, players=1)
-    play_labels(e, ["activate 1", "diver_action"])          # Sponsor 2 at level 1: Fuels expert
-    assert e.decision.labels == ["diver_action", "skip", "complete_contract"]
-    play_labels(e, ["complete_contract", "diver_action"])   # a contract between the two actions
+    play_labels(e, ["activate 1", "fuels_action"])          # Sponsor 2 at level 1: Fuels expert
+    assert e.decision.labels == ["fuels_action", "skip", "complete_contract"]
+    play_labels(e, ["complete_contract", "fuels_action"])   # a contract between the two actions
     assert me(e)["notoriety"] == 3 and len(e.state["zones"]["zone1@0"]) == 1
     assert e.decision.labels == ["complete_contract", "end turn"]   # no third action
     # a diver with two options may choose a different one each time
-    e = start(make_game(tmp_path, TWICE.replace("[{id: 2}, {id: 1}", "[{id: 1}, {id: 2}"),
-                        name="eng"), players=1)
-    play_labels(e, ["activate 2", "diver_action", "mechanic", "diver_action", "hacker"])
+    e = start(make_game(tmp_path, TWICE.replace("- {id: 2,", "- {id: 0,").replace(
+        "- {id: 1, standard: \"may do diver.action\"", "- {id: 2, standard: \"may do diver.action 2 times\""),
+        name="eng"), players=1)
+    play_labels(e, ["activate 2", "engineer_action", "upgrade_mechanic", "engineer_action",
+                    "upgrade_hacker"])
     assert (me(e)["mechanic"], me(e)["hacker"], me(e)["credits"]) == (1, 1, 1)
     # without Sponsor 2, once
-    e = start(make_game(tmp_path, TWICE.replace("[{id: 2}, {id: 1}", "[{id: 1}, {id: 3}"),
+    e = start(make_game(tmp_path, TWICE.replace("may do diver.action 2 times", "may do diver.action"),
                         name="once"), players=1)
-    play_labels(e, ["activate 1", "diver_action"])
+    play_labels(e, ["activate 1", "fuels_action"])
     assert e.decision.labels == ["complete_contract", "end turn"]   # no second action
+
+
+def test_target_t_ot_05_advanced_side_gains_one_reward_instead(tmp_path):
+    """The advanced side of Sponsor 2: the diver's action once, then the immediate bonus of one
+    of the 2 Reward tokens at its level (discarding and refilling the token is not modelled)."""
+    game = make_game(tmp_path, TWICE)
+    advanced = next(k for k in range(20) if start(game, players=1, seed=k, options={
+        "advanced_sponsors": True}).state["items"]["sponsor#1"]["shown"].endswith("[level]"))
+    e = start(game, players=1, seed=advanced, options={"advanced_sponsors": True})
+    play_labels(e, ["activate 1", "fuels_action"])
+    assert e.decision.labels == ["gain 2 credits", "gain 1 notoriety", "complete_contract"]
+    play_labels(e, ["gain 1 notoriety"])
+    assert (me(e)["notoriety"], me(e)["credits"], len(e.state["zones"]["zone1@0"])) == (1, 3, 1)
+    assert e.decision.labels == ["complete_contract", "end turn"]   # no second diver action
 
 
 def test_target_t_ot_05_advanced_mode_draws_each_tile_side(tmp_path):
     game = make_game(tmp_path, TWICE)
-    sides = lambda e: [e.state["items"][s]["side"] for s in e.state["zones"]["display"]]  # noqa: E731
+    sides = lambda e: ["advanced" if e.state["items"][s]["shown"] == e.state["items"][s]["advanced"]  # noqa: E731
+                       and e.state["items"][s]["shown"] != e.state["items"][s]["standard"]
+                       else "standard" for s in e.state["zones"]["display"]]
     assert all(set(sides(start(game, players=1, seed=k))) == {"standard"} for k in range(5))
     drawn = [sides(start(game, players=1, seed=k, options={"advanced_sponsors": True}))
              for k in range(12)]
-    assert all(set(d) <= {"standard", "advanced"} for d in drawn)
-    assert any(len(set(d)) == 2 for d in drawn)            # sides are mixed within one game
-    assert len({tuple(d) for d in drawn}) > 3              # and differ from game to game
+    assert any("advanced" in d for d in drawn)             # Sponsor 2's side is drawn
+    assert len({tuple(d) for d in drawn}) > 1              # and differs from game to game
 
 
 # ------------------------------------------------------------------ T-OT-06
@@ -371,8 +395,11 @@ game: spy
 players: [2, 4]
 tables:
   levels: [1, 2, 3]
-  mine: [{role: spy}, {role: spy}, {role: spy}]           # seat 0: a Spy at L1, L2 and L3
-  theirs: [{role: fuels}, {role: spy}, {role: engineer}]  # every other seat
+  mine: [{role: spy, action: spy_action}, {role: spy, action: spy_action}, {role: spy, action: spy_action}]   # seat 0: a Spy at L1, L2 and L3
+  theirs: [{role: fuels, action: fuels_action}, {role: spy, action: spy_action}, {role: engineer, action: engineer_action}]   # every other seat
+rule_text:                                                # a diver's action is a value on the tile
+  mine: {fields: [action]}
+  theirs: {fields: [action]}
 counters:
   credits: {per: player, initial: 3, min: 0}
   mechanic: {per: player, initial: 0, min: 0, max: 3}
@@ -403,28 +430,38 @@ actions:
   activate:
     choose: level in levels
     requires: diver_at(you, level) != none
-    effect: do diver_action with diver = diver_at(you, level), level = level, copied = false
-  diver_action:                                            # acts on YOUR board, whoever owns the tile
+    effect: |
+      let d = diver_at(you, level)
+      do d.action with diver = d, level = level, copied = false
+  fuels_action:                                            # each acts on YOUR board
+    takes: [diver, level, copied]
+    effect: move top(supply) to dig[level]
+  engineer_action:
     takes: [diver, level, copied]
     effect: |
-      if diver.role == "fuels":
-        move top(supply) to dig[level]
-      elif diver.role == "engineer":
+      pay 1 credits
+      add 1 to mechanic
+  spy_action:
+    takes: [diver, level, copied]
+    effect: |
+      if not diver.module:
         pay 1 credits
-        add 1 to mechanic
-      elif diver.role == "spy":
-        if not diver.module:
-          pay 1 credits
-        choose option in (if copied then ["contracts"] else ["contracts", "copy"])
-        if option == "contracts":
-          deal 4 from deck to drawn
-          choose kept in drawn
-          move kept to hand
-          for each c in drawn:
-            move c to deck at bottom
-        else:
-          choose neighbour in beside(you)
-          do diver_action with diver = diver_at(neighbour, level), level = level, copied = true
+      do one of [draw_contracts, copy_neighbour] with level = level, copied = copied
+  draw_contracts:
+    takes: [level, copied]
+    effect: |
+      deal 4 from deck to drawn
+      choose kept in drawn
+      move kept to hand
+      for each c in drawn:
+        move c to deck at bottom
+  copy_neighbour:                                          # a copied Spy only draws contracts
+    takes: [level, copied]
+    requires: not copied
+    effect: |
+      choose neighbour in beside(you)
+      let d = diver_at(neighbour, level)
+      do d.action with diver = d, level = level, copied = true
 scoring: {score: credits}
 """
 
@@ -434,20 +471,18 @@ def test_target_t_ot_06_spy_copies_a_neighbour_diver_on_its_own_board(tmp_path):
     game = make_game(tmp_path, text)
     e = start(game, players=2)
     assert [e.state["items"][d]["role"] for d in e.state["zones"]["queue@0"]] == ["spy"] * 3
-    play_labels(e, ["activate 1", "copy"])
+    play_labels(e, ["activate 1", "copy_neighbour"])
     assert e.decision.labels == ["1"]          # 2 players: left and right are the same opponent
     play_labels(e, ["1"])                      # copies the Fuels expert at L1 of seat 1
     assert len(e.state["zones"]["dig[1]@0"]) == 1 and e.state["zones"]["dig[1]@1"] == []
     assert me(e, 0)["credits"] == 2
     # a copied Engineer's own cost is paid too, on the spy owner's technicians
     e = start(game, players=2)
-    play_labels(e, ["activate 3", "copy", "1"])
+    play_labels(e, ["activate 3", "copy_neighbour", "1"])
     assert (me(e, 0)["credits"], me(e, 0)["mechanic"], me(e, 1)["mechanic"]) == (1, 1, 0)
     # a copied Spy only draws contracts: draw 4, keep 1 (private), 3 to the bottom
     e = start(game, players=2)
-    play_labels(e, ["activate 2", "copy", "1"])
-    assert e.decision.labels == ["contracts"]
-    play_labels(e, ["contracts"])
+    play_labels(e, ["activate 2", "copy_neighbour", "1"])
     assert e.decision.labels == ["contract#1", "contract#2", "contract#3", "contract#4"]
     play_labels(e, ["contract#3"])
     assert e.state["zones"]["hand@0"] == ["contract#3"] and me(e, 0)["credits"] == 1
@@ -456,7 +491,7 @@ def test_target_t_ot_06_spy_copies_a_neighbour_diver_on_its_own_board(tmp_path):
     assert e.view(1)["zones"]["hand@0"] != ["contract#3"]   # hidden from the opponent
     # with 3 players, both neighbours are offered
     e = start(make_game(tmp_path, text, name="three"), players=3)
-    play_labels(e, ["activate 1", "copy"])
+    play_labels(e, ["activate 1", "copy_neighbour"])
     assert sorted(e.decision.labels) == ["1", "2"]
 
 
@@ -467,7 +502,6 @@ players: 1
 tables:
   levels: [1, 2, 3, 4, 5]
   capacities: {1: 3, 2: 3, 3: 4, 4: 5, 5: 6}
-  types: [metal, plant, fuel, technology]
   cubes:                                  # the dig zones of the examples (start = zone level)
     - {type: plant, start: 1}
     - {type: plant, start: 1}
@@ -502,11 +536,10 @@ items:
   cube: {from: cubes, zone: supply}
   contract: {from: cards, zone: public}
 formulas:
-  how_many(cubes, t): count([x for x in cubes if x.type == t])
-  fixed_fits(cubes, c): count(cubes) == count(c.needs) and all(how_many(cubes, t) == count([n for n in c.needs if n == t]) for t in types)
-  # a free combination: one group per type present, the group sizes exactly the card's numbers
-  free_fits(cubes, c): "[n for n in sorted(each n in [how_many(cubes, t) for t in types if how_many(cubes, t) > 0] by n)] == sorted(each g in c.groups by g)"
-  fits(cubes, c): if empty(c.groups) then fixed_fits(cubes, c) else free_fits(cubes, c)
+  kinds(cubes): "[x.type for x in cubes]"
+  # only the cubes required: the exact resources named, then groups of one type each, all
+  # groups of different types (a free combination)
+  fits(cubes, c): count(cubes) == count(c.needs) + sum(c.groups) and contains(kinds(cubes), c.needs) and fits_groups(kinds(cubes), c.groups)
   zones_for(p, c): "[l for l in levels if any(fits(s, c) for s in subsets(p.dig[l]))]"
 setup: |
   for each c in supply:
@@ -615,7 +648,7 @@ zones:
   supply: {}
   tokens: {}
   deck: {}
-  public: {capacity: 3}
+  public: {capacity: "by_players(public_slots)", refill_from: deck}   # kept filled from the deck
   discard: {}
 items:
   cube: {from: cubes, zone: supply}
@@ -650,11 +683,6 @@ actions:
       gain contract.battery batteries
       move contract to discard
 triggers:
-  keep_the_public_row_filled:                 # declared once, on the row; fills it after setup too
-    when: as soon as count(public) < by_players(public_slots) and not empty(deck)
-    effect: |
-      while count(public) < by_players(public_slots) and not empty(deck):
-        deal 1 from deck to public
   permanent_reward:
     when: after complete_contract
     if: not empty(reward_slot[level])
@@ -664,8 +692,8 @@ scoring: {score: notoriety, tie_break: [credits]}
 
 
 def test_target_t_ot_08_rewards_refill_and_the_permanent_reward(tmp_path):
-    """Met. The refill is one `as soon as` trigger on the row, which also fills it after setup
-    (setup no longer deals the first contracts)."""
+    """Met. "Keep the public row filled from the deck" is declared on the row (`refill_from:`,
+    its size from a player-count table), which also fills it after setup."""
     game = make_game(tmp_path, COMPLETE)
     e = start(game, players=2)
     assert e.state["zones"]["public"] == ["contract#1", "contract#2"]   # 2 players: 2 shown
@@ -867,8 +895,8 @@ counters:
   credits: {per: player, initial: 3, min: 0}
   batteries: {per: player, initial: 0, min: 0}
 zones:
-  bag: {visibility: hidden}
-  reward_display: {each: levels, capacity: 2}
+  bag: {visibility: hidden, recycle: reward_discard}    # empty: the discards go back in first
+  reward_display: {each: levels, capacity: 2, refill_from: bag}   # each level keeps 2 tokens
   reward_discard: {}
   reward_slot: {per: player, each: levels, capacity: 1}
   dig: {per: player, each: levels}
@@ -905,24 +933,14 @@ actions:
         move first([c for c in supply if c.type == colour]) to dig[level]
       elif token.immediate == "battery":
         gain 1 batteries
-triggers:
-  keep_two_tokens_per_level:                   # declared once, on the display (also fills it)
-    when: as soon as any(not full(reward_display[l]) for l in levels)
-    effect: |
-      for each l in levels:
-        while not full(reward_display[l]):
-          if empty(bag):
-            for each t in reward_discard:
-              move t to bag
-            shuffle bag
-          deal 1 from bag to reward_display[l]
 scoring: {score: credits}
 """
 
 
 def test_target_t_ot_11_scout_and_the_reward_bag(tmp_path):
-    """Met. "Each level keeps its 2 tokens" is one `as soon as not full(...)` trigger on the
-    display, which also lays out the tokens after setup, shared by the Scout and Sponsor 2."""
+    """Met. "Each level keeps its 2 tokens, refilled from the bag" is declared on the display
+    (`refill_from: bag`, which also lays out the tokens after setup) and "discards recycled when
+    it is empty" on the bag (`recycle:`), shared by the Scout and Sponsor 2."""
     e = start(make_game(tmp_path, SCOUT), players=1)
     name = lambda zone: [e.state["items"][x]["name"] for x in e.state["zones"][zone]]  # noqa: E731
     assert name("reward_display[4]") == ["A", "B"] and name("bag") == ["C"]
@@ -1007,10 +1025,9 @@ tables:
   solo_cubes: [{type: technology}, {type: plant}, {type: metal}, {type: fuel}]
   cards: [{points: 3}, {points: 2}, {points: 4}, {points: 1}]
 counters:
-  timer1: {initial: 23}
-  timer2: {initial: 23}
   credits: {per: player, initial: 0, min: 0}
 zones:
+  timers: {}
   store: {each: types, capacity: 3}
   supply: {}
   track_supply: {}
@@ -1027,8 +1044,8 @@ items:
   track_cube: {from: solo_cubes, zone: track_supply, fields: {space: 0}}
   contract_cube: {from: solo_cubes, zone: contract_supply, fields: {carrier: none}}
   contract: {from: cards, zone: deck}
+  timer: {count: 2, zone: timers, fields: {space: 23}}
 formulas:
-  timer_at(which): if which == 1 then timer1 else timer2
   of_type(z, t): first([c for c in z if c.type == t])
 setup: |
   for each c in supply:
@@ -1053,21 +1070,17 @@ flow:
   - turns: {first: 0, actions: [move_timer], per_turn: 1, until: never}
 actions:
   move_timer:                                      # at the end of each turn (the turn is elided)
-    choose: which in [1, 2]
-    effect: |
-      if which == 1:
-        subtract timer_step from timer1
-      else:
-        subtract timer_step from timer2
+    choose: which in timers
+    effect: subtract timer_step from which.space
   place_in_store:                                  # the Trader's sale placement (T-OT-10), no gain
     takes: cube
     effect: move cube to store[cube.type]
 triggers:
   timer_lands_on_a_cube:
     when: after move_timer
-    if: any(c.space == timer_at(which) for c in track)
+    if: any(c.space == which.space for c in track)
     effect: |
-      let cube = first([c for c in track if c.space == timer_at(which)])
+      let cube = first([c for c in track if c.space == which.space])
       do place_in_store with cube = cube
       for each x in [x for x in carried if x.type == cube.type]:
         move x.carrier to discard
@@ -1090,9 +1103,9 @@ def test_target_t_ot_13_solo_timer_lands_on_a_cube(tmp_path):
     on = {it[c]["type"]: c_on for c in e.state["zones"]["carried"] for c_on in [it[c]["carrier"]]}
     assert on == {"technology": left, "plant": right}
     assert [it[c]["type"] for c in e.state["zones"]["reserve"]] == ["metal", "fuel"]
-    play_labels(e, ["move_timer 1"])                 # 23 -> 22: nothing there
+    play_labels(e, ["move_timer timer#1"])                 # 23 -> 22: nothing there
     assert e.state["zones"]["store[technology]"] == [] and len(e.state["zones"]["public"]) == 2
-    play_labels(e, ["move_timer 1"])                 # 22 -> 21: the technology space (Ex. 10)
+    play_labels(e, ["move_timer timer#1"])                 # 22 -> 21: the technology space (Ex. 10)
     assert [it[c]["type"] for c in e.state["zones"]["store[technology]"]] == ["technology"]
     assert e.state["zones"]["discard"] == [left]     # the 2-pt card carrying the tech cube
     assert [it[c]["type"] for c in e.state["zones"]["track"]] == ["plant", "metal", "fuel"]
@@ -1100,10 +1113,10 @@ def test_target_t_ot_13_solo_timer_lands_on_a_cube(tmp_path):
     assert e.state["zones"]["public"] == [right, new] and new not in (left, right)
     on = {it[c]["type"]: it[c]["carrier"] for c in e.state["zones"]["carried"]}
     assert on == {"plant": right, "metal": new}      # the next reserve cube in track order
-    assert e.state["counters"]["timer1"] == 21 and e.state["players"][0]["credits"] == 0
+    assert it["timer#1"]["space"] == 21 and e.state["players"][0]["credits"] == 0
     e = start(make_game(tmp_path, TIMERS, name="two"), players=1, options={"timer_step": 2})
-    play_labels(e, ["move_timer 2"])                 # the distance is one parameter
-    assert e.state["counters"]["timer2"] == 21 and len(e.state["zones"]["store[technology]"]) == 1
+    play_labels(e, ["move_timer timer#2"])                 # the distance is one parameter
+    assert e.state["items"]["timer#2"]["space"] == 21 and len(e.state["zones"]["store[technology]"]) == 1
 
 
 # ------------------------------------------------------------------ T-OT-14
@@ -1112,6 +1125,7 @@ game: solo-end
 players: 1
 counters:
   notoriety: {per: player, initial: 12, min: 0}
+  credits: {per: player, initial: 0}
   timer1: {initial: 16}
   timer2: {initial: 14}
   timer1_discarded: {initial: 0, min: 0, max: 1}
@@ -1129,6 +1143,7 @@ actions:
     choose: contract in public
     effect: |
       gain contract.points notoriety
+      gain 1 credits                                # the contract's one-time bonus
       move contract to discard
   move_timer:                                       # end of turn: a Timer of your choice, back 1
     choose: which in (if timer1_discarded == 1 then [2] else [1, 2])
@@ -1158,6 +1173,7 @@ def test_target_t_ot_14_solo_immediate_end(tmp_path):
                                  "complete_contract contract#2"]
     play_labels(e, ["complete_contract contract#1"])  # 12 + 5 = 17 passes the Timer
     assert e.decision is None and e.result["scores"] == [17]
+    assert e.state["players"][0]["credits"] == 0    # ended right after the score: no bonus
     with pytest.raises(UsageError, match="the game is over"):
         e.choose_label("complete_contract contract#2")   # the 3-pt contract is refused
     # the first Timer is discarded instead, and then only the second one moves
@@ -1165,6 +1181,7 @@ def test_target_t_ot_14_solo_immediate_end(tmp_path):
                         name="first"), players=1)
     play_labels(e, ["complete_contract contract#1"])  # 17 >= 16: the first Timer goes
     assert e.decision is not None and e.state["counters"]["timer1_discarded"] == 1
+    assert e.state["players"][0]["credits"] == 1    # the action went on after the Timer
     assert [x for x in e.decision.labels if x.startswith("move")] == ["move_timer 2"]
     play_labels(e, ["move_timer 2", "move_timer 2"])  # 20 -> 19 -> 18
     play_labels(e, ["complete_contract contract#2"])  # 20 >= 18: the game ends at once
@@ -1182,7 +1199,13 @@ AUTHOR_BASE = """
 game: author
 players: 2
 tables:
-  divers: [{role: spy}, {role: fuels}, {role: a}, {role: b}]   # S1, L1.. (one surface slot here)
+  divers:                                  # S1, L1.. (one surface slot here); a, b: no action here
+    - {role: spy, action: spy_action}
+    - {role: fuels, action: fuels_action}
+    - {role: a, action: null}
+    - {role: b, action: null}
+rule_text:
+  divers: {fields: [action]}
 counters:
   credits: {per: player, initial: 3, min: 0}
   batteries: {per: player, initial: 1, min: 0}
@@ -1205,18 +1228,20 @@ actions:
     choose: level from 1 to 3
     effect: |
       let d = diver_at(you, level)
-      if d.role == "spy":
-        pay 1 credits
-        choose neighbour in beside(you)
-        do copy with diver = diver_at(neighbour, level), level = level
-      elif d.role == "fuels":
-        move top(supply) to dig
+      do d.action with level = level
       move d to queue at top                 # the activated diver surfaces
+  spy_action:
+    takes: level
+    effect: |
+      pay 1 credits
+      choose neighbour in beside(you)
+      do copy with diver = diver_at(neighbour, level), level = level
+  fuels_action:
+    takes: level
+    effect: move top(supply) to dig
   copy:                                      # the copied diver acts on your board; it stays put
     takes: [diver, level]
-    effect: |
-      if diver.role == "fuels":
-        move top(supply) to dig
+    effect: do diver.action with level = level
 scoring: {score: credits}
 """
 
@@ -1230,11 +1255,14 @@ triggers:
     effect: |
       let opponent = owner(diver)
       opponent gains 1 credits                # the Spy's credit goes to that player, not the supply
-      choose ascent in ["surface", "oxygen"] where ascent == "surface" or opponent.batteries >= 1 by opponent
-      if ascent == "oxygen":
-        opponent pays 1 batteries
-      else:
-        move diver to opponent.queue at top
+      do one of [surface, stay_down] for opponent with diver = diver    # the opponent decides
+actions:
+  surface:                                    # done by the diver's owner: their own queue
+    takes: diver
+    effect: move diver to queue at top
+  stay_down:                                  # offered only if they can pay the battery
+    takes: diver
+    effect: pay 1 batteries
 """
 
 
@@ -1255,11 +1283,11 @@ def test_target_t_ot_15_authors_variant_copied_diver_surfaces(tmp_path):
     variant = load_game(str(folder), "author")
     e = start(variant, players=2)
     play_labels(e, ["activate 1", "1"])
-    assert e.decision.player == 1 and e.decision.labels == ["surface", "oxygen"]
+    assert e.decision.player == 1 and e.decision.labels == ["surface", "stay_down"]
     play_labels(e, ["surface"])
     assert queue(e, 1) == ["fuels", "spy", "a", "b"] and len(e.state["zones"]["dig@0"]) == 1
     assert (me(e, 0)["credits"], me(e, 1)["credits"]) == (2, 4)
     assert e.decision.player == 1                # then seat 1's own turn
     e = start(variant, players=2)
-    play_labels(e, ["activate 1", "1", "oxygen"])
+    play_labels(e, ["activate 1", "1", "stay_down"])
     assert queue(e, 1) == ["spy", "fuels", "a", "b"] and me(e, 1)["batteries"] == 0

@@ -33,123 +33,92 @@ options:
   expense: {default: 12}
 tables:
   fee: {1: 1, 2: 2, 3: 3}                # per source account used, by year (§7.2)
-  sources: [rd, me]                      # accounts money may come from (never the Slush Fund)
-  targets: [hr, rd, me]                  # accounts money may go to
+  start: {hr: 4, rd: 8, me: 4, sf: 0}
 counters:
-  hr: {per: player, initial: 4, min: 0}
-  rd: {per: player, initial: 8, min: 0}
-  me: {per: player, initial: 4, min: 0}
-  sf: {per: player, initial: 0, min: 0}
+  accounts:                              # never to or from the Slush Fund (outside Intro)
+    per: player
+    each: [hr, rd, me, sf]
+    initial: start[key]
+    min: 0
+    transfer: {fee: "fee[year]", from: [hr, rd, me], into: [hr, rd, me], fee_to: bank}
   rp: {per: player, initial: 0, min: 0}
   workers: {per: player, initial: 5}
   bank: {initial: 0}
-formulas:
-  balance(p, a): >-
-    if a == "hr" then p.hr else if a == "rd" then p.rd else if a == "me" then p.me else p.sf
 actions:
-  # "move money into it from another account, the source paying the bank a fee"
-  transfer:
-    choose: source in sources where balance(you, source) > fee[year]
+  pay_expense:                           # "pay N from HR": the rules make the transfers
+    requires: funds(accounts["hr"]) >= expense
     effect: |
-      choose target in targets where target != source
-      choose amount from 1 to balance(you, source) - fee[year]
-      do take_out with account = source, amount = amount + fee[year]
-      do put_in with account = target, amount = amount
-      add fee[year] to bank
-  take_out:
-    takes: [account, amount]
-    effect: |
-      if account == "hr": pay amount hr
-      elif account == "rd": pay amount rd
-      elif account == "me": pay amount me
-      else: pay amount sf
-  put_in:
-    takes: [account, amount]
-    effect: |
-      if account == "hr": gain amount hr
-      elif account == "rd": gain amount rd
-      elif account == "me": gain amount me
-      else: gain amount sf
-  pay_expense:
-    requires: hr >= expense
-    effect: |
-      pay expense hr
-      add expense to bank
+      pay expense from accounts["hr"] to bank
       end game
+  bribe:                                 # Zone 10 is paid from the Slush Fund
+    requires: funds(accounts["sf"]) >= 9
+    effect: pay 9 from accounts["sf"] to bank
   # Salary (§7.5): $2 per worker from HR; if HR is short, every possible transfer is made
   # (fees paid), then 1 RP lost per worker not fully paid.
   salary:
     effect: |
-      let due = 2 * workers
-      for each source in sources:
-        if hr < due and balance(you, source) > fee[year]:
-          let amount = min(due - hr, balance(you, source) - fee[year])
-          do take_out with account = source, amount = amount + fee[year]
-          gain amount hr
-          add fee[year] to bank
-      let paid = min(workers, hr // 2)
-      pay 2 * paid hr
-      add 2 * paid to bank
+      let paid = min(workers, funds(accounts["hr"]) // 2)
+      pay 2 * paid from accounts["hr"] to bank
       lose workers - paid rp
 flow:
-  - turns: {first: 0, actions: [transfer, pay_expense, salary], until: never}
+  - turns: {first: 0, actions: [pay_expense, bribe, salary], until: never}
 scoring: {score: rp}
 """
+
+
+def _accounts(e, seat=0):
+    return tuple(_me(e, seat)[f"accounts[{a}]"] for a in ("hr", "rd", "me", "sf"))
 
 
 def test_target_t_th_01_account_transfers_fees_and_salary(tmp_path):
     """EX-03 (transfers with a per-source fee by year) and EX-29 (forced transfers at Salary).
 
-    Partly: the fee is stated once, but as an action (`transfer`) the player must invoke, not as
-    a property of the accounts that any `pay N from R&D` would use; counters have no families, so
-    reading/writing "the account named a" needs an if-chain per account."""
-    e = start(make_game(tmp_path, ACCOUNTS), players=1)
-    assert e.decision.labels == ["transfer rd", "transfer me", "salary"]  # HR $4 < $12: no expense yet
-    with pytest.raises(UsageError, match="pay_expense is not allowed now: it requires hr >= expense"):
-        e.choose_label("pay_expense")
-    play_labels(e, ["transfer rd", "hr", "6", "transfer me", "hr", "2"])
-    me = _me(e)
-    assert (me["rd"], me["me"], me["hr"]) == (8 - 8, 4 - 4, 4 + 8)
-    assert "transfer me" not in e.decision.labels  # ME is empty; the Slush Fund is never offered
+    The fee, its sources and its payee are declared once on the accounts; actions only say "pay N
+    from HR", and a payment HR cannot make, even with every transfer, is not offered."""
+    game = make_game(tmp_path, ACCOUNTS)
+    e = start(game, players=1, options={"expense": 13})
+    assert e.decision.labels == ["salary"]  # $13 > HR 4 + R&D (8 - 2) + ME (4 - 2)
+    e = start(game, players=1)
+    assert e.decision.labels == ["pay_expense", "salary"]  # the Slush Fund is empty: no bribe
     play_labels(e, ["pay_expense"])
-    assert me["hr"] == 0 and e.state["counters"]["bank"] == 4 + 12  # $4 of fees, $12 of expense
+    assert _accounts(e) == (0, 8 - 8, 4 - 4, 0)             # EX-03: $6 + $2 moved, $2 fee each
+    assert e.state["counters"]["bank"] == 12 + 4
+    assert [(t["from"], t["amount"], t["fee"]) for t in e.events if t["event"] == "transfer"] == [
+        ("accounts[rd]", 6, 2), ("accounts[me]", 2, 2)]
 
     # EX-29: year 3, 4 workers, HR $5, R&D $10: $3 moves from R&D plus a $3 fee; all paid.
-    game = make_game(tmp_path, ACCOUNTS.replace("initial: 4, min: 0}\n  rd: {per: player, initial: 8",
-                                                "initial: 5, min: 0}\n  rd: {per: player, initial: 10")
-                     .replace("me: {per: player, initial: 4", "me: {per: player, initial: 0")
-                     .replace("workers: {per: player, initial: 5}", "workers: {per: player, initial: 4}")
-                     .replace("rp: {per: player, initial: 0", "rp: {per: player, initial: 2"),
-                     name="ex29")
-    e = start(game, players=1, options={"year": 3})
+    ex29 = (ACCOUNTS.replace("start: {hr: 4, rd: 8, me: 4, sf: 0}", "start: {hr: 5, rd: 10, me: 0, sf: 0}")
+            .replace("workers: {per: player, initial: 5}", "workers: {per: player, initial: 4}")
+            .replace("rp: {per: player, initial: 0", "rp: {per: player, initial: 2"))
+    e = start(make_game(tmp_path, ex29, name="ex29"), players=1, options={"year": 3})
     play_labels(e, ["salary"])
-    me = _me(e)
-    assert (me["hr"], me["rd"], me["rp"], e.state["counters"]["bank"]) == (0, 10 - 3 - 3, 2, 3 + 8)
+    assert _accounts(e)[:2] + (_me(e)["rp"], e.state["counters"]["bank"]) == (0, 10 - 3 - 3, 2, 3 + 8)
     # all accounts together short: R&D $4 can give only $1 (fee $3): 3 workers unpaid, RP 2 -> 0
-    e = start(game, players=1, options={"year": 3})
-    e.state["players"][0]["hr"], e.state["players"][0]["rd"] = 1, 4
+    short = ex29.replace("start: {hr: 5, rd: 10,", "start: {hr: 1, rd: 4,")
+    e = start(make_game(tmp_path, short, name="short"), players=1, options={"year": 3})
     play_labels(e, ["salary"])
-    me = _me(e)
-    assert (me["hr"], me["rd"], me["rp"]) == (0, 0, 0)
+    assert _accounts(e)[:2] + (_me(e)["rp"], e.state["counters"]["bank"]) == (0, 0, 0, 2 + 3)
 
 
 def test_target_t_th_01_intro_slush_fund_overlays(tmp_path):
     """Intro mode: the FR reading adds the Slush Fund as a source only, the EN one both ways;
-    each is an overlay changing only the lists of sources/targets."""
-    make_game(tmp_path, ACCOUNTS.replace("initial: 0, min: 0}\n  rp", "initial: 7, min: 0}\n  rp"))
-    fr = _variant(tmp_path, "intro_fr", "variant: intro_fr\nextends: accounts\n"
-                                        "tables: {sources: [rd, me, sf]}\n")
-    en = _variant(tmp_path, "intro_en", "variant: intro_en\nextends: accounts\n"
-                                        "tables: {sources: [rd, me, sf], targets: [hr, rd, me, sf]}\n")
-    e = start(fr, players=1)
-    assert "transfer sf" in e.decision.labels
-    play_labels(e, ["transfer rd"])
-    assert e.decision.labels == ["hr", "me"]  # FR: never into the Slush Fund
+    each is an overlay changing only the accounts' transfer `from:`/`into:` lists."""
+    make_game(tmp_path, ACCOUNTS.replace("me: 4, sf: 0}", "me: 4, sf: 7}"))
+    fr = _variant(tmp_path, "intro_fr", "variant: intro_fr\nextends: accounts\ncounters:\n"
+                                        "  accounts: {transfer: {from: [hr, rd, me, sf]}}\n")
+    en = _variant(tmp_path, "intro_en", "variant: intro_en\nextends: accounts\ncounters:\n"
+                                        "  accounts: {transfer: {from: [hr, rd, me, sf], "
+                                        "into: [hr, rd, me, sf]}}\n")
+    base = start(load_game(str(tmp_path / "g")), players=1, options={"expense": 16})
+    assert base.decision.labels == ["salary"]     # 4 + 6 + 2 < 16; the Slush Fund $7 is out of reach
+    e = start(fr, players=1, options={"expense": 16})
+    assert e.decision.labels == ["pay_expense", "salary"]  # FR: out of the Slush Fund
+    play_labels(e, ["pay_expense"])
+    assert _accounts(e) == (0, 0, 0, 7 - 4 - 2)
     e = start(en, players=1)
-    play_labels(e, ["transfer rd"])
-    assert e.decision.labels == ["hr", "me", "sf"]
-    play_labels(e, ["sf", "3"])
-    assert (_me(e)["sf"], _me(e)["rd"]) == (7 + 3, 8 - 3 - 2)
+    assert e.decision.labels == ["pay_expense", "bribe", "salary"]  # EN: into it as well
+    play_labels(e, ["bribe"])                     # $2 short: HR, the first source, gives it
+    assert _accounts(e) == (4 - 2 - 2, 8, 4, 0)
 
 
 # ---------------------------------------------------------------------------------- T-TH-02
@@ -202,10 +171,11 @@ players: [2, 2]
 tables:
   zone_keys: [1, 4, 5, 6]
   zone_actions: {1: [earn, recruit], 4: [fly], 5: [rent], 6: [fish]}
+rule_text:
+  zone_actions: {}                 # every value is an action of its zone
 counters:
   coins: {per: player, initial: 0}
   rp: {per: player, initial: 2, min: 0}
-  acted: {initial: 0}
 zones:
   line: {each: zone_keys}
   rest: {per: player}
@@ -221,22 +191,14 @@ actions:
   resolve:                       # a meeple acts in its zone; "does not act" costs 1 RP, once here
     takes: [m, z]
     effect: |
-      set acted to 0
       let actions = if m.double then 2 else 1
-      may do act with z = z actions times
+      may do one of zone_actions[z] actions times else lose 1 rp
       set m.double to false       # the Double Action token goes back to the box
-      if acted == 0:
-        lose 1 rp
-  act:                           # one action of the zone's list
-    takes: z
-    choose: a in zone_actions[z]
-    effect: |
-      add 1 to acted
-      if a == "earn": gain 1 coins
-      elif a == "recruit": gain 10 coins
-      elif a == "fly": gain 100 coins
-      elif a == "rent": gain 1000 coins
-      else: gain 2 coins
+  earn: {effect: gain 1 coins}
+  recruit: {effect: gain 10 coins}
+  fly: {effect: gain 100 coins}
+  rent: {effect: gain 1000 coins}
+  fish: {effect: gain 2 coins}
 flow:
   - repeat: 2
     as: q
@@ -254,9 +216,8 @@ def test_target_t_th_03_resolution_order_decline_costs_rp_and_double_action(tmp_
     """Zones resolve in ascending order (4 and 5 skipped in Q1), meeples in line order; declining
     costs 1 RP in one rule; a Double Action meeple performs 2 (different) actions of its zone.
 
-    Partly: `may do` offers "skip" but the price of declining cannot be attached to it (the rule
-    keeps a flag counter to learn whether anything was done); `do` names its action statically,
-    so one `act` action dispatches over the zone's list with an if-chain."""
+    The zone's actions are data (`rule_text:`), done with `may do one of zone_actions[z]`; the
+    price of declining is that statement's `else lose 1 rp`."""
     e = start(make_game(tmp_path, RESOLUTION))
     seen = []
 
@@ -264,18 +225,18 @@ def test_target_t_th_03_resolution_order_decline_costs_rp_and_double_action(tmp_
         seen.append((e.decision.player, tuple(e.decision.labels)))
         play_labels(e, [label])
 
-    answer("act earn")       # Q1, zone 1: player 1's meeple first
-    answer("act earn")       # player 0's meeple on its Double Action token: two actions...
-    answer("act recruit")    # ...which may differ
+    answer("earn")           # Q1, zone 1: player 1's meeple first
+    answer("earn")           # player 0's meeple on its Double Action token: two actions...
+    answer("recruit")        # ...which may differ
     answer("skip")           # zone 6: player 1 declines (zone 4 was skipped in Q1)
-    assert seen == [(1, ("act earn", "act recruit", "skip"))] + [(0, ("act earn", "act recruit", "skip"))] * 2 \
-        + [(1, ("act fish", "skip"))]
+    assert seen == [(1, ("earn", "recruit", "skip"))] + [(0, ("earn", "recruit", "skip"))] * 2 \
+        + [(1, ("fish", "skip"))]
     assert [(p["coins"], p["rp"]) for p in e.state["players"]] == [(11, 2), (1, 1)]
-    answer("act earn")       # Q2, zone 1: the token is gone, one action only
-    answer("act recruit")
-    assert e.decision.player == 0 and e.decision.labels == ["act fly", "skip"]  # zone 4 now
+    answer("earn")           # Q2, zone 1: the token is gone, one action only
+    answer("recruit")
+    assert e.decision.player == 0 and e.decision.labels == ["fly", "skip"]  # zone 4 now
     answer("skip")
-    answer("act fish")
+    answer("fish")
     assert e.decision is None
     assert [(p["coins"], p["rp"]) for p in e.state["players"]] == [(21, 1), (4, 1)]
 
@@ -357,12 +318,25 @@ def test_target_t_th_04_apprenticeship_hat_gives_boss_advantage_at_once(tmp_path
     assert _me(e, 1)["coins"] == 20 - (3 if green_hat else 5) - 3
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_target_t_th_04_a_declined_hat_is_offered_only_before_the_first_of_the_two(tmp_path,
+                                                                                   players):
+    """Red declines the hat just before its Boss, the first of the two, resolves: it is not
+    offered again before Red's worker, which pays in full; the hat left goes to Green, next in
+    line (at 2 players the only hat)."""
+    e = start(make_game(tmp_path, APPRENTICE), players=players)
+    play_labels(e, ["skip"])
+    assert e.decision.player == 1 and e.decision.labels == ["put_hat", "skip"]
+    play_labels(e, ["put_hat"])
+    assert e.decision is None
+    assert _me(e, 0)["coins"] == 20 - 3 - 5
+    assert _me(e, 1)["coins"] == 20 - 3 - 3
+
+
 # ---------------------------------------------------------------------------------- T-TH-05
 ROYALTIES = """
 game: royalties
 players: [2, 2]
-options:
-  advantaged: {default: true, doc: "the acting meeple is the Boss or a SW#2"}
 tables:
   techs: [{name: mask, d: 5, g: 3, h: 2}, {name: cage, d: 4, g: 3, h: 2}]
 counters:
@@ -370,30 +344,32 @@ counters:
   bank: {initial: 0}
 zones:
   market: {}
+  acting: {per: player}                        # the meeple taking the Zone 2 action
 items:
   tech: {from: techs, zone: market, fields: {patent: none}}
+  meeple: {per: player, count: 1, zone: acting, fields: {boss: false, hat: 2}}
 setup: set market[1].patent to players[1]      # player 1 owns the cage patent
 formulas:
-  discount(): if advantaged then 2 else 0
-  royalty(card): if card.patent == you then 0 else card.h
+  # the Boss or a SW#2 gets $2 off once, on the bank part only
+  advantage(): sum((if m.boss or m.hat == 2 then 2 else 0) for m in acting)
 actions:
-  develop_and_buy:                 # D + G + H, all to the bank; $2 off the bank part
+  develop_and_buy:                 # D + G + H, all to the bank
     choose: card in market where card.patent == none
+    cost:
+      from: coins
+      bank: {amount: card.d + card.g + card.h, to: bank}
+    discount: {bank: advantage()}
     effect: |
-      let bank_part = max(0, card.d + card.g + card.h - discount())
-      pay bank_part coins
-      add bank_part to bank
       set card.patent to you
       end turn
-  buy:                             # G to the bank (discounted), H to the patent owner (never)
+  buy:                             # G to the bank, H to the patent owner (never discounted)
     choose: card in market where card.patent != none
-    effect: |
-      let bank_part = max(0, card.g - discount())
-      pay bank_part + royalty(card) coins
-      add bank_part to bank
-      if royalty(card) > 0:
-        card.patent gains royalty(card) coins
-      end turn
+    cost:
+      from: coins
+      bank: {amount: card.g, to: bank}
+      royalty: {amount: card.h, to: card.patent}
+    discount: {bank: advantage()}
+    effect: end turn
 flow:
   - turns: {first: 0, actions: [develop_and_buy, buy], per_turn: 1, until: one_round}
 scoring: {score: coins}
@@ -402,10 +378,9 @@ scoring: {score: coins}
 
 def test_target_t_th_05_bank_part_discounted_royalty_in_full(tmp_path):
     """EX-27: a SW#2 develops and buys (D 5, G 3, H 2): $8 to the bank; a SW#2 buying a patent
-    another player owns pays G - 2 to the bank and H in full to the owner; the owner pays only G.
-
-    Partly: a cost is not a declared list of parts with payees; each action writes its bank part
-    and its royalty, and "the discount applies to the bank part" is a choice of where to subtract."""
+    another player owns pays G - 2 to the bank and H in full to the owner; the owner pays only G
+    (a part paid to oneself costs nothing). The price is parts with payees; the discount names
+    the bank part; a price the player cannot pay is not offered."""
     e = start(make_game(tmp_path, ROYALTIES))
     assert e.decision.labels == ["develop_and_buy tech#1", "buy tech#2"]
     play_labels(e, ["develop_and_buy tech#1"])
@@ -413,11 +388,22 @@ def test_target_t_th_05_bank_part_discounted_royalty_in_full(tmp_path):
     play_labels(e, ["buy tech#1"])  # player 1 buys player 0's mask: G - 2 = 1 to the bank, H = 2 to 0
     assert (_me(e, 1)["coins"], _me(e, 0)["coins"], e.state["counters"]["bank"]) == (17, 14, 9)
 
-    e = start(make_game(tmp_path, ROYALTIES, name="plain"), options={"advantaged": False})
+    basic = ROYALTIES.replace("hat: 2}", "hat: 1}")   # a SW#1 acts: no discount
+    e = start(make_game(tmp_path, basic, name="plain"))
     play_labels(e, ["buy tech#2"])   # no advantage: G 3 to the bank, H 2 to the owner
     assert (_me(e, 0)["coins"], _me(e, 1)["coins"], e.state["counters"]["bank"]) == (15, 22, 3)
     play_labels(e, ["buy tech#2"])   # the patent owner pays only G
     assert (_me(e, 1)["coins"], e.state["counters"]["bank"]) == (19, 6)
+
+    for coins, labels in ((8, ["develop_and_buy tech#1", "buy tech#2"]),   # 10 - 2 = $8
+                          (7, ["buy tech#2"])):                            # G - 2 + H = $3
+        game = make_game(tmp_path, ROYALTIES.replace("initial: 20", f"initial: {coins}"),
+                         name=f"c{coins}")
+        assert start(game).decision.labels == labels
+    e = start(make_game(tmp_path, basic.replace("initial: 20", "initial: 4"), name="poor"))
+    assert e.decision.player == 1 and e.decision.labels == ["buy tech#2"]  # 0 cannot pay 3 + 2
+    play_labels(e, ["buy tech#2"])   # the owner pays G = 3 of its 4
+    assert (_me(e, 1)["coins"], e.state["counters"]["bank"]) == (1, 3)
 
 
 # ---------------------------------------------------------------------------------- T-TH-06
@@ -510,44 +496,68 @@ tables:
 zones:
   pile: {visibility: hidden}
   drawn: {per: player, visibility: owner}
-  face_down: {each: sites, visibility: hidden}
-  face_up: {each: sites}
+  dig_site: {each: sites, visibility: hidden}
+  map_supply: {}
+  maps: {per: player}
 items:
-  tile: {from: tiles, zone: pile}
-actions:
+  tile:                             # face down, only the holders of the site's map may look
+    from: tiles
+    zone: pile
+    fields: {face_up: false}
+    visible_to: item.face_up or holds(viewer, key)
+  map: {count: 3, zone: map_supply, fields: {number: "[3, 5, 5][n - 1]"}}
+formulas:
+  holds(p, n): any(m.number == n for m in p.maps)
+triggers:
   first_map:                        # the first player to get map n: keep 1 of the top 3
-    takes: n
+    when: enters maps
+    if: empty(dig_site[item.number])
     effect: |
       deal 3 from pile to drawn
       choose kept in drawn
       for each t in [t for t in drawn if t != kept]:
         move t to pile at bottom
-      move kept to face_down[n]
+      move kept to dig_site[item.number]
+actions:
   arrive:                           # a map holder's zodiac first arrives at site n
-    choose: n in sites where not empty(face_down[n])
-    effect: move top(face_down[n]) to face_up[n]
+    choose: n in sites where holds(you, n) and not empty(dig_site[n]) and not top(dig_site[n]).face_up
+    effect: set top(dig_site[n]).face_up to true
+  wait: {effect: end turn}
+setup: |                            # EX-11: Red gets maps 3 and 5, then Blue a map 5
+  move map_supply[0] to players[0].maps
+  move map_supply[0] to players[0].maps
+  move map_supply[0] to players[1].maps
 flow:
-  - do: do first_map for players[0] with n = 5
-  - turns: {first: 0, actions: [arrive], per_turn: 1, until: one_round}
+  - turns: {first: 0, actions: [arrive, wait], per_turn: 1, until: one_round}
 scoring: {score: 0}
 """
 
 
 def test_target_t_th_07_keep_one_of_three_face_down_then_face_up_on_arrival(tmp_path):
-    """EX-11 in part: Red draws 3 tiles, keeps 1 secretly, the other 2 go under the pile; the kept
-    tile lies face down on site 5, hidden from a third player, and turns face up when Red arrives.
+    """EX-11: Red (maps 3 and 5) draws 3 tiles for each site, keeps 1 secretly, the other 2 go
+    under the pile; the kept tiles lie face down, seen by the holders of the site's map (Red both,
+    Blue site 5's, Green neither), and site 5's turns face up for all when Red arrives there.
 
-    Partly: visibility is per zone (public / owner / hidden), never per item, so "face down but
-    visible to the holders of map n" cannot be declared (Red and Blue cannot peek) and turning
-    face up is a move between two zones written in the arrival action."""
+    Visibility is declared on the tile (`visible_to:`) and `view` derives it; the first map of a
+    number draws through a trigger on a map entering a player's maps."""
     e = start(make_game(tmp_path, DIG_TILES), players=3)
     assert e.decision.player == 0 and e.decision.labels == ["tile#1", "tile#2", "tile#3"]
     assert e.view(2)["zones"]["drawn@0"] == ["?"] * 3        # the draw is secret
-    play_labels(e, ["tile#2"])
-    assert e.state["zones"]["pile"] == ["tile#4", "tile#5", "tile#1", "tile#3"]
-    assert e.view(2)["zones"]["face_down[5]"] == ["?"] and "tile#2" not in e.view(2)["items"]
-    play_labels(e, ["arrive 5"])
-    assert e.view(2)["zones"]["face_up[5]"] == ["tile#2"]
+    play_labels(e, ["tile#2"])                               # for site 3; tiles 1 and 3 go under
+    assert e.state["zones"]["drawn@0"] == ["tile#4", "tile#5", "tile#1"]   # the pile: 4 5 1 3
+    assert e.state["zones"]["pile"] == ["tile#3"]
+    play_labels(e, ["tile#4"])                               # for site 5 (Blue's map 5 draws none)
+    assert e.state["zones"]["pile"] == ["tile#3", "tile#5", "tile#1"]
+    red, blue, green = (e.view(p)["zones"] for p in range(3))
+    assert (red["dig_site[3]"], red["dig_site[5]"]) == (["tile#2"], ["tile#4"])
+    assert (blue["dig_site[3]"], blue["dig_site[5]"]) == (["?"], ["tile#4"])
+    assert (green["dig_site[3]"], green["dig_site[5]"]) == (["?"], ["?"])
+    assert "tile#4" not in e.view(2)["items"] and "tile#2" not in e.view(1)["items"]
+    assert e.decision.labels == ["arrive 3", "arrive 5", "wait"]
+    play_labels(e, ["arrive 5"])                             # Red's zodiac arrives at site 5
+    green = e.view(2)["zones"]
+    assert (green["dig_site[3]"], green["dig_site[5]"]) == (["?"], ["tile#4"])
+    assert e.view(1)["zones"]["dig_site[3]"] == ["?"]        # site 3 stays face down
 
 
 # ---------------------------------------------------------------------------------- T-TH-08
@@ -755,38 +765,48 @@ players: [2, 2]
 options:
   start_space: {default: 1, min: 1, max: 3}
   in_zone_6: {default: 2}
+  in_zone_9: {default: 0}
 tables:
-  zone_keys: [6]
-  mussel_rewards: {1: {coins: 1, rp: 0}, 2: {coins: 2, rp: 0}, 3: {coins: 0, rp: 1}}
+  track_zones: [6, 9]                  # Zone 6 (mussels) and Zone 9 (advertising) share the rule
+  track_end: {6: 3, 9: 3}              # Zone 9's middle values are lost with the images: 4, 3, 2
+  rewards:
+    6: {1: {coins: 1, rp: 0}, 2: {coins: 2, rp: 0}, 3: {coins: 0, rp: 1}}
+    9: {1: {coins: 0, rp: 4}, 2: {coins: 0, rp: 3}, 3: {coins: 0, rp: 2}}
+  boss_bonus: {6: 2, 9: 0}             # the Boss fishes $2 more
 counters:
   coins: {per: player, initial: 0}
   rp: {per: player, initial: 0}
-  mussel_cube: {initial: start_space, min: 1, max: 3, overflow: clamp}
+  cube: {each: track_zones, initial: "if key == 6 then start_space else 1", min: 1,
+         max: "track_end[key]", overflow: clamp}
 zones:
-  line: {each: zone_keys}
+  line: {each: track_zones}
   rest: {per: player}
 items:
   meeple: {per: player, count: 2, zone: rest, fields: {boss: "n == 1"}}
 setup: |
   repeat in_zone_6 times:
     move top(players[0].rest) to line[6]
+  repeat in_zone_9 times:
+    move top(players[1].rest) to line[9]
 actions:
-  fish:                                # the reward above the cube; the Boss gets $2 more
-    takes: m
+  use_track:                           # the reward above the cube
+    takes: [m, z]
     effect: |
-      gain mussel_rewards[mussel_cube].coins + (if m.boss then 2 else 0) coins
-      gain mussel_rewards[mussel_cube].rp rp
-triggers:
-  mussel_cube_advances:                # after Zone 6 resolves, if it was used; stops at the end
-    when: end of zone_6
-    if: not empty(line[6])
-    effect: add 1 to mussel_cube
+      gain rewards[z][cube[z]].coins + (if m.boss then boss_bonus[z] else 0) coins
+      gain rewards[z][cube[z]].rp rp
+  resolve_track_zone:                  # then the cube moves one space right if the zone was used
+    takes: z
+    effect: |
+      for each m in line[z]:
+        do use_track for owner(m) with m = m, z = z
+      if not empty(line[z]):
+        gain 1 cube[z]
 flow:
-  - phase: zone_6
+  - phase: resolution
     steps:
       - do: |
-          for each m in line[6]:
-            do fish for owner(m) with m = m
+          for each z in track_zones:
+            do resolve_track_zone with z = z
 scoring: {score: rp}
 """
 
@@ -799,14 +819,21 @@ scoring: {score: rp}
 ])
 def test_target_t_th_11_mussel_track_reward_at_the_cube_and_advance_if_used(
         tmp_path, start_space, in_zone, coins, rp, cube):
-    """The rewards are data rows read with a dot (`mussel_rewards[mussel_cube].coins`).
-
-    Partly: the track is a clamped counter plus a reward table, but a counter cannot be passed
-    to a rule (no counter references / families), so Zone 9's advertising track would need its own
-    copy of the "advance after resolution if occupied" trigger."""
+    """The rewards are data rows per track and space (`rewards[z][cube[z]]`); the cubes are one
+    counter family with a bound per track, so one rule pays and advances the mussel track and
+    Zone 9's advertising track (4 ... 2 RP) alike."""
     e = start(make_game(tmp_path, MUSSELS), options={"start_space": start_space, "in_zone_6": in_zone})
     assert e.decision is None
-    assert (_me(e)["coins"], _me(e)["rp"], e.state["counters"]["mussel_cube"]) == (coins, rp, cube)
+    assert (_me(e)["coins"], _me(e)["rp"], e.state["counters"]["cube[6]"]) == (coins, rp, cube)
+    assert e.state["counters"]["cube[9]"] == 1 and _me(e, 1)["rp"] == 0   # Zone 9 unused
+
+
+@pytest.mark.parametrize("in_zone_9, rp, cube", [(0, 0, 1), (1, 4, 2), (2, 4 + 4, 2)])
+def test_target_t_th_11_advertising_track_reuses_the_rule(tmp_path, in_zone_9, rp, cube):
+    """Zone 9: each meeple gains the RP above the cube (4 at the start); the cube then moves once."""
+    e = start(make_game(tmp_path, MUSSELS), options={"in_zone_6": 0, "in_zone_9": in_zone_9})
+    assert (_me(e, 1)["rp"], _me(e, 1)["coins"], e.state["counters"]["cube[9]"]) == (rp, 0, cube)
+    assert e.state["counters"]["cube[6]"] == 1
 
 
 # ---------------------------------------------------------------------------------- T-TH-12
@@ -909,11 +936,13 @@ actions:
     effect: |
       add 1 to turns_taken
       set turn_at to turns_taken
+formulas:
+  posters(): "[p for p in players if p.posted_at > 0]"
 flow:
   - do: |
-      secretly each player chooses bid from 0 to sf where bid == 0 or (posted_at > 0 and bid >= 2)
-      for each p in players:
-        if p.posted_at > 0 and bid[p] == 0:
+      secretly each p in posters() chooses bid from 0 to sf where bid == 0 or bid >= 2
+      for each p in posters():
+        if bid[p] == 0:
           p loses 1 rp                            # posted but does not bid: no part in it
         p pays bid[p] sf
         add bid[p] to bank
@@ -944,15 +973,14 @@ def test_target_t_th_13_sealed_bribes_sort_the_turn_order(tmp_path):
     """EX-20: order Green, Red, Blue, White; envelopes White, Blue, Green; bids Green $6, White $6,
     Blue $3 -> White, Green, Blue, Red, and $15 to the bank.
 
-    Partly: the new order is one `sorted(...)` stored on the Zone 10 track (`place`), and the next
-    `turns` step follows it with `order:`. Still missing: a secret choice that only some players
-    take part in (non-posters are asked it, with the single option 0); the envelope posting is a
-    table, not a move made during placement."""
+    The secret choice is taken only by the players who posted an envelope; the new order is one
+    `sorted(...)` stored on the Zone 10 track (`place`), and the next `turns` step follows it
+    with `order:`. Partly: the envelope posting is a table, not a move made during placement."""
     e = start(make_game(tmp_path, BRIBES), players=4)
     assert e.decision.secret and e.decision.labels[:3] == ["0", "2", "3"]
     play_labels(e, ["6"])                          # Green
-    assert e.decision.labels == ["0"]              # Red posted nothing
-    play_labels(e, ["0", "3", "6"])                # Red, Blue, White
+    assert e.decision.player == 2                  # Red posted nothing: not asked
+    play_labels(e, ["3", "6"])                     # Blue, White
     place = [p["place"] for p in e.state["players"]]
     assert sorted(range(4), key=lambda s: place[s]) == [3, 0, 2, 1]   # White, Green, Blue, Red
     assert e.state["counters"]["bank"] == 15
@@ -964,7 +992,7 @@ def test_target_t_th_13_sealed_bribes_sort_the_turn_order(tmp_path):
         play_labels(e, ["place_meeple"])
     assert seats == [3, 0, 2, 1] and _turn_order(e) == [3, 0, 2, 1]   # White, Green, Blue, Red
     e = start(make_game(tmp_path, BRIBES, name="nobid"), players=4)
-    play_labels(e, ["6", "0", "0", "6"])           # Blue posted but does not bid: -1 RP, no part
+    play_labels(e, ["6", "0", "6"])                # Blue posted but does not bid: -1 RP, no part
     place = [p["place"] for p in e.state["players"]]
     assert sorted(range(4), key=lambda s: place[s]) == [3, 0, 1, 2]   # White, Green, then Red, Blue
     assert [p["rp"] for p in e.state["players"]] == [1, 1, 0, 1]
@@ -978,12 +1006,10 @@ game: tech
 players: [2, 2]
 tables:
   reveals_after: [0, 1, 1, 2, 1, 2, 0, 0, 0, 0]       # by quadrimester (index 0 unused)
-counters:
-  reserver: {initial: -1}                             # the one reservation of the quadrimester
-  face_up: {initial: 0}
 zones:
   tech_deck: {visibility: hidden}
   zone_2: {}
+  deck_reservation: {}
   line_2: {}
   rest: {per: player}
 items:
@@ -992,9 +1018,10 @@ items:
 setup: deal 3 from tech_deck to zone_2
 actions:
   reserve_deck:                        # only one meeple per quadrimester, across all players
-    requires: reserver == -1 and not empty(rest)
+    limit: {times: 1, per: quadrimester, shared: true}
+    requires: not empty(rest)
     effect: |
-      set reserver to you
+      move top(rest) to deck_reservation
       end turn
   done: {effect: pass}
 flow:
@@ -1008,14 +1035,14 @@ flow:
         steps:
           - do: |
               let due = reveals_after[q]
-              if reserver != -1 and due > 0:
-                choose card in tech_deck by players[reserver]   # looks through the deck
-                move card to zone_2
-                let due = due - 1
-                move top(players[reserver].rest) to line_2 at top   # space 1 of the Zone 2 line
+              for each m in deck_reservation:
+                if due > 0:
+                  peek tech_deck by owner(m)             # looks through the deck
+                  choose card in tech_deck by owner(m)
+                  move card to zone_2
+                  let due = due - 1
+                move m to line_2 at top                  # space 1 of the Zone 2 line
               deal due from tech_deck to zone_2
-              set reserver to -1
-              set face_up to count(zone_2)
 scoring: {score: 0}
 """
 
@@ -1023,26 +1050,30 @@ scoring: {score: 0}
 def test_target_t_th_14_reveal_schedule_and_one_deck_reservation(tmp_path):
     """EX-28: after the maintenance of Q1..Q5 the board holds 4, 5, 7, 8, 10 face-up cards, none
     more from Q6 on; a reservation lets its owner pick the card revealed (the others keep their
-    order), once per quadrimester across all players, and puts the meeple on space 1 of line 2.
+    order), once per quadrimester across all players (a shared limit on the action), and puts
+    the meeple on space 1 of line 2.
 
-    Partly: `limit:` counts per player, so the cross-player limit is a counter in `requires:`; the
-    search of the deck is written out (choose + move), not a generic deck operation."""
+    Partly: the search of the deck is written out (choose + move), not a generic deck operation."""
     e = start(make_game(tmp_path, TECH))
     counts = []
     for q in range(1, 8):
-        if q == 3:  # player 1 reserves the deck in Q3 (2 cards due); player 0 then cannot
-            play_labels(e, ["done", "reserve_deck"])
+        if q == 3:  # player 0 reserves the deck in Q3 (2 cards due); player 1 then cannot
+            play_labels(e, ["reserve_deck"])
             assert e.decision.player == 1 and e.decision.labels == ["done"]
-            play_labels(e, ["done"])
+            play_labels(e, ["done", "done"])
             deck_before = list(e.state["zones"]["tech_deck"])
-            assert e.decision.player == 1 and len(e.decision.labels) == len(deck_before)
+            assert e.decision.player == 0 and len(e.decision.labels) == len(deck_before)
             play_labels(e, ["tech#11"])
             assert e.state["zones"]["zone_2"][-2:] == ["tech#11", deck_before[0]]
             assert e.state["zones"]["tech_deck"] == [c for c in deck_before if c != "tech#11"][1:]
-            assert e.state["zones"]["line_2"] == ["meeple#1.1"]
+            assert e.state["zones"]["line_2"] == ["meeple#0.1"]
+        elif q == 4:  # a new quadrimester: player 1 may reserve the deck again
+            play_labels(e, ["done"])
+            assert e.decision.labels == ["reserve_deck", "done"]
+            play_labels(e, ["done"])
         else:
             play_labels(e, ["done", "done"])
-        counts.append(e.state["counters"]["face_up"])
+        counts.append(len(e.state["zones"]["zone_2"]))
     assert counts == [4, 5, 7, 8, 10, 10, 10]
 
 
@@ -1114,6 +1145,7 @@ players: [2, 2]
 counters:
   quad: {initial: 0}
   sf: {per: player, initial: 6, min: 0}
+  rp: {per: player, initial: 3, min: 0}
   mercenaries: {per: player, initial: 0}
   auctions: {initial: 0}
   bank: {initial: 0}
@@ -1139,10 +1171,14 @@ flow_patches:
         steps:
           - do: |
               add 1 to auctions
-              auction among players_from(0) paying sf as winner, price
+              auction among players_from(0) paying sf beyond means as winner, price, bids
+              if winner != none and winner.sf < price:   # a last bidder who cannot pay
+                winner loses 1 rp
+                let previous = last(bids[:-1])           # the previous bidder buys instead
+                let winner = if previous == none then none else previous[0]
+                let price = if previous == none then 0 else previous[1]
               if winner != none:
-                winner pays price sf
-                add price to bank
+                pay price from winner.sf to bank
                 winner gains 1 mercenaries
 """
 
@@ -1150,10 +1186,8 @@ flow_patches:
 def test_target_t_th_16_lawless_open_mercenary_auction_after_four_maintenances(tmp_path):
     """An open ascending auction (optional, strictly higher bids, only the winner pays from the
     Slush Fund to the bank) inserted after the Maintenance of Q3, Q5, Q7 and Q8 by an overlay.
-
-    Partly: the auction offers only bids the bidder can pay from the counter, and returns only the
-    winner and price: "a last bidder who cannot pay loses 1 RP and the previous bidder buys" needs
-    bids beyond one's means and the bid history (the previous bidder and its bid)."""
+    Bids may go beyond one's means (up to what the richest bidder holds) and the bid history is
+    bound, so "a last bidder who cannot pay loses 1 RP and the previous bidder buys" is a rule."""
     make_game(tmp_path, MERCENARIES)
     base = start(load_game(str(tmp_path / "g")))
     assert base.decision is None and base.state["counters"]["auctions"] == 0
@@ -1167,8 +1201,18 @@ def test_target_t_th_16_lawless_open_mercenary_auction_after_four_maintenances(t
     assert e.state["counters"]["quad"] == 7
     play_labels(e, ["6", "out", "out", "out"])   # Q7: player 0 pays 6; Q8: nobody
     assert e.decision is None
-    assert [(p["sf"], p["mercenaries"]) for p in e.state["players"]] == [(0, 1), (3, 1)]
+    assert [(p["sf"], p["mercenaries"], p["rp"]) for p in e.state["players"]] == [(0, 1, 3), (3, 1, 3)]
     assert (e.state["counters"]["auctions"], e.state["counters"]["bank"]) == (4, 9)
+
+
+def test_target_t_th_16_a_winner_who_cannot_pay_loses_1_rp_and_the_previous_bidder_buys(tmp_path):
+    make_game(tmp_path, MERCENARIES.replace("sf: {per: player, initial: 6", 'sf: {per: player, initial: "[6, 4][you]"'))
+    e = start(_variant(tmp_path, "lawless", LAWLESS_MERCS))
+    play_labels(e, ["2"])
+    assert e.decision.labels == ["out", "3", "4", "5", "6"]   # player 1 holds $4 but may bid $6
+    play_labels(e, ["5", "out"])                # player 1 wins at $5 with $4: cannot pay
+    assert [(p["sf"], p["mercenaries"], p["rp"]) for p in e.state["players"]] == [(6 - 2, 1, 3), (4, 0, 2)]
+    assert e.state["counters"]["bank"] == 2
 
 
 # ---------------------------------------------------------------------------------- T-TH-17
@@ -1192,9 +1236,6 @@ items:
 formulas:
   virtual(): first([p for p in players if is_automa(p)])
 actions:
-  reveal_tech:
-    takes: [card, space]
-    effect: move card to zone_2[space]
   buy:                              # G to the bank, H to the patent owner (the bank if virtual)
     choose: s in spaces where not empty(zone_2[s]) and top(zone_2[s]).patent not in [none, you]
     effect: |
@@ -1209,14 +1250,14 @@ actions:
   stop: {effect: pass}
 triggers:
   virtual_patent:                   # a card placed on a marked space: the virtual opponent owns
-    when: after reveal_tech         # its patent and has bought one copy
-    if: space in marked
+    when: enters zone_2             # its patent and has bought one copy
+    if: key in marked
     effect: |
-      set card.patent to virtual()
-      subtract 1 from card.copies
+      set item.patent to virtual()
+      subtract 1 from item.copies
 setup: |
   for each s in spaces:
-    do reveal_tech with card = top(tech_deck), space = s
+    move top(tech_deck) to zone_2[s]
 flow:
   - turns: {first: 0, actions: [buy, stop], automa_actions: [stop], per_turn: 1, until: all_passed}
 scoring: {score: coins}
@@ -1227,9 +1268,9 @@ def test_target_t_th_17_virtual_opponent_owns_patents_royalties_to_the_bank(tmp_
     """EX-24: the Mask revealed on marked space 1: the virtual opponent owns its patent and has
     bought one (2 Masks left for sale); buying one costs G + H, with H going to the bank.
 
-    Partly: "a card placed on a marked space" is a trigger on the action that reveals it (there
-    is no event on an item entering a zone), and the payee is an if on `is_automa(owner)` in the
-    buying action rather than declared once on the royalty."""
+    "A card placed on a marked space" is a trigger on the card entering a Zone 2 space, whatever
+    rule puts it there. Partly: the payee is an if on `is_automa(owner)` in the buying action
+    rather than declared once on the royalty."""
     e = start(make_game(tmp_path, VIRTUAL), players=1)
     items = e.state["items"]
     assert [(items[x]["patent"], items[x]["copies"]) for x in ("tech#1", "tech#2", "tech#3")] == \

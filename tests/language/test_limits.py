@@ -1,0 +1,94 @@
+"""Use limits: several on one action (`limit:` takes a list), shared by all players
+(`shared: true`), and `uses(action, period)` reading the count of a named period."""
+import pytest
+
+from dsl.errors import ResolveError, RuleError, UsageError
+
+from .helpers import make_game, play_labels, start
+
+LIMITS = """
+game: limits
+players: [2, 2]
+counters:
+  gold: {per: player, initial: 0}
+  last_price: {per: player, initial: 0}
+flow:
+  - repeat: 3
+    steps:
+      - phase: round
+        steps:
+          - turns: {first: 0, actions: [dig, claim, done], until: all_passed}
+actions:
+  dig:                               # twice a round, three times in the game
+    limit: [{times: 2, per: round}, {times: 3, per: game}]
+    effect: |
+      gain 1 gold
+      set last_price to uses("dig", "round") * 10 + uses("dig", "game")
+      end turn
+  claim:                             # once a round among all players
+    limit: {times: 1, per: round, shared: true}
+    effect: end turn
+  done: {effect: pass}
+scoring: {score: gold}
+"""
+
+
+def test_every_limit_of_an_action_applies_and_uses_reads_a_named_period(tmp_path):
+    e = start(make_game(tmp_path, LIMITS))
+    play_labels(e, ["dig", "done", "dig"])
+    assert e.state["players"][0]["last_price"] == 22      # 2nd use this round, 2nd this game
+    assert e.decision.labels == ["claim", "done"]          # the round's two digs are used
+    with pytest.raises(UsageError, match="dig is not allowed now: it was used 2 times this round "
+                                         r"\(at most 2\)"):
+        e.choose_label("dig")
+    play_labels(e, ["done"])                                # round 2
+    play_labels(e, ["dig"])
+    assert e.state["players"][0]["last_price"] == 13
+    assert e.decision.labels == ["dig", "claim", "done"]   # player 1 has used none
+    play_labels(e, ["done"])
+    assert e.decision.labels == ["claim", "done"]          # 3 in the game: no more digs
+
+
+def test_a_shared_limit_counts_every_players_uses(tmp_path):
+    e = start(make_game(tmp_path, LIMITS))
+    play_labels(e, ["claim"])
+    assert e.decision.player == 1 and e.decision.labels == ["dig", "done"]
+    with pytest.raises(UsageError, match="claim is not allowed now: it was used 1 times this "
+                                         "round by all players together"):
+        e.choose_label("claim")
+    play_labels(e, ["done", "done"])                        # a new round: claim again
+    assert "claim" in e.decision.labels
+
+
+def test_uses_without_a_period_reads_the_first_limit(tmp_path):
+    game = make_game(tmp_path, LIMITS.replace('uses("dig", "round") * 10', 'uses("dig") * 10'))
+    e = start(game)
+    play_labels(e, ["dig"])
+    assert e.state["players"][0]["last_price"] == 11
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("per: round, shared", "per: rund, shared", "unknown period 'rund'; did you mean 'round'?"),
+    ("{times: 3, per: game}", "{times: 3, per: round}", "dig: two limits for the same period"),
+    ("shared: true}", "shared: yes_please}", "limit.shared must be true or false, not a string"),
+])
+def test_misuse_is_a_positioned_error(tmp_path, old, new, message):
+    assert old in LIMITS
+    with pytest.raises(Exception, match=r"g/game\.yaml:\d+:\d+: error: ") as info:
+        make_game(tmp_path, LIMITS.replace(old, new))
+    assert message in str(info.value)
+
+
+def test_uses_of_a_period_the_action_does_not_limit_stops_at_the_rule(tmp_path):
+    e = start(make_game(tmp_path, LIMITS.replace('uses("dig", "game")', 'uses("dig", "turn")')))
+    with pytest.raises(RuleError, match=r"uses\(\): dig has no limit per turn \(its limits are "
+                                        r"per round, game\)"):
+        play_labels(e, ["dig"])
+
+
+def test_action_boxes_draw_the_limits(tmp_path):
+    from visualizer.dot import dot_source
+
+    text = dot_source(make_game(tmp_path, LIMITS), "actions", "en")
+    assert "at most 2 per round" in text and "at most 1 per round (shared)" in text
+    assert "au plus 3 par game" in dot_source(make_game(tmp_path, LIMITS), "actions", "fr")
