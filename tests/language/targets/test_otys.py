@@ -1249,20 +1249,21 @@ AUTHOR_VARIANT = """
 variant: author
 extends: author
 title: Author's variant (spy)
-triggers:
-  copied_diver_surfaces_too:
-    when: after copy
-    effect: |
-      let opponent = owner(diver)
-      opponent gains 1 credits                # the Spy's credit goes to that player, not the supply
-      do one of [surface, stay_down] for opponent with diver = diver    # the opponent decides
-actions:
-  surface:                                    # done by the diver's owner: their own queue
-    takes: diver
-    effect: move diver to queue at top
-  stay_down:                                  # offered only if they can pay the battery
-    takes: diver
-    effect: pay 1 batteries
+add:                                          # everything here is new to the base game
+  triggers:
+    copied_diver_surfaces_too:
+      when: after copy
+      effect: |
+        let opponent = owner(diver)
+        opponent gains 1 credits              # the Spy's credit goes to that player, not the supply
+        do one of [surface, stay_down] for opponent with diver = diver    # the opponent decides
+  actions:
+    surface:                                  # done by the diver's owner: their own queue
+      takes: diver
+      effect: move diver to queue at top
+    stay_down:                                # offered only if they can pay the battery
+      takes: diver
+      effect: pay 1 batteries
 """
 
 
