@@ -3,7 +3,7 @@ rule sentence? Each test plays the digest's worked example (shared/rules/otys.md
 numbers. Targets or parts the language cannot state are reported, not tested."""
 import pytest
 
-from dsl.errors import RuleError, UsageError
+from dsl.errors import UsageError
 
 from ..helpers import make_game, play_labels, start
 
