@@ -111,11 +111,13 @@ tables:
   effort_level: [1, 2, 2, 3, 3, 4]          # by Inspiration
   recovery_level: [1, 1, 2, 2, 3]           # by Coordination (1 at Coordination 0)
   specialists:
-    - {name: team_leader, rank: 0, gain: none, start: true}
-    - {name: pilot, rank: 1, gain: none, start: true}
-    - {name: reef_diver, rank: 1, gain: none, start: false}
-    - {name: navigator, rank: 2, gain: inspiration, start: false}
-    - {name: ecologist, rank: 3, gain: none, start: false}
+    - {name: team_leader, rank: 0, on_recruit: null, start: true}
+    - {name: pilot, rank: 1, on_recruit: null, start: true}
+    - {name: reef_diver, rank: 1, on_recruit: null, start: false}
+    - {name: navigator, rank: 2, on_recruit: "gain 1 inspiration", start: false}
+    - {name: ecologist, rank: 3, on_recruit: null, start: false}
+rule_text:
+  specialists: {fields: [on_recruit]}
 counters:
   reputation: {per: player, initial: 2}
   inspiration: {per: player, initial: 2}
@@ -148,8 +150,7 @@ actions:
     choose: s in tray where s.rank <= recruitment_level[reputation]
     effect: |
       move s to team
-      if s.gain == "inspiration":
-        gain 1 inspiration                  # immediate gain, counts for 1b of this round
+      do s.on_recruit                       # immediate gain, counts for 1b of this round
   effort:
     effect: deal effort_level[inspiration] from reserve to transit
   recover:                                  # up to the recovery level, the player picks which
@@ -364,6 +365,11 @@ tables:
   dive_tokens:
     - {name: stored, research: 2, special: travel, zone: dive_tokens}
     - {name: three_or_travel, research: 3, special: travel, zone: dive_site}
+  token_use:                                  # what each side of a dive token does
+    research: gain t.research research
+    travel: add 1 to travels
+rule_text:
+  token_use: {takes: [t]}
 counters:
   research: {per: player, initial: 10, min: 0, max: 12, overflow: clamp}   # excess is lost
   travels: {per: player, initial: 0}
@@ -391,10 +397,7 @@ actions:
     takes: t
     effect: |
       choose use in ["research", t.special]   # either its research or its effect, never both
-      if use == "research":
-        gain t.research research
-      else:
-        add 1 to travels
+      do token_use[use] with t = t
       move t to spent
 triggers:
   keep_at_most_one:
@@ -455,6 +458,9 @@ tables:
     - {name: hydrothermal_vents, pos: r3c2, depth: 3, arrival: ingenuity, travel_from_bonus: 1}
     - {name: brine_pool, pos: r4c2, depth: 4, arrival: none, travel_from_bonus: 0}
     - {name: trench, pos: r5c2, depth: 5, arrival: none, travel_from_bonus: 0}
+  arrival_bonus: {none: null, disc: null, research: "gain 1 research", ingenuity: "gain 1 ingenuity"}
+rule_text:
+  arrival_bonus: {}
 graphs:
   sea: {nodes: spaces, edges: orthogonal}
 counters:
@@ -488,10 +494,7 @@ actions:
     takes: dest
     effect: |
       set top(subs).at to dest
-      if dest.arrival == "ingenuity":           # the destination's arrival bonus only
-        gain 1 ingenuity
-      elif dest.arrival == "research":
-        gain 1 research
+      do arrival_bonus[dest.arrival]            # the destination's arrival bonus only
 scoring: {score: 0}
 """
 
@@ -528,6 +531,9 @@ tables:
     calm_left: [research, impact]
     calm_right: [research, discover]
     star: [research, research, discover]
+  reward_effect: {research: "gain 1 research", impact: "gain 1 impact", discover: "add 1 to discovers"}
+rule_text:
+  reward_effect: {}
 counters:
   research: {per: player, initial: 0}
   impact: {per: player, initial: 0}
@@ -551,12 +557,7 @@ actions:
     effect: |
       move top(transit) to sonar_track[track]                # the leftmost empty space
       let reward = track_rewards[track][count(sonar_track[track]) - 1]
-      if reward == "research":
-        gain 1 research
-      elif reward == "impact":
-        gain 1 impact
-      elif reward == "discover":
-        add 1 to discovers
+      do reward_effect[reward]
 scoring: {score: research}
 """
 
@@ -839,14 +840,16 @@ players: 3
 tables:
   journal_names: [teaching, deep_review, coral_letters, kelp_notes, ice_journal, late]
   journal_cards:
-    - {name: teaching, icons: [eco, risk], cost: 3, you_ingenuity: 2, others_research: 1, points: 4, spaces: 1, action: travel_plus, start: display}
-    - {name: deep_review, icons: [deep], cost: 1, you_ingenuity: 0, others_research: 0, points: 1, spaces: 0, action: none, start: display}
-    - {name: coral_letters, icons: [coral], cost: 1, you_ingenuity: 0, others_research: 0, points: 1, spaces: 0, action: none, start: display}
-    - {name: kelp_notes, icons: [kelp], cost: 1, you_ingenuity: 0, others_research: 0, points: 1, spaces: 0, action: none, start: display}
-    - {name: ice_journal, icons: [ice], cost: 2, you_ingenuity: 0, others_research: 0, points: 2, spaces: 0, action: none, start: journal_deck}
-    - {name: late, icons: [ice], cost: 2, you_ingenuity: 0, others_research: 0, points: 2, spaces: 0, action: none, start: journal_deck}
+    - {name: teaching, icons: [eco, risk], cost: 3, you_ingenuity: 2, others_research: 1, points: 4, spaces: 1, action: "add 1 to travels", start: display}
+    - {name: deep_review, icons: [deep], cost: 1, you_ingenuity: 0, others_research: 0, points: 1, spaces: 0, action: null, start: display}
+    - {name: coral_letters, icons: [coral], cost: 1, you_ingenuity: 0, others_research: 0, points: 1, spaces: 0, action: null, start: display}
+    - {name: kelp_notes, icons: [kelp], cost: 1, you_ingenuity: 0, others_research: 0, points: 1, spaces: 0, action: null, start: display}
+    - {name: ice_journal, icons: [ice], cost: 2, you_ingenuity: 0, others_research: 0, points: 2, spaces: 0, action: null, start: journal_deck}
+    - {name: late, icons: [ice], cost: 2, you_ingenuity: 0, others_research: 0, points: 2, spaces: 0, action: null, start: journal_deck}
   site_names: [star_pub1, star_pub2]
   site_icon: {star_pub1: risk, star_pub2: ice}
+rule_text:
+  journal_cards: {fields: [action]}
 counters:
   research: {per: player, initial: 0, min: 0, max: 12, overflow: clamp}
   ingenuity: {per: player, initial: 0}
@@ -886,8 +889,7 @@ actions:
     requires: not empty(transit)
     effect: |
       move top(transit) to journal_space[j.name]          # stays for the game
-      if j.action == "travel_plus":
-        add 1 to travels
+      do j.action                                         # the action printed on the space
 scoring: {score: sum(j.points for j in journals)}
 """
 

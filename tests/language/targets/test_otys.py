@@ -36,12 +36,13 @@ actions:
   activate:
     choose: level from 1 to 5
     effect: |
-      let diver = diver_at(you, level)
-      choose ascent in ["surface", "oxygen"] where ascent == "surface" or batteries >= 1
-      if ascent == "oxygen":
-        pay 1 batteries
-      else:
-        move diver to queue at top
+      do one of [surface, oxygen] with diver = diver_at(you, level)
+  surface:
+    takes: diver
+    effect: move diver to queue at top
+  oxygen:                                  # the oxygen reserve cancels the diver's ascent
+    takes: diver
+    effect: pay 1 batteries
 scoring: {score: batteries}
 """
 
@@ -59,8 +60,8 @@ def test_target_t_ot_01_surfacing_moves_to_top_and_shifts_the_rest(tmp_path):
     assert names(e, "queue@0") == list("abcdefgh") and me(e)["batteries"] == 0
     e = start(game, players=1)
     me(e)["batteries"] = 0
-    play_labels(e, ["activate 2"])
-    assert e.decision.labels == ["surface"]        # no battery: the reserve is not offered
+    play_labels(e, ["activate 2"])                 # no battery: the reserve is not offered,
+    assert e.decision is None and names(e, "queue@0") == list("eabcdfgh")   # the diver surfaces
 
 
 # ------------------------------------------------------------------ T-OT-02
@@ -776,6 +777,7 @@ options:
 tables:
   types: [metal, plant, fuel, technology]
   rows: {1: {credits: 3, notoriety: 1}, 2: {credits: 2, notoriety: 0}, 3: {credits: 1, notoriety: 0}}
+  sale_gain: {credits: gain sale_credits(row) credits, notoriety: gain sale_notoriety(row) notoriety}
   cubes:                                       # Ex. 6: the Store's setup state, and zone 5
     - {type: metal, at: store}
     - {type: plant, at: store}
@@ -794,6 +796,8 @@ zones:
   supply: {}
 items:
   cube: {from: cubes, zone: supply}
+rule_text:
+  sale_gain: {takes: [row]}
 formulas:
   row_of(c): position(c)
   sale_credits(row): rows[row].credits + (if trader_module then 1 else 0)
@@ -812,10 +816,7 @@ actions:
     effect: |
       move cube to store[cube.type]            # the highest free slot of its column
       choose gain in ["credits", "notoriety"] where gain == "credits" or sale_notoriety(row_of(cube)) > 0
-      if gain == "credits":
-        gain sale_credits(row_of(cube)) credits
-      else:
-        gain sale_notoriety(row_of(cube)) notoriety
+      do sale_gain[gain] with row = row_of(cube)
   buy:
     choose: type in types where not empty(store[type]) and not full(zone5) and credits >= buy_price(type)
     effect: |
@@ -885,6 +886,13 @@ tables:
     - {name: C, immediate: battery, colours: [], permanent: credits}
     - {name: D, immediate: battery, colours: [], permanent: notoriety}
   cubes: [{type: fuel}, {type: metal}]
+  immediate_effect:                            # the token's immediate side
+    resource: |
+      choose colour in token.colours
+      move first([c for c in supply if c.type == colour]) to dig[level]
+    battery: gain 1 batteries
+rule_text:
+  immediate_effect: {takes: [token, level]}
 counters:
   credits: {per: player, initial: 3, min: 0}
   batteries: {per: player, initial: 0, min: 0}
@@ -909,7 +917,7 @@ actions:
     effect: |
       pay 2 credits
       choose token in reward_display[level]
-      do immediate_bonus with token = token, level = level
+      do immediate_effect[token.immediate] with token = token, level = level
       for each old in reward_slot[level]:
         move old to reward_discard
       move token to reward_slot[level]         # flipped: its permanent side
@@ -917,16 +925,8 @@ actions:
     choose: level in levels
     effect: |
       choose token in reward_display[level]
-      do immediate_bonus with token = token, level = level
+      do immediate_effect[token.immediate] with token = token, level = level
       move token to reward_discard
-  immediate_bonus:
-    takes: [token, level]
-    effect: |
-      if token.immediate == "resource":
-        choose colour in token.colours
-        move first([c for c in supply if c.type == colour]) to dig[level]
-      elif token.immediate == "battery":
-        gain 1 batteries
 scoring: {score: credits}
 """
 
