@@ -4,15 +4,7 @@ from dsl.resolve import load_game
 from visualizer.dot import C_CHANGED, build_diagram
 from visualizer.report import build_html
 
-HOUSE = """variant: house
-extends: new-eden
-tables:
-  plant_income: 6
-  passing_points: {3: [4, 2, 0]}
-actions:
-  power_plant:
-    limit: {times: 2}
-"""
+from .house import HOUSE
 
 
 def _house(tmp_path):

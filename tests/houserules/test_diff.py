@@ -5,15 +5,7 @@ from dsl.diff import diff_games
 from dsl.resolve import load_game
 from meeplang.cli import main
 
-HOUSE = """variant: house
-extends: new-eden
-tables:
-  plant_income: 6
-  passing_points: {3: [4, 2, 0]}
-actions:
-  power_plant:
-    limit: {times: 2}
-"""
+from .house import HOUSE
 
 
 def test_three_changes_each_with_both_sides_and_where(tmp_path, monkeypatch, capsys):
