@@ -100,20 +100,6 @@ def test_the_research_extension_gives_three_points_per_research_card_built_after
     assert me(e)["points"] == 3
 
 
-@pytest.mark.parametrize("kind, coins, points", [("R9a", 7, 0), ("R9b", 5, 2)])
-def test_r9_adds_to_each_power_plant_use(kind, coins, points):
-    """FR l.398-401: with R9a a use of the power plant gives 2 coins more (7 in all), with R9b
-    2 points."""
-    e = start(4)
-    (r,) = modules(e, 1)
-    put(e, plain(e, r, "research"), "station[research]@0")
-    item(e, r)["research"] = kind
-    me(e).update(coins=0, damage=0, points=0)
-    refresh(e)
-    play(e, "power_plant")
-    assert (me(e)["coins"], me(e)["points"]) == (coins, points)
-
-
 # ---------------------------------------------------------------------------- final scoring
 def crabs_with_research(e, kinds, complete=2, incomplete=1):
     """Seat 0 with `complete` activated crabs, `incomplete` other crabs, and Research cards."""
