@@ -304,6 +304,7 @@ class Game:
     graphs: dict = attrs.field(factory=dict)  # name -> {node: (neighbour, ...)}
     tracks: dict = attrs.field(factory=dict)  # declaration -> its track counters' names
     automa_decide: dict = attrs.field(factory=dict)  # decision name -> expression
+    automa_paid_into: str | None = None  # game counter (or "none") that payments to an automa go into
     rule_texts: dict = attrs.field(factory=dict)  # text -> RuleText (rule text held in tables)
     data_actions: tuple = ()  # actions that rule-text cells name (`effect: build_module`)
     counter_members: dict = attrs.field(factory=dict)  # "accounts[hr]" -> member Counter

@@ -218,12 +218,13 @@ class _Builder:
             if self.src.variant is None and self.src.located.is_folder_game else ()
         found = self.src.located
         automa = doc.get("automa")
+        paid_into = self._automa_paid_into(automa, counters) if automa else None
         automa = (str(automa["name"]), int(automa.get("seats", 1))) if automa else ()
         summary = doc.get("summary", "")
         summary = {"en": str(summary)} if isinstance(summary, str) else {
             str(k): str(v) for k, v in summary.items()}
         return Game(
-            rule_texts=rule_texts, data_actions=data_actions, tracks=tracks, counter_members=self.counter_members, graphs=graphs, formulas=formulas, automa_decide=decide, summary=summary, automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
+            automa_paid_into=paid_into, rule_texts=rule_texts, data_actions=data_actions, tracks=tracks, counter_members=self.counter_members, graphs=graphs, formulas=formulas, automa_decide=decide, summary=summary, automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
             min_players=lo, max_players=hi, options=options, terms=terms, tables=tables,
             counters=counters, zones=zones, items=items, setup=setup, flow=flow, actions=actions,
             triggers=tuple(triggers), scoring=scoring, rules_hash=self.src.rules_hash,
@@ -290,6 +291,25 @@ class _Builder:
             else:
                 out[key] = Option(key, value, None, None, "", pos=pos)
         return out
+
+    @staticmethod
+    def _automa_paid_into(automa, counters) -> str | None:
+        """`paid_into:` of the automa seats: the counter of the game that what rules pay an automa
+        seat goes into ("royalties on the virtual opponent's patents go to the bank"), `none` for
+        out of play; absent, an automa seat is paid like any player."""
+        into = automa.get("paid_into", ...)
+        if into is ...:
+            return None
+        if into is None or into == "none":
+            return "none"
+        where = automa.pos_of("paid_into")
+        if not isinstance(into, str) or into not in counters:
+            raise ResolveError(_unknown("counter", str(into), [
+                n for n, c in counters.items() if not c.per_player]) + " (automa paid_into:)", where)
+        if counters[into].per_player or counters[into].keys is not None:
+            raise ResolveError(f"automa paid_into: {into!r} must be a counter of the game, not one "
+                               "per player or a family", where)
+        return into
 
     def _counters(self):
         out, self.counter_members = {}, {}

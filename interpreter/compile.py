@@ -1033,7 +1033,8 @@ class _Compiler:
 
     def _payee(self, to, scope, bounds):
         """Who is paid: a counter (`bank`, `accounts["hr"]`) gains the amount; a player gains it
-        in the counter paid from (the same member of a family); `none` is nobody (the supply)."""
+        in the counter paid from (the same member of a family), an automa seat in the automa's
+        `paid_into:` counter if it has one; `none` is nobody (the supply)."""
         if self._is_counter(to, scope):
             dest = self.counter_slot(to, scope)
 
@@ -1042,6 +1043,7 @@ class _Compiler:
                 h[m] = bounds[m](h[m] + n, c, p)
             return to_counter
         who, pos = self.ex(to, scope), to.pos
+        into = self.g.automa_paid_into  # an automa seat's takings go there (the bank), if said
 
         def to_player(c: Ctx, paid, n):
             p = who(c)
@@ -1049,6 +1051,10 @@ class _Compiler:
                 return
             if type(p) is not int or not 0 <= p < c.eng.n:
                 raise RuleError(f"who is paid must be a player or none, not {_describe(p)}", pos)
+            if into is not None and p >= c.eng.humans:
+                if into != "none":
+                    c.s["counters"][into] = bounds[into](c.s["counters"][into] + n, c, None)
+                return
             m = paid[1]
             h = c.s["players"][p]
             h[m] = bounds[m](h[m] + n, c, p)

@@ -418,6 +418,9 @@ class _Builder:
             lines.append(w.ui("free_after_last"))
         if getattr(step, "free_turn", False) and step.free_actions:
             lines.append(w.ui("free_turn"))
+        into = self.game.automa_paid_into
+        if into is not None and getattr(step, "automa_actions", ()):
+            lines.append(w.ui("automa_paid_into", w.term(into)))
         if step.until == "condition":
             lines += wrap("↻ " + w.ui("until_cond", expr(step.until_cond)), 34, 3)
         else:

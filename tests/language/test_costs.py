@@ -107,3 +107,77 @@ def test_action_boxes_draw_the_parts_payees_and_discounts(tmp_path, lang, word):
                   dot_source(make_game(tmp_path, SHOP), "actions", lang))
     assert word + "price g.price → g.maker, tax g.tax → bank, wrapping 1 (1 " in text
     assert word + "tip 4 → bank" in text
+
+
+SOLO = """
+game: solo
+players: [1, 1]
+automa: {name: rival, seats: 1, paid_into: bank}
+tables:
+  goods: [{name: lamp, price: 4, maker: 1}]
+counters:
+  coins: {per: player, initial: 10, min: 0}
+  bank: {initial: 0}
+zones:
+  shelf: {}
+items:
+  good: {from: goods, zone: shelf}
+actions:
+  buy:
+    choose: g in shelf
+    cost:
+      from: coins
+      price: {amount: g.price, to: g.maker}     # the maker, whoever it is
+      fee: {amount: 1, to: none}                # to the supply
+    effect: end turn
+  tip: {effect: "pay 2 from coins to 1"}
+  stop: {effect: end game}
+flow:
+  - turns: {first: 0, actions: [buy, tip, stop], automa_actions: [stop], until: never}
+scoring: {score: coins}
+"""
+
+
+@pytest.mark.parametrize("into, bank, rival", [("bank", 4, 10), ("none", 0, 10), (None, 0, 14)])
+def test_what_is_paid_to_an_automa_goes_into_its_paid_into(tmp_path, into, bank, rival):
+    text = SOLO if into == "bank" else SOLO.replace(
+        "paid_into: bank", f"paid_into: {into}" if into else "doc: a rival")
+    e = start(make_game(tmp_path, text), players=1)
+    play_labels(e, ["buy good#1"])           # price 4 to the maker, the automa seat 1
+    assert (_p(e, 0)["coins"], _p(e, 1)["coins"], e.state["counters"]["bank"]) == (5, rival, bank)
+
+
+def test_a_pay_to_an_automa_seat_goes_into_its_paid_into_too(tmp_path):
+    e = start(make_game(tmp_path, SOLO), players=1)
+    play_labels(e, ["tip"])
+    assert (_p(e, 0)["coins"], _p(e, 1)["coins"], e.state["counters"]["bank"]) == (8, 10, 2)
+
+
+def test_a_variant_changes_one_payee(tmp_path):
+    from dsl.resolve import load_game
+
+    make_game(tmp_path, SOLO, name="solo")
+    (tmp_path / "solo" / "variants").mkdir()
+    (tmp_path / "solo" / "variants" / "fee.yaml").write_text(
+        "variant: fee\nextends: solo\nactions:\n  buy:\n    cost: {fee: {to: bank}}\n")
+    e = start(load_game(str(tmp_path / "solo"), "fee"), players=1)
+    play_labels(e, ["buy good#1"])           # the fee now goes to the bank; the price unchanged
+    assert (_p(e, 0)["coins"], e.state["counters"]["bank"]) == (5, 5)
+
+
+@pytest.mark.parametrize("new, message", [
+    ("paid_into: bnak", "unknown counter 'bnak'; did you mean 'bank'?"),
+    ("paid_into: coins", "automa paid_into: 'coins' must be a counter of the game"),
+])
+def test_a_bad_paid_into_is_a_positioned_error(tmp_path, new, message):
+    with pytest.raises(ResolveError, match=r"g/game\.yaml:4:\d+: error: ") as info:
+        make_game(tmp_path, SOLO.replace("paid_into: bank", new))
+    assert message in str(info.value)
+
+
+@pytest.mark.parametrize("lang, word", [("en", "paid to the automa → bank"),
+                                        ("fr", "payé à l'automa → bank")])
+def test_turns_draw_where_the_automa_is_paid(tmp_path, lang, word):
+    from visualizer.dot import dot_source
+
+    assert word in dot_source(make_game(tmp_path, SOLO), "phases", lang).replace("&#x27;", "'")

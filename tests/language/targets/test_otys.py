@@ -1120,16 +1120,16 @@ players: 1
 counters:
   notoriety: {per: player, initial: 12, min: 0}
   credits: {per: player, initial: 0}
-  timer1: {initial: 16}
-  timer2: {initial: 14}
-  timer1_discarded: {initial: 0, min: 0, max: 1}
+tables:
+  solo_timers: [{space: 16, zone: timers}, {space: 14, zone: timers}]   # first, second
 zones:
   public: {}
   discard: {}
+  timers: {}                                        # the Timers in play, the next one on top
+  spent_timers: {}
 items:
   contract: {count: 2, zone: public, fields: {points: "[5, 3][n - 1]"}}
-formulas:
-  next_timer(): if timer1_discarded == 1 then timer2 else timer1
+  timer: {from: solo_timers, zone_field: zone}
 flow:
   - turns: {first: 0, actions: [move_timer], free_actions: [complete_contract], until: never}
 actions:
@@ -1139,31 +1139,29 @@ actions:
       gain contract.points notoriety
       gain 1 credits                                # the contract's one-time bonus
       move contract to discard
-  move_timer:                                       # end of turn: a Timer of your choice, back 1
-    choose: which in (if timer1_discarded == 1 then [2] else [1, 2])
-    effect: |
-      if which == 1:
-        subtract 1 from timer1
-      else:
-        subtract 1 from timer2
+  move_timer:                                       # end of turn: a Timer still in play, back 1
+    choose: timer in timers
+    effect: add -1 to timer.space
 triggers:
-  score_meets_a_timer:                              # after each contract, or a Timer's move
-    when: as soon as notoriety >= next_timer()
+  score_meets_the_next_timer:                       # after each contract, or a Timer's move:
+    when: as soon as not empty(timers) and notoriety >= top(timers).space
+    timing: immediately                             # the Timer is discarded
+    effect: move top(timers) to spent_timers
+  no_timer_left:                                    # the second one gone: the game ends at once
+    when: as soon as empty(timers)
     timing: immediately
-    effect: |
-      if timer1_discarded == 0:
-        set timer1_discarded to 1                   # only the second Timer may move from now on
-      else:
-        end game
+    effect: end game
 scoring: {score: notoriety}
 """
 
 
 def test_target_t_ot_14_solo_immediate_end(tmp_path):
-    game = make_game(tmp_path, SOLO_END.replace("timer1: {initial: 16}", "timer1: {initial: 30}")
-                     .replace("timer1_discarded: {initial: 0,", "timer1_discarded: {initial: 1,"))
+    """Ex. 11: the Timers are items in a pile, the next one on top; reaching it discards it, and
+    the game ends at once when no Timer is left (no flag counter picks the next Timer)."""
+    game = make_game(tmp_path, SOLO_END.replace("{space: 16, zone: timers}",
+                                                "{space: 16, zone: spent_timers}"))
     e = start(game, players=1)                      # Ex. 11: first Timer gone, second on 14
-    assert e.decision.labels == ["move_timer 2", "complete_contract contract#1",
+    assert e.decision.labels == ["move_timer timer#2", "complete_contract contract#1",
                                  "complete_contract contract#2"]
     play_labels(e, ["complete_contract contract#1"])  # 12 + 5 = 17 passes the Timer
     assert e.decision is None and e.result["scores"] == [17]
@@ -1171,20 +1169,24 @@ def test_target_t_ot_14_solo_immediate_end(tmp_path):
     with pytest.raises(UsageError, match="the game is over"):
         e.choose_label("complete_contract contract#2")   # the 3-pt contract is refused
     # the first Timer is discarded instead, and then only the second one moves
-    e = start(make_game(tmp_path, SOLO_END.replace("timer2: {initial: 14}", "timer2: {initial: 20}"),
+    e = start(make_game(tmp_path, SOLO_END.replace("space: 14", "space: 20"),
                         name="first"), players=1)
+    assert [x for x in e.decision.labels if x.startswith("move")] == [
+        "move_timer timer#1", "move_timer timer#2"]
     play_labels(e, ["complete_contract contract#1"])  # 17 >= 16: the first Timer goes
-    assert e.decision is not None and e.state["counters"]["timer1_discarded"] == 1
+    assert e.decision is not None and e.state["zones"]["timers"] == ["timer#2"]
     assert e.state["players"][0]["credits"] == 1    # the action went on after the Timer
-    assert [x for x in e.decision.labels if x.startswith("move")] == ["move_timer 2"]
-    play_labels(e, ["move_timer 2", "move_timer 2"])  # 20 -> 19 -> 18
+    assert [x for x in e.decision.labels if x.startswith("move")] == ["move_timer timer#2"]
+    play_labels(e, ["move_timer timer#2", "move_timer timer#2"])  # 20 -> 19 -> 18
+    assert e.state["items"]["timer#2"]["space"] == 18 and e.decision is not None
     play_labels(e, ["complete_contract contract#2"])  # 20 >= 18: the game ends at once
     assert e.decision is None and e.result["scores"] == [20]
     # a Timer that reaches the marker at the end of the turn ends the game too
-    e = start(make_game(tmp_path, SOLO_END.replace("timer2: {initial: 14}", "timer2: {initial: 18}"),
+    e = start(make_game(tmp_path, SOLO_END.replace("space: 14", "space: 18"),
                         name="timer"), players=1)
-    play_labels(e, ["move_timer 1", "complete_contract contract#1"])  # timer1 15 <= 17: discarded
-    play_labels(e, ["move_timer 2"])                # 18 -> 17 reaches the marker
+    play_labels(e, ["move_timer timer#1", "complete_contract contract#1"])  # 15 <= 17: discarded
+    assert e.state["zones"]["spent_timers"] == ["timer#1"] and e.decision is not None
+    play_labels(e, ["move_timer timer#2"])          # 18 -> 17 reaches the marker
     assert e.decision is None and e.result["scores"] == [17]
 
 
@@ -1224,12 +1226,11 @@ actions:
       let d = diver_at(you, level)
       do d.action with level = level
       move d to queue at top                 # the activated diver surfaces
-  spy_action:
+  spy_action:                                # pay 1 credit to copy a neighbour's diver
     takes: level
-    effect: |
-      pay 1 credits
-      choose neighbour in beside(you)
-      do copy with diver = diver_at(neighbour, level), level = level
+    choose: neighbour in beside(you)
+    cost: {from: credits, copy_fee: {amount: 1, to: none}}   # to the supply
+    effect: do copy with diver = diver_at(neighbour, level), level = level
   fuels_action:
     takes: level
     effect: move top(supply) to dig
@@ -1243,14 +1244,14 @@ AUTHOR_VARIANT = """
 variant: author
 extends: author
 title: Author's variant (spy)
+actions:
+  spy_action:
+    cost: {copy_fee: {to: neighbour}}         # the credit is paid to that opponent instead
 add:                                          # everything here is new to the base game
   triggers:
-    copied_diver_surfaces_too:
+    copied_diver_surfaces_too:                # the opponent decides
       when: after copy
-      effect: |
-        let opponent = owner(diver)
-        opponent gains 1 credits              # the Spy's credit goes to that player, not the supply
-        do one of [surface, stay_down] for opponent with diver = diver    # the opponent decides
+      effect: do one of [surface, stay_down] for owner(diver) with diver = diver
   actions:
     surface:                                  # done by the diver's owner: their own queue
       takes: diver
@@ -1270,19 +1271,19 @@ def test_target_t_ot_15_authors_variant_copied_diver_surfaces(tmp_path):
     queue = lambda e, p: [e.state["items"][d]["role"] for d in e.state["zones"][f"queue@{p}"]]  # noqa: E731
     e = start(load_game(str(folder)), players=2)
     assert queue(e, 0) == ["fuels", "spy", "a", "b"] and queue(e, 1) == ["spy", "fuels", "a", "b"]
-    play_labels(e, ["activate 1", "1"])      # the Spy copies seat 1's Fuels expert at L1
+    play_labels(e, ["activate 1"])           # the Spy copies seat 1's Fuels expert at L1
     assert len(e.state["zones"]["dig@0"]) == 1 and e.state["zones"]["dig@1"] == []
     assert queue(e, 0) == ["spy", "fuels", "a", "b"] and queue(e, 1) == ["spy", "fuels", "a", "b"]
     assert (me(e, 0)["credits"], me(e, 1)["credits"]) == (2, 3)   # the credit goes to the supply
     # the author's variant: the opponent is paid, and decides whether their diver surfaces
     variant = load_game(str(folder), "author")
     e = start(variant, players=2)
-    play_labels(e, ["activate 1", "1"])
+    play_labels(e, ["activate 1"])
     assert e.decision.player == 1 and e.decision.labels == ["surface", "stay_down"]
     play_labels(e, ["surface"])
     assert queue(e, 1) == ["fuels", "spy", "a", "b"] and len(e.state["zones"]["dig@0"]) == 1
     assert (me(e, 0)["credits"], me(e, 1)["credits"]) == (2, 4)
     assert e.decision.player == 1                # then seat 1's own turn
     e = start(variant, players=2)
-    play_labels(e, ["activate 1", "1", "stay_down"])
+    play_labels(e, ["activate 1", "stay_down"])
     assert queue(e, 1) == ["spy", "fuels", "a", "b"] and me(e, 1)["batteries"] == 0

@@ -1219,7 +1219,7 @@ def test_target_t_th_16_a_winner_who_cannot_pay_loses_1_rp_and_the_previous_bidd
 VIRTUAL = """
 game: virtual
 players: [1, 1]
-automa: {name: virtual_opponent, seats: 1}
+automa: {name: virtual_opponent, seats: 1, paid_into: bank}   # royalties it earns go to the bank
 tables:
   spaces: [1, 2, 3]
   marked: [1, 3]                   # Zone 2 spaces holding a virtual-opponent cube
@@ -1230,23 +1230,18 @@ counters:
 zones:
   tech_deck: {}
   zone_2: {each: spaces}
-  bought: {per: player}
 items:
   tech: {from: techs, zone: tech_deck, fields: {patent: none, copies: 3}}
 formulas:
   virtual(): first([p for p in players if is_automa(p)])
 actions:
-  buy:                              # G to the bank, H to the patent owner (the bank if virtual)
-    choose: s in spaces where not empty(zone_2[s]) and top(zone_2[s]).patent not in [none, you]
-    effect: |
-      let card = top(zone_2[s])
-      pay card.g + card.h coins
-      add card.g to bank
-      if is_automa(card.patent):
-        add card.h to bank
-      else:
-        card.patent gains card.h coins
-      subtract 1 from card.copies
+  buy:                              # G to the bank, H to the patent's owner, whoever it is
+    choose: card in zone_2 where card.patent not in [none, you]
+    cost:
+      from: coins
+      price: {amount: card.g, to: bank}
+      royalty: {amount: card.h, to: card.patent}
+    effect: subtract 1 from card.copies
   stop: {effect: pass}
 triggers:
   virtual_patent:                   # a card placed on a marked space: the virtual opponent owns
@@ -1269,13 +1264,13 @@ def test_target_t_th_17_virtual_opponent_owns_patents_royalties_to_the_bank(tmp_
     bought one (2 Masks left for sale); buying one costs G + H, with H going to the bank.
 
     "A card placed on a marked space" is a trigger on the card entering a Zone 2 space, whatever
-    rule puts it there. Partly: the payee is an if on `is_automa(owner)` in the buying action
-    rather than declared once on the royalty."""
+    rule puts it there. The royalty is paid to the patent's owner, declared once on the cost
+    part; what is paid to the virtual opponent goes to the bank (`automa: paid_into:`)."""
     e = start(make_game(tmp_path, VIRTUAL), players=1)
     items = e.state["items"]
     assert [(items[x]["patent"], items[x]["copies"]) for x in ("tech#1", "tech#2", "tech#3")] == \
         [(1, 2), (None, 3), (1, 2)]
-    assert e.decision.labels == ["buy 1", "buy 3", "stop"]   # no patent on the unmarked space
-    play_labels(e, ["buy 1"])
+    assert e.decision.labels == ["buy tech#1", "buy tech#3", "stop"]   # no patent: not for sale
+    play_labels(e, ["buy tech#1"])
     assert (_me(e, 0)["coins"], _me(e, 1)["coins"], e.state["counters"]["bank"]) == (15, 20, 5)
     assert items["tech#1"]["copies"] == 1
