@@ -176,7 +176,7 @@ class _Builder:
             checker.expr(kind.count, {})
             for _, f in kind.fields:
                 checker.expr(f, {"n": "int"})
-            checker.abilities(kind, actions)
+            checker.abilities(kind, actions, self.counter_members)
             if kind.visible_to is not None:
                 checker.expr(kind.visible_to, VISIBLE_TO_SCOPE)
         checker.block(setup, {})
@@ -1074,14 +1074,16 @@ class _Checker:
         if missing:
             self.fail(f"{action_name} needs {', '.join(missing)} (`with {missing[0]} = ...`)", node)
 
-    def abilities(self, kind, actions):
-        """`while_held:` targets: a player counter for bonus/discount, a limited action for
-        extra_limit; the amount is a number reading `this` (the held item) and `you`."""
+    def abilities(self, kind, actions, members):
+        """`while_held:` targets: a player counter for bonus/discount (a family: each member, or
+        one member `accounts[hr]`), a limited action for extra_limit; the amount is a number
+        reading `this` (the held item) and `you`."""
         for what, target, amount in kind.while_held:
             if what in ("bonus", "discount"):
-                if target not in self.n.counters or not self.n.counters[target].per_player:
-                    self.fail(_unknown("player counter", target, self.n.player_attrs) +
-                              f" (items {kind.name}: while_held {what})", amount)
+                spec = self.n.counters.get(target) or members.get(target)
+                if spec is None or not spec.per_player:
+                    self.fail(_unknown("player counter", target, list(self.n.player_attrs) + list(
+                        members)) + f" (items {kind.name}: while_held {what})", amount)
             elif target not in actions or not actions[target].limits:
                 self.fail(f"items {kind.name}: extra_limit needs an action with a `limit:`, not "
                           f"{target!r}", amount)

@@ -996,6 +996,7 @@ class _Compiler:
         bounds = {m: _bounder(spec, pos) for m, spec in
                   list(self.g.counter_members.items()) + list(self.g.counters.items())}
         payee = self._payee(s.to, scope, bounds) if s.to is not None else None
+        held = self._held({"gain": "bonus", "pay": "discount"}.get(verb), s.counter)
 
         def how_much(c: Ctx) -> int:
             n = need_int(amount(c), "the amount", pos)
@@ -1021,6 +1022,10 @@ class _Compiler:
         def pay_or_gain(c: Ctx):
             n, place = how_much(c), slot(c)
             h, m, spec, p = place
+            grants = held.get(m) if held else None
+            if grants:  # held items: a bonus on each gain, a discount on each payment
+                more = c.eng.held_ability(grants, p)
+                n = n + more if verb == "gain" else max(0, n - more)
             if verb == "gain":
                 h[m] = bounds[m](h[m] + n, c, p)
             elif verb == "lose":
@@ -1030,6 +1035,19 @@ class _Compiler:
                 if payee is not None:
                     payee(c, place, n)
         return pay_or_gain, False
+
+    def _held(self, what: str | None, counter: str) -> dict:
+        """The `while_held` grants (bonus or discount) on a counter, by state key: a family's
+        grants apply to every member, a member's own (`accounts[hr]`) to it alone."""
+        abilities, keys = self.prog.abilities, self.g.counters[counter].keys
+        names = [counter] if keys is None else [member_name(counter, k) for k in keys]
+        out = {}
+        for m in names:
+            grants = list(abilities.get((what, counter), ())) + (
+                list(abilities.get((what, m), ())) if m != counter else [])
+            if grants:
+                out[m] = grants
+        return out
 
     def _payee(self, to, scope, bounds):
         """Who is paid: a counter (`bank`, `accounts["hr"]`) gains the amount; a player gains it
@@ -1499,6 +1517,7 @@ class _Compiler:
             seat = None if to is None or self._is_counter(to, scope) else self.ex(to, scope)
             parts.append((self.ex(part.amount, scope), off.get(part.name, ()), credit, seat,
                           part.pos))
+        held = self._held("discount", _counter_name(cost.source))
 
         def amounts(c: Ctx) -> list:
             out = []
@@ -1509,6 +1528,12 @@ class _Compiler:
                 if seat is not None and seat(c) == c.you:
                     n = 0  # paying oneself costs nothing
                 out.append((max(n, 0), credit))
+            grants = held.get(source(c)[1]) if held else None
+            if grants:  # a held discount on the counter paid from: off the parts in their order
+                more = c.eng.held_ability(grants, c.you)
+                for i, (n, credit) in enumerate(out):
+                    cut = min(n, more)
+                    out[i], more = (n - cut, credit), more - cut
             return out
 
         def can_pay(c: Ctx) -> bool:

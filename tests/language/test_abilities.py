@@ -93,3 +93,64 @@ def test_the_report_shows_what_held_items_grant(tmp_path):
     game = make_game(tmp_path, ROLES)
     assert "on each gain of research" in build_html(game, "", lang="en")
     assert "à chaque paiement de coins" in build_html(game, "", lang="fr")
+
+
+ACCOUNTS = """
+game: accounts
+players: 2
+tables:
+  cards: [{name: clerk, rebate: 1, more: 0}, {name: broker, rebate: 0, more: 2}]
+counters:
+  accounts: {per: player, each: [hr, rd], initial: 6, min: 0}
+  coins: {per: player, initial: 6, min: 0}
+  bank: {initial: 0}
+zones:
+  box: {}
+  held: {per: player}
+items:
+  card:
+    from: cards
+    zone: box
+    while_held:
+      discount: {accounts: this.rebate, coins: this.rebate}   # every account, and coins
+      bonus: {"accounts[rd]": this.more}                      # only the R&D account
+flow:
+  - turns: {first: 0, actions: [take, salary, grant, buy, tip], until: one_round}
+actions:
+  take:
+    choose: c in box
+    effect: move c to held
+  salary: {effect: 'pay 3 from accounts["hr"] to bank'}
+  grant: {effect: 'gain 1 accounts["rd"]', limit: {times: 1, per: turn}}
+  buy:
+    cost: {from: coins, tax: {amount: 1, to: bank}, price: {amount: 3, to: bank}}
+    effect: end turn
+  tip: {effect: 'pay 2 from coins to 1'}
+scoring: {score: coins}
+"""
+
+
+def test_held_discounts_and_bonuses_reach_family_members_payments_and_costs(tmp_path):
+    e = start(make_game(tmp_path, ACCOUNTS))
+    me, bank = e.state["players"][0], lambda: e.state["counters"]["bank"]
+    play_labels(e, [f"take {role(e, 'clerk')}", "salary"])   # pay 3 - 1 from a member, to the bank
+    assert (me["accounts[hr]"], bank()) == (6 - 2, 2)
+    play_labels(e, ["tip"])                               # `pay ... from coins to`: 2 - 1
+    assert (me["coins"], e.state["players"][1]["coins"]) == (6 - 1, 6 + 1)
+    play_labels(e, ["buy"])                              # the cost's first part (tax 1) is cut
+    assert (me["coins"], bank()) == (5 - 3, 2 + 3)
+
+
+def test_a_bonus_on_one_member_only(tmp_path):
+    e = start(make_game(tmp_path, ACCOUNTS))
+    me = e.state["players"][0]
+    play_labels(e, [f"take {role(e, 'broker')}", "grant", "salary"])
+    assert (me["accounts[rd]"], me["accounts[hr]"]) == (6 + 1 + 2, 6 - 3)   # no discount held
+    play_labels(e, ["buy"])
+    assert me["coins"] == 6 - 4
+
+
+def test_a_member_target_must_exist(tmp_path):
+    with pytest.raises(MeeplangError, match=r"game\.yaml:\d+:\d+: error: unknown player counter "
+                                            r"'accounts\[me\]'; did you mean 'accounts\[rd\]'"):
+        make_game(tmp_path, ACCOUNTS.replace('"accounts[rd]"', '"accounts[me]"'))
