@@ -238,3 +238,27 @@ def test_action_boxes_draw_the_deck_operations(tmp_path, lang, draw, search):
     dot = re.sub(r"</FONT><BR/><FONT POINT-SIZE=\"10\">", " ",
                  dot_source(make_game(tmp_path, text), "actions", lang))
     assert draw in dot and search in dot
+
+
+def test_a_game_of_draws_and_searches_logs_the_same_every_time_and_replays(tmp_path):
+    import json
+
+    from interpreter.agents import RandomAgent
+    from interpreter.log import dumps_line, header, replay_records
+
+    text = SCOUT.replace("DRAWN", "2").replace("KEPT", "1").replace("WHERE", "bottom").replace(
+        "rest: {effect: pass}", "rest:\n    effect: |\n      search deck for card where card.value"
+        " > 2:\n        move card to discard").replace(
+        "  - turns: {first: 0, actions: [scout, rest], per_turn: 1, until: never}",
+        "  - repeat: 3\n    steps:\n      - turns: {first: 0, actions: [scout, rest], per_turn: 1,"
+        " until: one_round}")
+    game = make_game(tmp_path, text)
+    logs = []
+    for _ in range(2):
+        e = start(game, seed=5)
+        agent = RandomAgent(0, 3)
+        while e.decision is not None:
+            e.choose(agent.choose(e, e.decision, e.view(e.decision.player)))
+        logs.append([dumps_line(r) for r in [header(e)] + e.events])
+    assert logs[0] == logs[1]
+    assert replay_records([json.loads(line) for line in logs[0]]).state == e.state
