@@ -1843,7 +1843,7 @@ _TAKES_ONE = ("top", "bottom", "first", "last")
 
 def can_fail(block, game) -> bool:
     """Does this effect hold a statement that can stop it half way: `pay`, a `choose` (its
-    options may be empty), `deal`, moving or placing an item taken with top/first/... (the zone
+    options may be empty), `deal`, `draw`, moving or placing an item taken with top/first/... (the zone
     may be empty) or into a zone with a capacity, or doing an action by value?"""
     for s in A.walk(block):
         if isinstance(s, (A.ChooseStmt, A.SecretChooseStmt, A.DealStmt, A.DrawStmt)) or (
