@@ -130,6 +130,16 @@ class Neg:
 
 
 @node
+class Otherwise:
+    """`A otherwise B`: A, unless it is none or empty (a list or zone), then B (a declared
+    fallback: "the levels the spec allows, otherwise the shallowest open one")."""
+
+    first: object
+    then: object
+    pos: Pos = _pos
+
+
+@node
 class CondExpr:
     cond: object
     then: object
@@ -268,6 +278,39 @@ class PeekStmt:
 
     items: object
     player: object = None
+    pos: Pos = _pos
+
+
+@node
+class DrawStmt:
+    """`draw N from PILE to ZONE, keep K [as NAME] [where COND], return the rest to the bottom`:
+    the top N items of the pile (with `any of LIST`, each from a pile the drawer picks) go to
+    ZONE, seen by the drawer; the drawer keeps K of them there and the others go back to the top
+    or bottom of the pile each came from."""
+
+    count: object
+    source: object
+    any_of: bool
+    dest: object
+    keep: object
+    name: str | None  # names each drawn item in `where`, then what was kept
+    cond: object
+    rest: str  # "top" or "bottom"
+    pos: Pos = _pos
+
+
+@node
+class SearchStmt:
+    """`search ZONE for NAME [where COND] [by PLAYER]: BODY [else: OTHER]`: the searcher looks
+    through the zone and picks one item that fits (the others keep their order), then BODY runs
+    with NAME bound; OTHER runs when no item fits."""
+
+    zone: object
+    name: str
+    cond: object
+    searcher: object
+    body: object  # Block
+    other: object  # Block or None
     pos: Pos = _pos
 
 
@@ -471,6 +514,8 @@ def _expr(e):
             return 3, f"not {expr_source(o, 3)}"
         case Neg(operand=o):
             return 7, f"-{expr_source(o, 7)}"
+        case Otherwise(first=f, then=t):
+            return 0, f"{expr_source(f, 1)} otherwise {expr_source(t)}"
         case CondExpr(cond=c, then=t, other=o):
             return 0, f"if {expr_source(c, 1)} then {expr_source(t)} else {expr_source(o)}"
     raise TypeError(f"not an expression: {e!r}")
@@ -549,6 +594,10 @@ def _stmt(s, ind: str) -> str:
             line = f"peek {x(i)}" + (f" by {x(who)}" if who is not None else "")
         case RollStmt(sides=n, name=name):
             line = f"roll d{n} as {name}"
+        case DrawStmt(count=n, source=src, any_of=many, dest=d, keep=k, name=name, cond=c):
+            line = f"draw {x(n)} from {'any of ' if many else ''}{x(src)} to {x(d)}, keep " + (
+                f"{x(k, 5)}" + (f" as {name}" if name else "") + _where(c) +
+                f", return the rest to the {s.rest}")
         case ChooseStmt(name=n, cond=c, chooser=who):
             line = f"choose {n} {_options(s)}{_where(c)}" + (f" by {x(who)}" if who is not None
                                                              else "")
@@ -585,6 +634,10 @@ def _stmt(s, ind: str) -> str:
             return f"{ind}repeat {x(c)} times{_suite(b, ind)}"
         case WhileStmt(cond=c, body=b):
             return f"{ind}while {x(c)}{_suite(b, ind)}"
+        case SearchStmt(zone=z, name=n, cond=c, searcher=who, body=b, other=other):
+            out = f"{ind}search {x(z)} for {n}{_where(c)}" + (
+                f" by {x(who)}" if who is not None else "") + _suite(b, ind)
+            return out + (f"{ind}else{_suite(other, ind)}" if other is not None else "")
         case _:
             raise TypeError(f"not a statement: {s!r}")
     return f"{ind}{line}\n"

@@ -176,6 +176,24 @@ class _ToAst(Transformer):
     def peek_stmt(self, meta, c):
         return A.PeekStmt(c[0], c[1], pos=self._p(meta))
 
+    def one_pile(self, meta, c):
+        return (c[0], False)
+
+    def any_pile(self, meta, c):
+        return (c[0], True)
+
+    def draw_stmt(self, meta, c):
+        count, (source, any_of), dest, keep, name, cond, rest = c
+        if cond is not None and name is None:
+            raise RuleSyntaxError("`keep ... where` needs a name for the drawn item it tests: "
+                                  "`keep 1 as card where ...`", cond.pos)
+        return A.DrawStmt(count, source, any_of, dest, keep, str(name) if name else None, cond,
+                          str(rest), pos=self._p(meta))
+
+    def search_stmt(self, meta, c):
+        return A.SearchStmt(c[0], str(c[1]), c[2], c[3], c[4], c[5][1] if c[5] else None,
+                            pos=self._p(meta))
+
     def shuffle_stmt(self, meta, c):
         return A.ShuffleStmt(c[0], pos=self._p(meta))
 
@@ -316,6 +334,9 @@ class _ToAst(Transformer):
     # -- expressions
     def cond_expr(self, meta, c):
         return A.CondExpr(c[0], c[1], c[2], pos=self._p(meta))
+
+    def otherwise_expr(self, meta, c):
+        return A.Otherwise(c[0], c[1], pos=self._p(meta))
 
     def or_expr(self, meta, c):
         return A.BoolOp("or", c[0], c[1], pos=self._p(meta))

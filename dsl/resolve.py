@@ -1253,6 +1253,9 @@ class _Checker:
             case A.Neg(operand=o):
                 self._want(self.expr(o, scope), "int", o, "a negation")
                 return "int"
+            case A.Otherwise(first=f, then=t):
+                a, b = self.expr(f, scope), self.expr(t, scope)
+                return a if a == b else "any"
             case A.CondExpr(cond=c, then=t, other=o):
                 self.expr(c, scope)
                 a, b = self.expr(t, scope), self.expr(o, scope)
@@ -1420,6 +1423,30 @@ class _Checker:
                     self._want(self.expr(p, scope), "player", p, "who does the action")
                 if t is not None:
                     self._want(self.expr(t, scope), "int", t, "the number of times")
+            case A.DrawStmt(count=n, source=src, dest=d, keep=k, name=name, cond=c):
+                self._want(self.expr(n, scope), "int", n, "the number of items to draw")
+                if s.any_of:
+                    self._want(self.expr(src, scope), "list", src, "the piles drawn from")
+                else:
+                    self._zone(src, scope, "the pile drawn from")
+                self._zone(d, scope, "where drawn items go")
+                self._want(self.expr(k, scope), "int", k, "the number of items kept")
+                if name is not None:
+                    scope[name] = "any"
+                    self.locals_seen.add(name)
+                if c is not None:
+                    self.expr(c, scope)
+            case A.SearchStmt(zone=z, name=name, cond=c, searcher=who, body=b, other=other):
+                self._zone(z, scope, "what is searched")
+                if who is not None:
+                    self._want(self.expr(who, scope), "player", who, "who searches")
+                inner = dict(scope, **{name: "any"})
+                self.locals_seen.add(name)
+                if c is not None:
+                    self.expr(c, inner)
+                self.block(b, inner)
+                if other is not None:
+                    self.block(other, scope)
             case A.PeekStmt(items=i, player=p):
                 self.expr(i, scope)
                 if p is not None:

@@ -689,6 +689,17 @@ class _Compiler:
         o, pos = self.ex(e.operand, scope), e.pos
         return lambda c: -need_int(o(c), "what is negated", pos)
 
+    def x_Otherwise(self, e, scope):
+        first, then = self.ex(e.first, scope), self.ex(e.then, scope)
+
+        def otherwise(c: Ctx):
+            value = first(c)
+            if value is None or (isinstance(value, (list, tuple)) and not value) or (
+                    type(value) is ZoneRef and not c.s["zones"][value.key]):
+                return then(c)
+            return value
+        return otherwise
+
     def x_CondExpr(self, e, scope):
         cond, a, b = self.ex(e.cond, scope), self.ex(e.then, scope), self.ex(e.other, scope)
         return lambda c: a(c) if cond(c) else b(c)
@@ -1228,6 +1239,107 @@ class _Compiler:
                                              lambda: options(cc), ctx=cc)
         return choose, True
 
+    def s_DrawStmt(self, s, scope):
+        count, dest, keep = self.ex(s.count, scope), self._dest(s.dest, scope, s.pos), self.ex(
+            s.keep, scope)
+        name, why, pos, any_of, at_top = s.name, str(s.pos), s.pos, s.any_of, s.rest == "top"
+        source = self.ex(s.source, scope) if any_of else self._dest(s.source, scope, s.pos)
+        if name is not None:
+            scope.add(name)
+        fits = self.ex(s.cond, scope) if s.cond is not None else None
+
+        def piles(c: Ctx) -> list:
+            """The piles the next item may come from: those with an item (or a bag to refill)."""
+            out = []
+            for z in need_items(c, source(c), "the piles drawn from", pos):
+                if type(z) is not ZoneRef:
+                    raise RuleError(f"{z!r} is not a zone", pos)
+                if c.s["zones"][z.key] or _recycles_some(c, z):
+                    out.append(z)
+            return out
+
+        def keepable(c: Ctx, drawn: list) -> list:
+            held = c.s["zones"][dest(c).key]
+            out = [x for x, _ in drawn if x in held]
+            if fits is None:
+                return out
+            saved, v, fitting = c.v.get(name, _MISSING), c.v, []
+            for x in out:
+                v[name] = x
+                if fits(c):
+                    fitting.append(x)
+            if saved is _MISSING:
+                c.v.pop(name, None)
+            else:
+                c.v[name] = saved
+            return fitting
+
+        def keep_options(c: Ctx, drawn: list, k: int) -> list:
+            from itertools import combinations
+
+            pool = keepable(c, drawn)
+            return pool if k == 1 else [list(x) for x in combinations(pool, k)]
+
+        def draw(c: Ctx):
+            n = need_int(count(c), "how many to draw", pos)
+            k = need_int(keep(c), "how many to keep", pos)
+            if n < 0 or not 0 <= k <= n:
+                raise RuleError(f"cannot draw {n} and keep {k}", pos)
+            drawn: list = []  # (item, the pile it came from)
+            for i in range(n):
+                if any_of:
+                    if not piles(c):
+                        raise Impossible(f"cannot draw {n}: the piles ran out after {i}", pos)
+                    pile = yield from c.eng.ask(c.you, "draw pile", piles(c), why,
+                                                lambda: piles(c), ctx=c)
+                else:
+                    pile = source(c)
+                seq = c.s["zones"][pile.key]
+                if not seq:
+                    c.eng.restock(pile)
+                if not seq:
+                    raise Impossible(f"cannot draw {n} from {pile.key}: it held {i}", pos)
+                item = seq[0]
+                c.eng.move_item(item, dest(c), False, pos)
+                c.eng.peek(c.you, [item])  # the drawer sees what they draw
+                drawn.append((item, pile))
+            kept: list = []
+            if k > 0:
+                if len(keepable(c, drawn)) < k:
+                    raise Impossible(f"cannot keep {k} of the {n} drawn: "
+                                     f"{len(keepable(c, drawn))} may be kept", pos)
+                choice = yield from c.eng.ask(c.you, f"keep {name or 'item'}",
+                                              keep_options(c, drawn, k), why,
+                                              lambda: keep_options(c, drawn, k), ctx=c)
+                kept = [choice] if k == 1 else list(choice)
+                if name is not None:
+                    c.v[name] = choice
+            rest = [(x, pile) for x, pile in drawn if x not in kept]
+            for x, pile in (rest[::-1] if at_top else rest):  # the first drawn stays the upper
+                c.eng.move_item(x, pile, at_top, pos)
+        return draw, True
+
+    def s_SearchStmt(self, s, scope):
+        zone, name, why, pos = self._dest(s.zone, scope, s.pos), s.name, str(s.pos), s.pos
+        options = self.options_fn(A.ChooseStmt(name, s.zone, s.cond, False, pos=pos), scope)
+        searcher = self.ex(s.searcher, scope) if s.searcher is not None else None
+        body = self.block_gen(s.body, scope | {name})
+        other = self.block_gen(s.other, scope) if s.other is not None else None
+
+        def search(c: Ctx):
+            who = c.you if searcher is None else searcher(c)
+            cc = c if who == c.you else Ctx(c.s, who, c.v, c.eng)
+            c.eng.peek(who, list(c.s["zones"][zone(c).key]))  # looks through the whole zone
+            found = options(cc)
+            if not found:
+                if other is not None:
+                    yield from other(c)
+                return
+            c.v[name] = yield from c.eng.ask(who, f"search {name}", found, why,
+                                             lambda: options(cc), ctx=cc)
+            yield from body(c)
+        return search, True
+
     def s_AuctionStmt(self, s, scope):
         bidders, currency, why, pos = self.ex(s.bidders, scope), s.currency, str(s.pos), s.pos
         ties = self.ex(s.ties, scope) if s.ties is not None else None
@@ -1762,10 +1874,10 @@ _TAKES_ONE = ("top", "bottom", "first", "last")
 
 def can_fail(block, game) -> bool:
     """Does this effect hold a statement that can stop it half way: `pay`, a `choose` (its
-    options may be empty), `deal`, moving or placing an item taken with top/first/... (the zone
+    options may be empty), `deal`, `draw`, moving or placing an item taken with top/first/... (the zone
     may be empty) or into a zone with a capacity, or doing an action by value?"""
     for s in A.walk(block):
-        if isinstance(s, (A.ChooseStmt, A.SecretChooseStmt, A.DealStmt)) or (
+        if isinstance(s, (A.ChooseStmt, A.SecretChooseStmt, A.DealStmt, A.DrawStmt)) or (
                 isinstance(s, A.GainStmt) and s.verb in ("pay", "transfer")) or (
                 isinstance(s, A.DoStmt) and s.value is not None):
             return True
@@ -1774,6 +1886,15 @@ def can_fail(block, game) -> bool:
         if isinstance(s, A.PlaceStmt) and (_may_be_missing(s.item) or _has_capacity(s.zone, game)):
             return True
     return False
+
+
+def _recycles_some(c: Ctx, z: ZoneRef) -> bool:
+    """Would an empty zone take items back from what it recycles (`recycle:`)?"""
+    back = c.eng.game.zones[z.name].recycle
+    if back is None:
+        return False
+    owner = z.owner if c.eng.game.zones[back].per_player else None
+    return bool(c.s["zones"][c.eng.prog.zone_ref(back, owner).key])
 
 
 def _may_be_missing(item) -> bool:

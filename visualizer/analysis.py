@@ -36,6 +36,11 @@ def calls(block) -> list[str]:
     return out
 
 
+def deck_operations(block) -> list:
+    """The `draw ..., keep ...` and `search ... for` statements of a block, in source order."""
+    return [n for n in _nodes(block) if isinstance(n, (A.DrawStmt, A.SearchStmt))]
+
+
 def tables_read(game, *parts) -> list[str]:
     """The tables the given rule parts (expressions, blocks, an action's choice) read, in source
     order: what a house rule that changes a table changes."""

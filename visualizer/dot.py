@@ -499,6 +499,7 @@ class _Builder:
             if action.cost is not None:
                 lines += wrap(w.field("cost", cost_text(w, action.cost)), 40,
                               2 if self.detail == "actions" else 3)
+            lines += self.deck_lines(action.effect)
             tables = AN.tables_read(self.game, action.param, action.requires, action.effect)
             if tables:
                 lines += wrap(w.ui("reads", ", ".join(tables)), 40, 2)
@@ -515,6 +516,20 @@ class _Builder:
             keys = {("action", name)} | {("action", a) for a in called}
             self.anchors.append(_Anchor(aid, None, where, [(None, action.effect)], keys))
         return aid
+
+    def deck_lines(self, block) -> list[str]:
+        """A line per deck operation: what is drawn and kept and where the rest goes, what is
+        searched for."""
+        w, out = self.w, []
+        for op in AN.deck_operations(block):
+            if isinstance(op, A.DrawStmt):
+                text = w.ui("draw", expr(op.count), ("any of " if op.any_of else "") +
+                            expr(op.source), expr(op.keep), w.ui(op.rest))
+            else:
+                text = w.ui("search", expr(op.zone), op.name + (f" where {expr(op.cond)}"
+                                                                 if op.cond is not None else ""))
+            out += wrap(text, 40, 2)
+        return out
 
     # -- triggers
     def when_text(self, t) -> str:

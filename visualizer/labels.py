@@ -42,6 +42,8 @@ UI = {
         "enter_space": "on entering a space of {}", "gain": "on each gain of {}",
         "enters": "when an item enters {}",
         "each": "for each {}", "limit": "at most {} per {}",
+        "draw": "draws {} from {}, keeps {}; the rest to the {}", "top": "top",
+        "bottom": "bottom", "search": "searches {} for {}",
         "round": "Round", "legend": "Legend",
         # legend rows
         "lg_start": "setup, then the flow",
@@ -103,6 +105,8 @@ UI = {
         "enter_space": "en entrant sur une case de {}", "gain": "à chaque gain de {}",
         "enters": "quand un élément entre dans {}",
         "each": "pour chaque {}", "limit": "au plus {} par {}",
+        "draw": "pioche {} dans {}, en garde {} ; le reste {}", "top": "dessus",
+        "bottom": "dessous", "search": "fouille {} : {}",
         "round": "Manche", "legend": "Légende",
         "lg_start": "mise en place, puis le déroulement",
         "lg_phase": "phase : étapes de haut en bas",

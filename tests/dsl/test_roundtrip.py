@@ -136,6 +136,11 @@ HAND_WRITTEN_BLOCKS = [
     "secretly each p in [q for q in players if q.posted > 0] chooses bid from 0 to p.coins",
     "peek top(deck, 3)",
     "peek deck by players[0]",
+    "draw 2 from deck to hand, keep 1, return the rest to the bottom",
+    "draw n + 1 from any of [pile[l] for l in ls] to hand, keep n - 1 as t where t.level > 1, "
+    "return the rest to the top",
+    "search deck for card where card.kind == \"gem\" by left(you):\n  move card to hand\n"
+    "else:\n  gain 1 coins\nshuffle deck",
     "do buy\ndo buy for left(you)\ndo buy 3 times\ndo buy for p x + 1 times",
     "end turn\nend game\npass",
     'log "he said \\"hi\\" \\\\ bye"',
@@ -169,6 +174,9 @@ HAND_WRITTEN_EXPRS = [
     "[[1], [2, [3]]]",
     "none",
     "true and false or none",
+    "[l for l in ls if l > 2] otherwise [l for l in ls][:1]",
+    "if a then b else c otherwise d",
+    "(a otherwise b) + 1",
 ]
 
 

@@ -1,5 +1,6 @@
 """Deck operations declared on zones: `refill_from:` (a row kept full from a deck) and
-`recycle:` (an empty bag takes back its discards, shuffled), plus `peek` to search a deck."""
+`recycle:` (an empty bag takes back its discards, shuffled). Drawing and searching are in
+test_draw_search.py."""
 import pytest
 
 from dsl.errors import MeeplangError

@@ -580,7 +580,11 @@ def test_target_t_en_07_sonar_leftmost_empty_space_of_a_shared_track(tmp_path):
 
 
 # ----------------------------------------------------------------------------------------------
-# T-EN-08  Discover: draw 2, keep 1 (the other to the bottom of its pile), place below a zone
+# T-EN-08  Discover: draw 2, keep 1 (the other to the bottom of its pile), place below a zone.
+# "Draw, keep one, return the other to the bottom" is one `draw` statement, each tile from a pile
+# the player picks among those the spec allows; the fallback to the shallowest open level is
+# declared once in a formula with `otherwise`. The full play area's fixed reward is the
+# rulebook's own "if ... instead" (Endeavor FR l.516).
 DISCOVER = """
 game: discover
 players: 1
@@ -588,7 +592,7 @@ tables:
   levels: LEVELS
   columns: COLUMNS
   level1_columns: COLUMNS              # where the scenario lets level-1 tiles start columns
-  tile_names: [star, calm, kelp, atoll, lagoon, sunken_ruins, shelf, deep_a, deep_b, abyss, edge_a, edge_b, edge_c]
+  tile_names: [star, calm, kelp, atoll, lagoon, sunken_ruins, shelf, deep_a, deep_b, abyss, edge_a, edge_b, edge_c, edge_d]
   tiles:                               # row 0: face down in the pile of its level (top first)
 TILES
 counters:
@@ -597,7 +601,7 @@ counters:
 zones:
   box: {}
   pile: {each: levels, visibility: hidden}
-  drawn: {}
+  hand: {per: player, visibility: owner}       # drawn tiles: seen by their drawer only
   ocean: {grid: {rows: 4, columns: 4}}
   token_supply: {visibility: hidden, recycle: token_discard}   # short: the spent tokens go back
   token_discard: {}
@@ -610,6 +614,9 @@ formulas:
     [c for c in columns if at(ocean, l, c) == none
      and (if l == 1 then c in level1_columns else at(ocean, l - 1, c) != none)]
   open_level(l): not empty(free_spaces(l)) and not empty(pile[l])
+  # the levels the spec allows that still have room, otherwise the shallowest level that has
+  levels_to_draw(lo, hi): >-
+    [l for l in range(lo, hi) if open_level(l)] otherwise [l for l in levels if open_level(l)][:1]
 setup: |
   for each t in box:
     if t.row > 0:
@@ -623,23 +630,15 @@ actions:
   discover:
     takes: [lo, hi]
     effect: |
-      let wanted = [l for l in range(lo, hi) if open_level(l)]
-      if empty(wanted):                           # fallback: the shallowest level with room
-        let open = [l for l in levels if open_level(l)]
-        let wanted = if empty(open) then [] else [first(open)]
-      if empty(wanted):
-        gain 1 fallback_rewards                   # the play area is full: fixed reward
+      let allowed = levels_to_draw(lo, hi)
+      if empty(allowed):                          # the play area is complete: a fixed reward
+        gain 1 fallback_rewards
       else:
-        repeat 2 times:
-          choose level in wanted where not empty(pile[level])
-          move top(pile[level]) to drawn
-        choose kept in drawn where not empty(free_spaces(kept.level))
-        for each t in [x for x in drawn if x != kept]:
-          move t to pile[t.level] at bottom
-        choose col in free_spaces(kept.level)
-        place kept on ocean at kept.level, col
-        deal min(kept.dive, count(token_supply) + count(token_discard)) from token_supply to dive_stack[kept.name]
-        gain kept.bonus research                  # its discovery bonus
+        draw 2 from any of [pile[l] for l in allowed] to hand, keep 1 as tile, return the rest to the bottom
+        choose col in free_spaces(tile.level)
+        place tile on ocean at tile.level, col
+        deal min(tile.dive, count(token_supply) + count(token_discard)) from token_supply to dive_stack[tile.name]
+        gain tile.bonus research                  # its discovery bonus
 scoring: {score: research}
 """
 E14_TILES = """
@@ -656,7 +655,8 @@ E14_TILES = """
 E15_TILES = E14_TILES + """
     - {name: edge_a, level: 1, row: 1, col: 3, dive: 0, bonus: 0}
     - {name: edge_b, level: 2, row: 2, col: 2, dive: 0, bonus: 0}
-    - {name: edge_c, level: 2, row: 2, col: 3, dive: 0, bonus: 0}"""
+    - {name: edge_c, level: 2, row: 2, col: 3, dive: 0, bonus: 0}
+    - {name: edge_d, level: 3, row: 3, col: 1, dive: 0, bonus: 0}"""
 
 
 def discover_game(tmp_path, tiles, columns="[1, 2, 3]"):
@@ -667,26 +667,30 @@ def discover_game(tmp_path, tiles, columns="[1, 2, 3]"):
 def test_target_t_en_08_discover_draw_two_keep_one_place_below_a_zone(tmp_path):
     e = discover_game(tmp_path, E14_TILES)
     # E14: spec 1-2; level 1 has 1 empty space (column 3), level 2 one valid space (below calm)
-    assert e.decision.labels == ["1", "2"]
-    play_labels(e, ["1", "2"])                    # draw the Atoll and the Sunken Ruins
+    assert e.decision.kind == "draw pile" and e.decision.labels == ["pile[1]", "pile[2]"]
+    play_labels(e, ["pile[1]", "pile[2]"])        # draw the Atoll and the Sunken Ruins
     assert sorted(names(e, ["x " + x for x in e.decision.labels], "x")) == ["atoll", "sunken_ruins"]
     play_labels(e, [item_id(e, "sunken_ruins")])  # keep the Ruins
     assert e.decision.labels == ["2"]             # the only valid level-2 space: below calm
     play_labels(e, ["2"])
     assert e.decision is None
     assert zone_names(e, "pile[1]") == ["lagoon", "atoll"]     # the Atoll at the bottom
+    assert e.view(0)["zones"]["pile[1]"] == ["?", item_id(e, "atoll")]     # which the drawer saw
     assert tuple(e.state["cells"][item_id(e, "sunken_ruins")]) == (2, 2)   # below calm
+    assert e.state["zones"]["hand@0"] == []
     assert len(e.state["zones"]["dive_stack[sunken_ruins]"]) == 4           # refilled supply
     assert len(e.state["zones"]["token_supply"]) == 1 and e.state["zones"]["token_discard"] == []
     assert e.state["players"][0]["research"] == 2                            # its bonus
 
 
 def test_target_t_en_08_discover_fallback_to_the_shallowest_open_level(tmp_path):
-    # E15: every level-1 and level-2 space is full: the tiles come from level 3
+    # E15: every level-1 and level-2 space is full: the tiles come from level 3 only (level 4
+    # has room too, below edge_d, but is not the shallowest)
     e = discover_game(tmp_path, E15_TILES)
-    assert e.decision.labels == ["3"]
-    play_labels(e, ["3", "3", item_id(e, "deep_b")])
-    assert e.decision.labels == ["1", "2", "3"]   # below kelp, edge_b or edge_c
+    assert e.state["players"][0]["fallback_rewards"] == 0    # not the full play area's reward
+    assert e.decision.labels == ["pile[3]"]
+    play_labels(e, ["pile[3]", "pile[3]", item_id(e, "deep_b")])
+    assert e.decision.labels == ["2", "3"]        # below edge_b or edge_c
     play_labels(e, ["2"])
     assert tuple(e.state["cells"][item_id(e, "deep_b")]) == (3, 2)
     assert zone_names(e, "pile[3]") == ["deep_a"] and e.state["players"][0]["research"] == 3
@@ -699,7 +703,7 @@ def test_target_t_en_08_discover_when_the_play_area_is_full(tmp_path):
     - {name: edge_b, level: 4, row: 4, col: 1, dive: 0, bonus: 0}""", columns="[1]")
     assert e.decision is None
     assert e.state["players"][0]["fallback_rewards"] == 1
-    assert zone_names(e, "pile[1]") == ["atoll", "lagoon"] and e.state["zones"]["drawn"] == []
+    assert zone_names(e, "pile[1]") == ["atoll", "lagoon"] and e.state["zones"]["hand@0"] == []
 
 
 # ----------------------------------------------------------------------------------------------

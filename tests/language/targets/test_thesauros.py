@@ -1036,10 +1036,9 @@ flow:
           - do: |
               let due = reveals_after[q]
               for each m in deck_reservation:
-                if due > 0:
-                  peek tech_deck by owner(m)             # looks through the deck
-                  choose card in tech_deck by owner(m)
-                  move card to zone_2
+                if due > 0:                              # its owner looks through the deck and
+                  search tech_deck for card by owner(m):   # chooses the card revealed first
+                    move card to zone_2
                   let due = due - 1
                 move m to line_2 at top                  # space 1 of the Zone 2 line
               deal due from tech_deck to zone_2
@@ -1051,9 +1050,8 @@ def test_target_t_th_14_reveal_schedule_and_one_deck_reservation(tmp_path):
     """EX-28: after the maintenance of Q1..Q5 the board holds 4, 5, 7, 8, 10 face-up cards, none
     more from Q6 on; a reservation lets its owner pick the card revealed (the others keep their
     order), once per quadrimester across all players (a shared limit on the action), and puts
-    the meeple on space 1 of line 2.
-
-    Partly: the search of the deck is written out (choose + move), not a generic deck operation."""
+    the meeple on space 1 of line 2. The reservation is one `search` of the deck: its owner
+    looks through it and picks the card, the others keep their order."""
     e = start(make_game(tmp_path, TECH))
     counts = []
     for q in range(1, 8):
@@ -1062,7 +1060,8 @@ def test_target_t_th_14_reveal_schedule_and_one_deck_reservation(tmp_path):
             assert e.decision.player == 1 and e.decision.labels == ["done"]
             play_labels(e, ["done", "done"])
             deck_before = list(e.state["zones"]["tech_deck"])
-            assert e.decision.player == 0 and len(e.decision.labels) == len(deck_before)
+            assert e.decision.player == 0 and e.decision.labels == deck_before   # seen, any card
+            assert e.view(1)["zones"]["tech_deck"] == ["?"] * len(deck_before)   # others: backs
             play_labels(e, ["tech#11"])
             assert e.state["zones"]["zone_2"][-2:] == ["tech#11", deck_before[0]]
             assert e.state["zones"]["tech_deck"] == [c for c in deck_before if c != "tech#11"][1:]
