@@ -835,6 +835,9 @@ class _Compiler:
                 if type(old) is not int or type(v) is not int:
                     raise RuleError(f"{name} of {x} is not a number", pos)
                 v = old + sign * v
+            eng = c.eng
+            if eng.rehearsing:  # the rehearsal puts it back (rehearsal.py)
+                eng.field_undo.append((data, name, data.get(name, _MISSING)))
             data[name] = v
         return set_field, False
 
