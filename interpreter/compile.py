@@ -1123,7 +1123,7 @@ class _Compiler:
 
         def shuffle(c: Ctx):
             z = zone(c)
-            c.eng.rng.shuffle(c.s["zones"][z.key])
+            c.eng.chance().shuffle(c.s["zones"][z.key])
             if "known" in c.s:  # a peek lasts until the items are shuffled
                 c.eng.forget(c.s["zones"][z.key])
             if c.eng.record:
@@ -1136,7 +1136,7 @@ class _Compiler:
         at = f"{pos.path}:{pos.line}"
 
         def roll(c: Ctx):
-            value = c.eng.rng.randint(1, sides)
+            value = c.eng.chance().randint(1, sides)
             c.v[name] = value
             if c.eng.record:
                 c.eng.events.append({"event": "roll", "die": sides, "value": value,

@@ -145,6 +145,9 @@ class Engine:
         self.rehearsing = 0  # how many rehearsals (interpreter/rehearsal.py) are running
         self.snapshot: dict | None = None  # the state the outermost rehearsal goes back to
         self.field_undo: list = []  # (item data, field, old value) set during rehearsals
+        # per running rehearsal, innermost last: the random state before the rehearsal first drew
+        # from it (None while it has not), to put back
+        self.rng_marks: list = []
         self._hiding: dict = {}  # zone key -> its zone if it may hide items, else None
         self._kind_items: dict = {}  # item kind -> its items (made once, at setup)
 
@@ -316,6 +319,15 @@ class Engine:
                 text = f"{key} {s['zones'][key].index(value) + 1}"
                 out.append(f"{o.action} {text}" if isinstance(o, ActionOption) else text)
         return out
+
+    def chance(self) -> random.Random:
+        """The game's random source, for a rule about to draw from it. Running rehearsals note
+        its state first (getstate is costly, and most rehearsals never draw)."""
+        marks = self.rng_marks
+        if marks and marks[-1] is None:
+            state = self.rng.getstate()
+            marks[:] = [state if m is None else m for m in marks]
+        return self.rng
 
     def event(self, record: dict) -> None:
         if self.record:
@@ -619,7 +631,7 @@ class Engine:
         back = self.prog.zone_ref(spec.recycle, owner)
         for x in list(self.state["zones"][back.key]):
             self.move_item(x, ref, False, spec.pos)
-        self.rng.shuffle(self.state["zones"][ref.key])
+        self.chance().shuffle(self.state["zones"][ref.key])
         if self.record:
             self.events.append({"event": "shuffle", "zone": ref.key, "at": str(spec.pos)})
         if "known" in self.state:

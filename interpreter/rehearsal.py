@@ -6,9 +6,10 @@ offered beside an inner decision (it must leave that decision something to choos
 
 A rehearsal runs the effect on the live game with nothing recorded and no free actions, answers
 its inner decisions one path after another (depth first: the first option first), and puts the
-game back exactly as it was after every run. It succeeds when one path ends (or ends the turn or
-the game) without a rule error: it can pay, the piles it takes from are not empty, its choices
-have options. When REHEARSAL_RUNS runs are spent without an answer, the effect is taken as
+game back exactly as it was after every run: the state from a snapshot kept on the engine, the
+items' fields from a journal of what the rehearsal set, the random state if it drew. It succeeds
+when one path ends (or ends the turn or the game) without a rule error: it can pay, the piles it
+takes from are not empty, its choices have options. When REHEARSAL_RUNS runs are spent without an answer, the effect is taken as
 possible (a rehearsal never forbids what it could not check). Rehearsals nest (an effect that
 offers actions by value rehearses them) up to MAX_NESTING deep, below which options are taken as
 possible and the depth-first search of the outer rehearsal tries them one by one.
@@ -30,6 +31,7 @@ def rehearse(eng, run: Callable[..., Any], *args) -> bool:
     if eng.rehearsing >= MAX_NESTING:
         return True
     saved = _save(eng)
+    eng.rng_marks.append(None)
     eng.rehearsing += 1
     eng.record = False
     eng.windows.append((None, ()))  # no free actions inside a rehearsal
@@ -49,6 +51,7 @@ def rehearse(eng, run: Callable[..., Any], *args) -> bool:
         return False
     finally:
         _restore(eng, saved)
+        eng.rng_marks.pop()
         eng.rehearsing -= 1
 
 
@@ -76,7 +79,7 @@ def _run(gen, answers: list, paths: list) -> bool:
 
 
 def _save(eng) -> tuple:
-    return (_snapshot(eng), len(eng.field_undo), eng.rng.getstate(), len(eng.events),
+    return (_snapshot(eng), len(eng.field_undo), len(eng.events),
             eng.record, eng.steps, eng.turns_taken, eng.depth, list(eng.windows),
             list(eng.pending), list(eng.pending_now), eng.secret_mark)
 
@@ -102,7 +105,7 @@ def _snapshot(eng) -> dict:
 def _restore(eng, saved: tuple) -> None:
     """Back to the saved game, in place (paused rules hold references to the state's lists),
     copying out of the snapshot so that it serves again for the next run."""
-    (state, undo, rng, events, eng.record, eng.steps, eng.turns_taken, eng.depth, windows, pending,
+    (state, undo, events, eng.record, eng.steps, eng.turns_taken, eng.depth, windows, pending,
      pending_now, eng.secret_mark) = saved
     _update(eng.state, state)
     changed = eng.field_undo
@@ -112,7 +115,8 @@ def _restore(eng, saved: tuple) -> None:
             del data[name]
         else:
             data[name] = old
-    eng.rng.setstate(rng)
+    if eng.rng_marks[-1] is not None:  # it drew: the random state goes back too
+        eng.rng.setstate(eng.rng_marks[-1])
     del eng.events[events:]
     eng.windows[:] = windows
     eng.pending[:] = pending
