@@ -846,6 +846,9 @@ class _Compiler:
                 if type(old) is not int or type(v) is not int:
                     raise RuleError(f"{name} of {x} is not a number", pos)
                 v = old + sign * v
+            eng = c.eng
+            if eng.rehearsing:  # the rehearsal puts it back (rehearsal.py)
+                eng.field_undo.append((data, name, data.get(name, _MISSING)))
             data[name] = v
         return set_field, False
 
@@ -1155,7 +1158,7 @@ class _Compiler:
 
         def shuffle(c: Ctx):
             z = zone(c)
-            c.eng.rng.shuffle(c.s["zones"][z.key])
+            c.eng.chance().shuffle(c.s["zones"][z.key])
             if "known" in c.s:  # a peek lasts until the items are shuffled
                 c.eng.forget(c.s["zones"][z.key])
             if c.eng.record:
@@ -1168,7 +1171,7 @@ class _Compiler:
         at = f"{pos.path}:{pos.line}"
 
         def roll(c: Ctx):
-            value = c.eng.rng.randint(1, sides)
+            value = c.eng.chance().randint(1, sides)
             c.v[name] = value
             if c.eng.record:
                 c.eng.events.append({"event": "roll", "die": sides, "value": value,

@@ -143,6 +143,12 @@ class Engine:
                             "turn": {"player": 0, "passed": []}, "phase": None}
         self._gen: Any = None
         self.rehearsing = 0  # how many rehearsals (interpreter/rehearsal.py) are running
+        self.snapshot: dict | None = None  # the state the outermost rehearsal goes back to
+        self.field_undo: list = []  # (item data, field, old value) set during rehearsals
+        # per running rehearsal, innermost last: the random state before the rehearsal first drew
+        # from it (None while it has not), to put back
+        self.rng_marks: list = []
+        self._hiding: dict = {}  # zone key -> its zone if it may hide items, else None
         self._kind_items: dict = {}  # item kind -> its items (made once, at setup)
 
     # ------------------------------------------------------------ driving
@@ -288,19 +294,40 @@ class Engine:
     def hidden_labels(self, player: int, options: list) -> list | None:
         """Labels for a choice among items the chooser cannot see: the zone and the place in it
         (`pile 2`), so that a blind pick does not tell which item it is. None if all are seen."""
-        s, zones = self.state, self.game.zones
-        out, hid = [], False
-        for o in options:
+        s, zones, hiding = self.state, self.game.zones, self._hiding
+        loc, keys = s["loc"], []
+        for o in options:  # the zone of each option that is an item hidden from the chooser
             value = o.value if isinstance(o, ActionOption) else o
-            key = s["loc"].get(value) if type(value) is str else None
-            if key is not None and st.hidden_from(zones[st.zone_name(key)], key, player) and \
-                    not self.sees(value, player):
-                hid = True
+            key = loc.get(value) if type(value) is str else None
+            if key is not None:
+                zone = hiding.get(key, False)
+                if zone is False:  # once per zone key: its zone if that can hide anything
+                    spec = zones[st.zone_name(key)]
+                    zone = hiding[key] = spec if spec.visibility != "public" else None
+                if zone is None or not st.hidden_from(zone, key, player) or \
+                        self.sees(value, player):
+                    key = None
+            keys.append(key)
+        if not any(keys):  # the usual case: no label to make
+            return None
+        out = []
+        for o, key in zip(options, keys):
+            if key is None:
+                out.append(label(o))
+            else:
+                value = o.value if isinstance(o, ActionOption) else o
                 text = f"{key} {s['zones'][key].index(value) + 1}"
                 out.append(f"{o.action} {text}" if isinstance(o, ActionOption) else text)
-            else:
-                out.append(label(o))
-        return out if hid else None
+        return out
+
+    def chance(self) -> random.Random:
+        """The game's random source, for a rule about to draw from it. Running rehearsals note
+        its state first (getstate is costly, and most rehearsals never draw)."""
+        marks = self.rng_marks
+        if marks and marks[-1] is None:
+            state = self.rng.getstate()
+            marks[:] = [state if m is None else m for m in marks]
+        return self.rng
 
     def event(self, record: dict) -> None:
         if self.record:
@@ -604,7 +631,7 @@ class Engine:
         back = self.prog.zone_ref(spec.recycle, owner)
         for x in list(self.state["zones"][back.key]):
             self.move_item(x, ref, False, spec.pos)
-        self.rng.shuffle(self.state["zones"][ref.key])
+        self.chance().shuffle(self.state["zones"][ref.key])
         if self.record:
             self.events.append({"event": "shuffle", "zone": ref.key, "at": str(spec.pos)})
         if "known" in self.state:

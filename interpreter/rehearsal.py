@@ -6,9 +6,10 @@ offered beside an inner decision (it must leave that decision something to choos
 
 A rehearsal runs the effect on the live game with nothing recorded and no free actions, answers
 its inner decisions one path after another (depth first: the first option first), and puts the
-game back exactly as it was after every run. It succeeds when one path ends (or ends the turn or
-the game) without a rule error: it can pay, the piles it takes from are not empty, its choices
-have options. When REHEARSAL_RUNS runs are spent without an answer, the effect is taken as
+game back exactly as it was after every run: the state from a snapshot kept on the engine, the
+items' fields from a journal of what the rehearsal set, the random state if it drew. It succeeds
+when one path ends (or ends the turn or the game) without a rule error: it can pay, the piles it
+takes from are not empty, its choices have options. When REHEARSAL_RUNS runs are spent without an answer, the effect is taken as
 possible (a rehearsal never forbids what it could not check). Rehearsals nest (an effect that
 offers actions by value rehearses them) up to MAX_NESTING deep, below which options are taken as
 possible and the depth-first search of the outer rehearsal tries them one by one.
@@ -19,7 +20,7 @@ from typing import Any, Callable
 
 from dsl.errors import Impossible
 
-from .compile import EndGame, EndTurn
+from .compile import _MISSING, EndGame, EndTurn
 
 REHEARSAL_RUNS = 64
 MAX_NESTING = 2
@@ -30,6 +31,7 @@ def rehearse(eng, run: Callable[..., Any], *args) -> bool:
     if eng.rehearsing >= MAX_NESTING:
         return True
     saved = _save(eng)
+    eng.rng_marks.append(None)
     eng.rehearsing += 1
     eng.record = False
     eng.windows.append((None, ()))  # no free actions inside a rehearsal
@@ -49,6 +51,7 @@ def rehearse(eng, run: Callable[..., Any], *args) -> bool:
         return False
     finally:
         _restore(eng, saved)
+        eng.rng_marks.pop()
         eng.rehearsing -= 1
 
 
@@ -76,41 +79,71 @@ def _run(gen, answers: list, paths: list) -> bool:
 
 
 def _save(eng) -> tuple:
+    return (_snapshot(eng), len(eng.field_undo), len(eng.events),
+            eng.record, eng.steps, eng.turns_taken, eng.depth, list(eng.windows),
+            list(eng.pending), list(eng.pending_now), eng.secret_mark)
+
+
+def _snapshot(eng) -> dict:
+    """A copy of the game's state to go back to, but for the items' data: a rehearsal puts back
+    the fields it sets from `eng.field_undo`. The outermost rehearsal keeps its copy on the
+    engine and brings it up to date by copying only what changed since (most of the state is
+    the same from one decision to the next); nested rehearsals take a copy of their own."""
     from .engine import _copy_state
 
-    return (_copy_state(eng.state), eng.rng.getstate(), len(eng.events), eng.record, eng.steps,
-            eng.turns_taken, eng.depth, list(eng.windows), list(eng.pending),
-            list(eng.pending_now), eng.secret_mark)
+    if eng.rehearsing or eng.snapshot is None:
+        snap = _copy_state(eng.state)
+        del snap["items"]
+        if eng.rehearsing:
+            return snap
+        eng.snapshot = snap
+    else:
+        _update(eng.snapshot, eng.state)
+    return eng.snapshot
 
 
 def _restore(eng, saved: tuple) -> None:
     """Back to the saved game, in place (paused rules hold references to the state's lists),
     copying out of the snapshot so that it serves again for the next run."""
-    (state, rng, events, eng.record, eng.steps, eng.turns_taken, eng.depth, windows, pending,
+    (state, undo, events, eng.record, eng.steps, eng.turns_taken, eng.depth, windows, pending,
      pending_now, eng.secret_mark) = saved
-    live = eng.state
-    for key in ("counters", "loc", "soon", "cells"):
-        _set_dict(live[key], state[key])
-    for key in ("zones", "uses"):
-        _set_lists(live[key], state[key])
-    for p, snap in zip(live["players"], state["players"]):
-        _set_dict(p, snap)
-    items = live["items"]
-    for key, snap in state["items"].items():
-        _set_dict(items[key], snap)
-    live["fired"][:] = state["fired"]
-    if "known" in state:  # peeks
-        _set_lists(live.setdefault("known", {}), state["known"])
-    else:
-        live.pop("known", None)
-    live["turn"]["player"] = state["turn"]["player"]
-    live["turn"]["passed"][:] = state["turn"]["passed"]
-    live["phase"] = state["phase"]
-    eng.rng.setstate(rng)
+    _update(eng.state, state)
+    changed = eng.field_undo
+    while len(changed) > undo:  # the items' fields, last change first
+        data, name, old = changed.pop()
+        if old is _MISSING:
+            del data[name]
+        else:
+            data[name] = old
+    if eng.rng_marks[-1] is not None:  # it drew: the random state goes back too
+        eng.rng.setstate(eng.rng_marks[-1])
     del eng.events[events:]
     eng.windows[:] = windows
     eng.pending[:] = pending
     eng.pending_now[:] = pending_now
+
+
+def _update(dst: dict, src: dict) -> None:
+    """Make the state `dst` equal to `src` in place, copying only the parts that differ (a
+    comparison runs in C: cheap next to a copy), so that neither shares a list with the other.
+    Not the items' data (see _snapshot)."""
+    for key in ("counters", "loc", "soon", "cells"):
+        if dst[key] != src[key]:
+            _set_dict(dst[key], src[key])
+    for key in ("zones", "uses"):
+        if dst[key] != src[key]:
+            _set_lists(dst[key], src[key])
+    for p, snap in zip(dst["players"], src["players"]):
+        _set_dict(p, snap)
+    if dst["fired"] != src["fired"]:
+        dst["fired"][:] = src["fired"]
+    if "known" in src:  # peeks
+        _set_lists(dst.setdefault("known", {}), src["known"])
+    else:
+        dst.pop("known", None)
+    dst["turn"]["player"] = src["turn"]["player"]
+    dst["turn"]["passed"][:] = src["turn"]["passed"]
+    dst["phase"] = src["phase"]
 
 
 def _set_dict(live: dict, snap: dict) -> None:

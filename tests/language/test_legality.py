@@ -118,3 +118,16 @@ def test_a_free_action_that_would_empty_an_inner_choice_is_not_offered_there(tmp
     assert e.decision.labels == ["token#2"]      # burning again would empty it
     play_labels(e, ["token#2"])
     assert e.decision is None and e.state["players"][0]["burned"] == 1
+
+
+def test_a_rehearsal_that_draws_and_sets_fields_leaves_the_game_as_it_was(tmp_path):
+    # each of the three paths shuffles, sets a field and moves a ware, then cannot pay: all put back
+    text = SHOP.replace("WARES", "3").replace("zone: market}", "zone: market, fields: {sold: 0}}") \
+        .replace("      move w to hand\n", "      shuffle market\n      set w.sold to 1\n"
+                 "      move w to hand\n      pay 3 coins\n")
+    e = start(make_game(tmp_path, text), players=1, seed=3)
+    before = (repr(e.state), e.rng.getstate())
+    assert not e.can("trade", 0, {})
+    assert (repr(e.state), e.rng.getstate()) == before
+    assert "trade" not in e.decision.labels
+    assert [e.state["items"][f"ware#{i}"]["sold"] for i in (1, 2, 3)] == [0, 0, 0]
