@@ -6,7 +6,7 @@ plural; the default is masculine singular), read by the prose templates (`visual
 
 The checker warns, at the term, about an entry missing one of the game's languages (those its
 term table uses), and, once a game has terms, at the declaration, about an action, phase, counter,
-zone, item, table, option or formula without one: explanations and diagrams would show it as its
+zone, item, table, option, formula or trigger without one: explanations and diagrams would show it as its
 key, in no language.
 """
 from __future__ import annotations
@@ -17,7 +17,8 @@ GRAMMAR_SUFFIX = "_grammar"
 
 # the sections whose names the rules show, with the word used in the warning
 NAMED = (("actions", "action"), ("counters", "counter"), ("zones", "zone"), ("items", "item"),
-         ("tables", "table"), ("options", "option"), ("formulas", "formula"))
+         ("tables", "table"), ("options", "option"), ("formulas", "formula"),
+         ("triggers", "trigger"))
 
 
 def is_language(key: str) -> bool:
