@@ -3,7 +3,9 @@ grammar is done by the templates' grammar, and `meeplang explain` says each bund
 golden files under tests/visualizer/explain/ (regenerate: python -m visualizer.prose.regen)."""
 from __future__ import annotations
 
+import html
 import inspect
+import re
 
 import attrs
 import pytest
@@ -12,6 +14,7 @@ from dsl import ast, model
 from dsl.resolve import load_game
 from meeplang.cli import main
 from tests.language.helpers import make_game
+from visualizer import dot_source
 from visualizer.prose import TEMPLATES, Sentences, explain, regen
 from visualizer.prose.grammar import GRAMMARS, Phrase
 
@@ -166,3 +169,49 @@ def test_explain_command_errors_are_positioned_or_usage(tmp_path, capsys):
     assert usage.value.code == 2
     err = capsys.readouterr().err
     assert "error" in err and "Traceback" not in err
+
+
+ENGLISH_RULE_WORDS = re.compile(
+    r"\b(for each|in|to|from|where|if|else|and|or|not|gain|pay|move|deal|set|let|shuffle|"
+    r"choose|do|may|times|end turn|end game|pass)\b|==|>=|<=|!=|\w\((?!s\))")  # not "action(s)"
+
+
+def _labels(dot: str) -> str:
+    """The words of every label of a DOT text (HTML tags, entities and ids left out)."""
+    labels = re.findall(r"label=<(.*?)>\s*(?:\w+=|\])", dot, re.S)
+    return html.unescape(re.sub(r"<[^>]*>", " ", " ".join(labels)))
+
+
+@pytest.mark.parametrize("detail", ["phases", "actions", "full"])
+def test_a_french_diagram_has_no_english_rule_code(detail):
+    game = load_game("new-eden")
+    words = _labels(dot_source(game, detail, "fr"))
+    assert "Mets" in words or "Mélange" in words
+    found = [m.group(0) for m in ENGLISH_RULE_WORDS.finditer(words)]
+    assert not found, found[:10]
+    code = _labels(dot_source(game, detail, "fr", text="rules"))
+    assert "shuffle module_supply" in code  # --text rules keeps the rule code
+
+
+def test_the_french_report_says_its_rules_in_french(tmp_path):
+    from visualizer.report import build_html
+
+    page = build_html(load_game("new-eden"), "<svg></svg>", "fr")
+    text = html.unescape(re.sub(r"<[^>]*>", " ", page.split("<body>", 1)[1]))
+    assert "Paie 6 pièces." in text and "pay extension_cost coins" not in text
+    rules = build_html(load_game("new-eden"), "<svg></svg>", "fr", text="rules")
+    assert "pay extension_cost coins" in html.unescape(rules)
+
+
+def test_the_python_api_explains_and_refuses_an_unknown_language_or_format():
+    import meeplang
+    from dsl.errors import UsageError
+
+    game = meeplang.load("pig")
+    assert game.explain(lang="fr") == (regen.default_folder() / "pig.fr.txt").read_text("utf-8")
+    with pytest.raises(UsageError, match="language"):
+        game.explain(lang="de")
+    with pytest.raises(UsageError, match="format"):
+        game.explain(format="pdf")
+    assert "Roll a 6-sided die" in game.diagram(detail="full")
+    assert "roll d6 as die" in game.diagram(detail="full", text="rules")

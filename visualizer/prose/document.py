@@ -298,7 +298,7 @@ class Explanation:
             lines.append(Line(0, str(head)))
             if a.param is not None:
                 lines.append(Line(1, self._s(self._fill(
-                    "Action", "choice", text=say._choice("Param", a.param)))))
+                    "Action", "choice", text=say.choice("Param", a.param)))))
             if a.requires is not None:
                 lines.append(Line(1, self._s(self._fill("Action", "requires",
                                                         cond=say.expr(a.requires)))))
@@ -333,6 +333,12 @@ class Explanation:
                                 part=say.term(part))
         return phrase
 
+    def each(self, param):
+        """A trigger's `each:`: `l in the lines where ...`."""
+        return self._fill("Param", "each_where" if param.cond is not None else "each",
+                          name=self.say.name(param.name), source=self.say.expr(param.source),
+                          cond=self.say.expr(param.cond))
+
     def triggers(self) -> Section:
         say = self.say
         lines: list[Line] = []
@@ -344,11 +350,7 @@ class Explanation:
                 say.term(t.target) if t.target else say.plain("")
             when = self._fill("Trigger", event, target=target, cond=say.expr(t.cond))
             if t.each is not None:
-                each = say._choice("Param", t.each)
-                form = "each_where" if t.each.cond is not None else "each"
-                each = self._fill("Param", form, name=say.name(t.each.name),
-                                  source=say.expr(t.each.source), cond=say.expr(t.each.cond))
-                when = self.say.plain(f"{when}, {each}")
+                when = self._fill("Trigger", "each", text=when, each=self.each(t.each))
             if t.cond is not None and event != "as_soon_as":
                 when = self._fill("Trigger", "if", text=when, cond=say.expr(t.cond))
             if t.once:
@@ -395,6 +397,10 @@ class Explanation:
 # ---------------------------------------------------------------- writing it out
 def explain(game, lang: str, fmt: str = "text") -> str:
     """The rules of a game as text, Markdown or a self-contained HTML page."""
+    if fmt not in FORMATS:
+        from dsl.errors import UsageError
+
+        raise UsageError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
     doc = Explanation(game, lang)
     title, sections = doc.title(), doc.sections()
     return {"text": to_text, "md": to_markdown, "html": to_html}[fmt](title, sections, lang)

@@ -179,7 +179,7 @@ TEMPLATES = {
                  "per_player": "{text}, for each player", "nowhere": "{count} × {name}"},
     "Param": {"in": "choose {name:a} from {source}", "range": "choose {name:a} from {lo} to {hi}",
               "subsets": "choose any number of {source} ({name})", "where": "{text} where {cond}",
-              "each": "for each {name} in {source}", "each_where": "for each {name} in {source} where {cond}"},
+              "each": "{name} in {source}", "each_where": "{name} in {source} where {cond}"},
     "Limit": {"limit": "at most {times} times per {per}", "shared": "{text}, all players together",
               "turn": "turn", "game": "game"},
     "CostPart": {"part": "{amount} ({name})", "to": "{text} to {to}"},

@@ -177,7 +177,7 @@ TEMPLATES = {
                  "per_player": "{text}, pour chaque joueur", "nowhere": "{count} × {name}"},
     "Param": {"in": "choisis {name:a} parmi {source}", "range": "choisis {name:a} de {lo} à {hi}",
               "subsets": "choisis autant que tu veux parmi {source} ({name})", "where": "{text} où {cond}",
-              "each": "pour chaque {name} {source:of}", "each_where": "pour chaque {name} {source:of} où {cond}"},
+              "each": "{name} {source:of}", "each_where": "{name} {source:of} où {cond}"},
     "Limit": {"limit": "au plus {times} fois par {per}", "shared": "{text}, tous les joueurs ensemble",
               "turn": "tour", "game": "partie"},
     "CostPart": {"part": "{amount} ({name})", "to": "{text} à {to}"},

@@ -42,6 +42,10 @@ class Sentences:
     """The sentences of one game's rules in one language."""
 
     def __init__(self, game, lang: str):
+        if lang not in TEMPLATES:
+            from dsl.errors import UsageError
+
+            raise UsageError(f"unknown language {lang!r}; expected one of {', '.join(TEMPLATES)}")
         self.game = game
         self.lang = lang
         self.templates = TEMPLATES[lang]
@@ -422,7 +426,7 @@ class Sentences:
     def _RollStmt(self, s, depth):
         return self.fill("RollStmt", sides=s.sides, name=self.name(s.name))
 
-    def _choice(self, construct: str, s, chooser=None) -> Phrase:
+    def choice(self, construct: str, s, chooser=None) -> Phrase:
         """`choose NAME in/from ... where ...`, shared by choices, secret choices and params;
         with a chooser, the `by_` forms (`X chooses ...`)."""
         name = self.name(s.name)
@@ -439,10 +443,10 @@ class Sentences:
         return phrase
 
     def _ChooseStmt(self, s, depth):
-        return self._choice("ChooseStmt", s, s.chooser)
+        return self.choice("ChooseStmt", s, s.chooser)
 
     def _SecretChooseStmt(self, s, depth):
-        phrase = self._choice("SecretChooseStmt", s)
+        phrase = self.choice("SecretChooseStmt", s)
         if s.among is None:
             return self.fill("SecretChooseStmt", "all", text=phrase)
         return self.fill("SecretChooseStmt", "among", text=phrase, var=self.name(s.var),
