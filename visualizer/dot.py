@@ -603,7 +603,8 @@ class _Builder:
         changed: a rule behaves differently when either does."""
         parts = self.changed.get(entry)
         own = (parts or [self.w.plain("added")]) if parts is not None else []
-        return own + [t for t in tables if f"tables.{t}" in self.changed]
+        return [self.text.path(p, entry=False)
+                for p in own + [t for t in tables if f"tables.{t}" in self.changed]]
 
     def changes_box(self):
         """Every change, listed below the legend: also those no node shows (options, tables,
@@ -614,7 +615,7 @@ class _Builder:
                          style="rounded,filled", fontsize="11", penwidth="2")
         c.id = c.attrs["id"] = "cluster_changes"
         rows = "".join(
-            f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="9">{h(ch.path)}</FONT></TD>'
+            f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="9">{h(self.text.path(ch.path))}</FONT></TD>'
             f'<TD ALIGN="LEFT"><FONT POINT-SIZE="9">{h(_short(ch.before))} → '
             f'{h(_short(ch.after))}</FONT></TD></TR>' for ch in self.changes)
         self.node(c, "changes", "changes", shape="plaintext", margin="0",

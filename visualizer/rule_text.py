@@ -26,6 +26,10 @@ class RuleCode:
         """A table's or counter's name, as the rules write it."""
         return key
 
+    def path(self, path: str, entry: bool = True) -> str:
+        """A change's path (dsl.diff), as it is: `actions.power_plant.limit.times`."""
+        return path
+
     def block(self, block, max_lines: int, width: int) -> list[str]:
         return code_excerpt(block, max_lines, width, self.w)
 
@@ -58,6 +62,13 @@ class RuleProse:
     def name(self, key: str) -> str:
         """A table's or counter's name: its term."""
         return self.w.term(key)
+
+    def path(self, path: str, entry: bool = True) -> str:
+        """A change's path in words: `actions › Centrale › limite › fois` (`entry=False`: a
+        path inside an entry, `limite › fois`)."""
+        from .prose.paths import path_label
+
+        return path_label(self.w.game, path, self.w.lang, entry)
 
     def block(self, block, max_lines: int, width: int) -> list[str]:
         """The block's sentences wrapped at width (nested ones indented), cut at max_lines

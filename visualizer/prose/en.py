@@ -238,3 +238,19 @@ WORDS = {
     "end_never": "It ends only when a rule says so: {rules}.",
     "table_row": "{key}: {value}", "sub": "{name}:", "records": "{n} entries (data)",
 }
+
+# The language's own keys in `meeplang diff --lang` paths (a name in a path is said by its term).
+KEYS = {
+    "players": "players", "min": "fewest", "max": "most", "options": "options",
+    "default": "default", "doc": "description", "counters": "counters", "initial": "start",
+    "zones": "places", "capacity": "capacity", "visibility": "visibility", "items": "pieces",
+    "count": "count", "fields": "fields", "tables": "tables", "formulas": "definitions",
+    "body": "definition", "setup": "setup", "flow": "flow", "phase": "phase", "repeat": "repeat",
+    "while": "as long as", "until": "until", "do": "rules", "turns": "turns",
+    "first": "first player", "free_actions": "free actions", "automa_actions": "automa actions",
+    "actions": "actions", "effect": "effect", "requires": "condition", "choose": "choice",
+    "limit": "limit", "times": "times", "per": "period", "cost": "price", "triggers": "triggers",
+    "when": "when", "if": "condition", "automa": "automa", "decide": "decisions",
+    "scoring": "scoring", "score": "score", "tie_break": "tie-break", "winners": "winners",
+    "invariants": "invariants", "graphs": "graphs", "terms": "terms",
+}

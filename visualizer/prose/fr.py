@@ -238,3 +238,20 @@ WORDS = {
     "end_never": "Elle ne se termine que quand une règle le dit : {rules}.",
     "table_row": "{key} : {value}", "sub": "{name} :", "records": "{n} entrées (données)",
 }
+
+# Les clés du langage dans les chemins de `meeplang diff --lang` (un nom y est dit par son terme).
+KEYS = {
+    "players": "joueurs", "min": "minimum", "max": "maximum", "options": "options",
+    "default": "défaut", "doc": "description", "counters": "compteurs", "initial": "départ",
+    "zones": "emplacements", "capacity": "capacité", "visibility": "visibilité",
+    "items": "pièces de jeu", "count": "nombre", "fields": "champs", "tables": "tables",
+    "formulas": "définitions", "body": "définition", "setup": "mise en place",
+    "flow": "déroulement", "phase": "phase", "repeat": "répéter", "while": "tant que",
+    "until": "jusqu'à", "do": "règles", "turns": "tours de jeu", "first": "premier joueur",
+    "free_actions": "actions libres", "automa_actions": "actions de l'automa",
+    "actions": "actions", "effect": "effet", "requires": "condition", "choose": "choix",
+    "limit": "limite", "times": "fois", "per": "période", "cost": "prix",
+    "triggers": "déclencheurs", "when": "quand", "if": "condition", "automa": "automa",
+    "decide": "décisions", "scoring": "décompte", "score": "score", "tie_break": "départage",
+    "winners": "gagnants", "invariants": "invariants", "graphs": "graphes", "terms": "termes",
+}
