@@ -28,7 +28,7 @@ def test_diff_in_french_names_paths_with_the_game_s_terms(tmp_path, capsys):
 
 def test_diff_names_what_a_variant_adds_with_the_variant_s_own_terms(capsys):
     assert main(["diff", "new-eden", "new-eden:solo", "--lang", "fr"]) == 0
-    assert "compteurs › Deep Thought a activé ses modules" in capsys.readouterr().out
+    assert "compteurs › Activations de Deep Thought cette manche" in capsys.readouterr().out
 
 
 def test_a_french_diagram_lists_the_changes_in_french(tmp_path):

@@ -56,7 +56,8 @@ class Explanation:
         summary = (g.summary or {}).get(self.say.lang)
         if summary:
             lines.append(Line(0, summary))
-        form = "players" if g.min_players != g.max_players else "players_n"
+        form = "players" if g.min_players != g.max_players else \
+            "players_1" if g.min_players == 1 else "players_n"
         lines.append(Line(0, str(self._fill("Game", form, lo=g.min_players, hi=g.max_players))))
         if g.automa:
             name, seats = g.automa
@@ -67,8 +68,9 @@ class Explanation:
     def options(self) -> Section:
         lines = []
         for o in self.game.options.values():
-            phrase = self._fill("Option", "option", name=self.say.term(o.name),
-                                value=self.say.value(o.default))
+            value = self.say.fill("Str", "text", value=o.default) if isinstance(o.default, str) \
+                else self.say.value(o.default)  # an option's text is a code, not a term
+            phrase = self._fill("Option", "option", name=self.say.term(o.name), value=value)
             if o.min is not None and o.max is not None:
                 phrase = self._fill("Option", "range", text=phrase, min=o.min, max=o.max)
             if o.doc:

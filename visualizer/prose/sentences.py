@@ -99,7 +99,7 @@ class Sentences:
         """A phrase as a sentence: capital letter, elisions, and a full stop (unless it opens a
         block with a colon)."""
         text = self.grammar.finish(str(phrase)).strip()
-        if not re.match(r"\w\b", text):  # a one-letter name (`p pays ...`) keeps its case
+        if not re.match(r"\w ", text):  # a one-letter name (`p pays ...`) keeps its case
             text = text[:1].upper() + text[1:]
         return text if text.endswith((":", ".")) else text + "."
 
@@ -211,14 +211,22 @@ class Sentences:
                 form = "formula"
             name = self.term(e.func)
             return self.agreeing(self.fill("Call", form, name=name, args=joined, **fields), name)
-        form = e.func
-        if e.func in ("top", "bottom") and len(args) == 2:
-            form += "_n" if isinstance(e.args[1], A.Num) else "_expr"
-        elif e.func == "uses" and len(args) == 2:
-            form = "uses_in"
-        elif e.func in ("max", "min") and len(args) == 1:
-            form += "_list"
+        form = self._call_form(e)
         return self.fill("Call", form, args=self.join(args, "and"), **fields)
+
+    def _call_form(self, e) -> str:
+        """Which form of a built-in's template: `top_n`, `max_list`, `passed_you`..."""
+        form = e.func
+        yours = bool(e.args) and isinstance(e.args[0], A.Name) and e.args[0].name == "you"
+        if yours and form + "_you" in self.templates["Call"]:  # `tu as passé`
+            form += "_you"
+        if e.func in ("top", "bottom") and len(e.args) == 2:
+            form += "_n" if isinstance(e.args[1], A.Num) else "_expr"
+        elif e.func == "uses" and len(e.args) == 2:
+            form = "uses_in"
+        elif e.func in ("max", "min") and len(e.args) == 1:
+            form += "_list"
+        return form
 
     def join(self, phrases, last: str = "last") -> Phrase:
         """`a, b or c` (`then`: `a, then b`)."""
@@ -254,6 +262,14 @@ class Sentences:
         return self.fill("BinOp", e.op, left=self._operand(p, e.left, False),
                          right=self._operand(p, e.right, True))
 
+    def _operand_of(self, e, other) -> Phrase:
+        """One side of a comparison; a text compared with an option is the option's code
+        (`"up"`), not a term that happens to have that key."""
+        option = self.game.options.get(other.name) if isinstance(other, A.Name) else None
+        if isinstance(e, A.Str) and option is not None:
+            return self.fill("Str", "text", value=e.value)
+        return self.expr(e)
+
     def _Compare(self, e, op: str | None = None):
         op = op or e.op
         left, right = e.left, e.right
@@ -271,10 +287,10 @@ class Sentences:
                              right=self.expr(right))
         if op == "==" and isinstance(right, (A.Num, A.Neg)):
             op = "num=="
-        subject = self.expr(left)
+        subject = self._operand_of(left, right)
         if "pl" in subject.notes:
             op += "_pl"
-        return self.fill("Compare", op, left=subject, right=self.expr(right))
+        return self.fill("Compare", op, left=subject, right=self._operand_of(right, left))
 
     def _BoolOp(self, e):
         def side(x):
@@ -288,6 +304,10 @@ class Sentences:
         o = e.operand
         if isinstance(o, A.Call) and o.func == "empty":
             return self.fill("Call", "not_empty", a0=self.expr(o.args[0]))
+        if isinstance(o, A.Call) and o.func not in self.game.formulas and o.args:
+            form = self._call_form(o) + "_not"  # a built-in's negative: `tu n'as pas passé`
+            if form in self.templates["Call"]:
+                return self.fill("Call", form, a0=self.expr(o.args[0]))
         if isinstance(o, A.Compare):
             return self._Compare(o, _OPPOSITE[o.op])
         if isinstance(o, A.CanExpr):
