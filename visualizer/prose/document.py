@@ -198,8 +198,10 @@ class Explanation:
         return [Line(depth, say.word("table_row", key=key, value=text))]
 
     def setup(self) -> Section:
-        lines = [Line(0, self.say.word("setup_first"))] if self.game.items else []
-        if self.game.setup.stmts:
+        steps = self.game.setup.stmts
+        lines = [Line(0, self.say.word("setup_first" if steps else "setup_items"))] \
+            if self.game.items else []
+        if steps:
             lines += self.say.block(self.game.setup, 1 if lines else 0)
         return Section(self.say.word("setup"), tuple(lines))
 

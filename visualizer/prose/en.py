@@ -237,7 +237,7 @@ WORDS = {
     "flow": "How a game goes", "actions": "Actions", "triggers": "Triggers", "scoring": "Scoring",
     "end": "End of the game", "formulas": "Definitions", "tables": "Tables", "counters": "Counters",
     "zones": "Places", "items": "Pieces", "variant": "Variant {name}",
-    "setup_first": "Make the pieces, then:",
+    "setup_first": "Make the pieces, then:", "setup_items": "Make the pieces.",
     "end_flow": "The game ends when the last step above is over.",
     "end_rules": "It also ends as soon as one of these rules says so: {rules}.",
     "end_never": "It ends only when a rule says so: {rules}.",

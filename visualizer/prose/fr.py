@@ -237,7 +237,7 @@ WORDS = {
     "scoring": "Décompte", "end": "Fin de la partie", "formulas": "Définitions", "tables": "Tables",
     "counters": "Compteurs", "zones": "Emplacements", "items": "Pièces de jeu",
     "variant": "Variante {name}",
-    "setup_first": "Prépare les pièces de jeu, puis :",
+    "setup_first": "Prépare les pièces de jeu, puis :", "setup_items": "Prépare les pièces de jeu.",
     "end_flow": "La partie se termine quand la dernière étape ci-dessus est finie.",
     "end_rules": "Elle se termine aussi dès qu'une de ces règles le dit : {rules}.",
     "end_never": "Elle ne se termine que quand une règle le dit : {rules}.",
