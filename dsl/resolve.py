@@ -17,6 +17,7 @@ from . import folder as files
 from .builtins import ANY, COUNTER_FUNCTIONS, FUNCTIONS, VALUES
 from .errors import Pos, ResolveError, SchemaError, Warning_
 from .limits import MAX_PLAYERS, bounds_text
+from .terms import NAMED as TERM_NAMED, term_warnings
 from .loader import Source, load_source, locate, variant_names
 from .model import (
     TRIGGER_LOCALS,
@@ -208,6 +209,11 @@ class _Builder:
             checker.expr(e, dict({n: "any" for n in checker.locals_seen}, options="list"))
         self._warn_unused(checker.used | self.used_tables | {kind.zone for kind in items.values()}
                           | {z for z in zones if any(k.zone_field for k in items.values())})
+        self.warnings.extend(term_warnings(
+            terms, self.section("terms").key_pos,
+            {section: self.section(section).key_pos for section, _ in TERM_NAMED}
+            | {"formulas": {f.name: f.pos for f in formulas.values()}},
+            {s.name: s.pos for s in _all_steps(flow) if isinstance(s, PhaseStep)}))
         if actions and not doc.get("flow"):
             self.warnings.append(Warning_("the game has actions but no `flow:`: no one is ever "
                                           "asked to take one (the game ends at once)", doc.pos))

@@ -192,16 +192,24 @@ class Game:
                    "seed": seed, "rules": model.rules_hash, **stats.summarize(records, players)}
         return Simulation(records, summary)
 
-    def diagram(self, detail: str = "phases", lang: str = "en", format: str = "dot"):
+    def diagram(self, detail: str = "phases", lang: str = "en", format: str = "dot",
+                text: str = "prose"):
         """The flowchart: DOT text (no program needed), or "svg" text, or "png"/"pdf" bytes
-        (these need Graphviz's `dot`)."""
+        (these need Graphviz's `dot`); its boxes say the rules as sentences in `lang`, or as
+        rule code with text="rules"."""
         import visualizer
 
         if format == "dot":
-            return visualizer.dot_source(self.model, detail=detail, lang=lang)
+            return visualizer.dot_source(self.model, detail=detail, lang=lang, text=text)
         if format == "svg":
-            return visualizer.svg(self.model, detail=detail, lang=lang)
-        return visualizer.render(self.model, format, detail=detail, lang=lang)
+            return visualizer.svg(self.model, detail=detail, lang=lang, text=text)
+        return visualizer.render(self.model, format, detail=detail, lang=lang, text=text)
+
+    def explain(self, lang: str = "en", format: str = "text") -> str:
+        """The rules as prose (`meeplang explain`): "text", "md" or "html"."""
+        from visualizer.prose import explain
+
+        return explain(self.model, lang, format)
 
     def __repr__(self) -> str:
         try:

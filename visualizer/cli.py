@@ -10,6 +10,7 @@ from dsl.errors import UsageError
 from .dot import DETAILS
 from .labels import LANGS
 from .render import FORMATS
+from .rule_text import TEXTS
 
 STDOUT = "-"  # `-o -` means standard output, as in most Unix tools
 
@@ -51,11 +52,11 @@ def cmd_diagram(args) -> int:
         suffix = Path(args.output).suffix.lstrip(".").lower() if args.output else ""
         fmt = suffix if suffix in FORMATS else ("dot" if args.output == "-" else "svg")
     if args.output == STDOUT:  # `-o -`: the document itself on standard output
-        sys.stdout.buffer.write(render(game, fmt, args.detail, args.lang, changes))
+        sys.stdout.buffer.write(render(game, fmt, args.detail, args.lang, changes, args.text))
         sys.stdout.flush()
         return 0
     out = Path(args.output) if args.output else Path(f"{_stem(game)}.{fmt}")
-    write(game, out, fmt, args.detail, args.lang, changes)
+    write(game, out, fmt, args.detail, args.lang, changes, args.text)
     print(json.dumps({"ok": True, "path": str(out), "format": fmt}) if args.json else out)
     return 0
 
@@ -70,9 +71,15 @@ def cmd_report(args) -> int:
     out = Path(args.output) if args.output else Path(f"{_stem(game)}-report")
     if out.exists() and not out.is_dir():
         raise UsageError(f"-o {out}: a file is in the way (the report is a folder)")
-    index = write_report(game, out, detail=args.detail, lang=args.lang)
+    index = write_report(game, out, detail=args.detail, lang=args.lang, text=args.text)
     print(json.dumps({"ok": True, "path": str(index)}) if args.json else index)
     return 0
+
+
+def _text_option(parser) -> None:
+    parser.add_argument("--text", choices=TEXTS, default="prose",
+                        help="what rule boxes say: prose (sentences in --lang, default) or rules "
+                             "(the rule code as written)")
 
 
 def register(subparsers) -> None:
@@ -90,6 +97,7 @@ def register(subparsers) -> None:
                    help="phases (flow only), actions (+ actions in each turns step), "
                         "full (+ effects and triggers); default phases")
     s.add_argument("--lang", "-l", choices=LANGS, default="en", help="label language (default en)")
+    _text_option(s)
     s.add_argument("--highlight-changes", action="store_true",
                    help="a variant: colour what it changes from its base game (the rules it "
                         "changes and those reading a table it changes) and list every change")
@@ -106,6 +114,7 @@ def register(subparsers) -> None:
     s.add_argument("--detail", "-d", choices=DETAILS, default="actions",
                    help="diagram detail (default actions)")
     s.add_argument("--lang", "-l", choices=LANGS, default="en")
+    _text_option(s)
     s.add_argument("--json", action="store_true", help="print {ok, path} as JSON")
     s.set_defaults(func=cmd_report)
 

@@ -37,7 +37,8 @@ from dsl.errors import UsageError
 from dsl.model import DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
 
 from . import analysis as AN
-from .labels import Words, code_excerpt, cost_text, expr, h, html_label, shorten, wrap
+from .labels import Words, h, html_label, shorten, wrap
+from .rule_text import rule_text
 
 DETAILS = ("phases", "actions", "full")
 
@@ -158,7 +159,7 @@ class _Anchor:
 
 # ---------------------------------------------------------------- building
 class _Builder:
-    def __init__(self, game, detail: str, lang: str, changes=None):
+    def __init__(self, game, detail: str, lang: str, changes=None, text: str = "prose"):
         if detail not in DETAILS:
             raise UsageError(f"unknown detail {detail!r}; expected one of {', '.join(DETAILS)}")
         self.game = game
@@ -166,6 +167,7 @@ class _Builder:
         self.changed = {} if changes is None else changed_parts(changes)
         self.detail = detail
         self.w = Words(game, lang)
+        self.text = rule_text(game, self.w, text)  # boxes show sentences or rule code
         self.lang = lang
         self.edges: list[Edge] = []
         self.anchors: list[_Anchor] = []
@@ -253,8 +255,10 @@ class _Builder:
 
     def start_node(self, where) -> str:
         setup = self.game.setup
-        lines = code_excerpt(setup, 2 if self.detail != "full" else 6, 40, self.w)
-        label = html_label(self.w.ui("setup") if lines else self.w.ui("start"), code=lines)
+        lines = self.text.block(setup, 2 if self.detail != "full" else 6, 40) if setup.stmts \
+            else []
+        label = html_label(self.w.ui("setup") if lines else self.w.ui("start"), code=lines,
+                           code_face=self.text.face)
         sid = self.node(where, "start", "start", label=label, shape="box",
                         style="rounded,filled", fillcolor=C_START[0], color=C_START[1])
         self.anchors.append(_Anchor(sid, None, where, [(None, setup)],
@@ -265,13 +269,13 @@ class _Builder:
         sc = self.game.scoring
         lines = []
         if sc is not None and sc.score is not None:
-            lines += wrap(self.w.field("score", expr(sc.score)), 34, 2)
+            lines += wrap(self.w.field("score", self.text.expr(sc.score)), 34, 2)
         if self.detail == "full" and sc is not None:
             if sc.tie_break:
-                tb = ", ".join(expr(t) for t in sc.tie_break)
+                tb = ", ".join(self.text.expr(t) for t in sc.tie_break)
                 lines += wrap(self.w.field("tie_break", tb), 34, 2)
             if sc.winners is not None:
-                lines += wrap(self.w.field("winners", expr(sc.winners)), 34, 3)
+                lines += wrap(self.w.field("winners", self.text.expr(sc.winners)), 34, 3)
         return self.node(where, "final", "final", label=html_label(self.w.ui("final_scoring"), lines),
                          shape="box", style="rounded,filled", peripheries="2",
                          fillcolor=C_FINAL[0], color=C_FINAL[1])
@@ -332,7 +336,7 @@ class _Builder:
             label = w.term(step.name) if named else (
                 self.var_word(step.var) if step.var else w.ui("repeat"))
             return label, w.ui("times", self.count_text(step.count))
-        cond = expr(step.cond)
+        cond = self.text.expr(step.cond)
         label = w.term(step.name) if named else w.ui("loop")
         return label, w.ui("until_cond" if step.until else "while_cond", cond)
 
@@ -343,7 +347,7 @@ class _Builder:
         return known if known else var.replace("_", " ")
 
     def count_text(self, e) -> str:
-        text = expr(e)
+        text = self.text.expr(e)
         if isinstance(e, A.Name) and e.name in self.game.options:
             default = self.game.options[e.name].default
             return f"{text} ({default})"
@@ -377,7 +381,7 @@ class _Builder:
         return _Seg((head, c.id), [(end, c.id, None)])
 
     def if_step(self, step: IfStep, where: Cluster) -> _Seg:
-        cond = wrap(f"{self.w.ui('if')} {expr(step.cond)}", 24, 4)
+        cond = wrap(f"{self.w.ui('if')} {self.text.expr(step.cond)}", 24, 4)
         did = self.node(where, "if", "if", label=html_label(None, cond, sub_size=10),
                         shape="diamond", style="filled", fillcolor=C_IF[0], color=C_IF[1],
                         margin="0.02")
@@ -395,8 +399,9 @@ class _Builder:
 
     def do_step(self, step: DoStep, where: Cluster) -> _Seg:
         n, width = (2, 40) if self.detail != "full" else (8, 48)
-        code = code_excerpt(step.block, n, width, self.w)
-        nid = self.node(where, "s", "step", label=html_label(None, code=code or ["…"]),
+        code = self.text.block(step.block, n, width)
+        nid = self.node(where, "s", "step", label=html_label(None, code=code or ["…"],
+                                                             code_face=self.text.face),
                         shape="box", style="filled", fillcolor=C_STEP[0], color=C_STEP[1])
         called = AN.reach(self.game, [step.block])
         keys = {("action", a) for a in called} | ({("any_action",)} if called else set())
@@ -408,12 +413,12 @@ class _Builder:
         order = w.ui(step.order) if step.order in ("clockwise", "counterclockwise") else step.order
         first = step.first
         start = w.ui("from_seat", first.value) if isinstance(first, A.Num) else \
-            w.ui("from_expr", shorten(expr(first), 30))
+            w.ui("from_expr", shorten(self.text.expr(first), 30))
         lines = [f"{order}, {start}"]
         if getattr(step, "order_list", None) is not None:  # the seats in a computed order
-            lines = wrap(w.ui("order_list", expr(step.order_list)), 34, 3)
+            lines = wrap(w.ui("order_list", self.text.expr(step.order_list)), 34, 3)
         if step.per_turn is not None:
-            lines.append(w.ui("per_turn", shorten(expr(step.per_turn), 20)))
+            lines.append(w.ui("per_turn", shorten(self.text.expr(step.per_turn), 20)))
         if getattr(step, "free_after_last", False) and step.free_actions:
             lines.append(w.ui("free_after_last"))
         if getattr(step, "free_turn", False) and step.free_actions:
@@ -422,7 +427,7 @@ class _Builder:
         if into is not None and getattr(step, "automa_actions", ()):
             lines.append(w.ui("automa_paid_into", w.term(into)))
         if step.until == "condition":
-            lines += wrap("↻ " + w.ui("until_cond", expr(step.until_cond)), 34, 3)
+            lines += wrap("↻ " + w.ui("until_cond", self.text.expr(step.until_cond)), 34, 3)
         else:
             lines.append("↻ " + w.ui(f"until_{step.until}"))
         return lines
@@ -488,27 +493,27 @@ class _Builder:
         changed: list[str] = []
         if action is not None:
             if self.detail == "full" and action.param is not None:
-                src = A.choice_source(action.param, expr)
-                lines += wrap(f"{w.ui('choose')} {src}", 30, 2)
+                lines += wrap(self.text.choice(action.param), 30, 2)
             if action.requires is not None:
-                lines += wrap(w.field("requires", expr(action.requires)), 40,
+                lines += wrap(w.field("requires", self.text.expr(action.requires)), 40,
                               2 if self.detail == "actions" else 3)
             for lim in action.limits:
-                lines += wrap(w.ui("limit", expr(lim.times), w.term(lim.per)) + (
+                lines += wrap(w.ui("limit", self.text.expr(lim.times), w.term(lim.per)) + (
                     f" ({w.ui('shared')})" if lim.shared else ""), 40, 1)
             if action.cost is not None:
-                lines += wrap(w.field("cost", cost_text(w, action.cost)), 40,
+                lines += wrap(self.text.cost(action.cost), 40,
                               2 if self.detail == "actions" else 3)
             lines += self.deck_lines(action.effect)
             tables = AN.tables_read(self.game, action.param, action.requires, action.effect)
             if tables:
-                lines += wrap(w.ui("reads", ", ".join(tables)), 40, 2)
+                lines += wrap(w.ui("reads", ", ".join(self.text.name(t) for t in tables)), 40, 2)
             if self.detail == "full":
-                code = code_excerpt(action.effect, 4, 36, w)
+                code = self.text.block(action.effect, 4, 36)
             changed = self.changes_of(f"actions.{name}", tables)
             if changed:
                 lines += wrap(w.ui("changed", ", ".join(changed)), 40, 3)
-        aid = self.node(where, "act", "action", label=html_label(title, lines, code),
+        aid = self.node(where, "act", "action",
+                        label=html_label(title, lines, code, code_face=self.text.face),
                         shape="box", style="rounded,filled" + (",dashed" if kind else ""),
                         fillcolor=C_ACTION[0], **_border(C_ACTION[1], changed))
         if action is not None:
@@ -533,7 +538,7 @@ class _Builder:
 
     # -- triggers
     def when_text(self, t) -> str:
-        return when_text(self.w, t)
+        return when_text(self.w, t, self.text)
 
     def place_triggers(self):
         """Trigger nodes (full detail), with dashed edges from where they fire. At other
@@ -548,14 +553,15 @@ class _Builder:
             where = self._common(anchors) if anchors else self.game_c
             lines = [self.when_text(t)]
             if t.cond is not None:
-                lines += wrap(f"{self.w.ui('if')} {expr(t.cond)}", 30, 2)
-            code = code_excerpt(t.effect, 4, 36, self.w)
+                lines += wrap(f"{self.w.ui('if')} {self.text.expr(t.cond)}", 30, 2)
+            code = self.text.block(t.effect, 4, 36)
             changed = self.changes_of(f"triggers.{t.name}",
                                       AN.tables_read(self.game, t.cond, t.effect))
             if changed:
                 lines += wrap(self.w.ui("changed", ", ".join(changed)), 40, 3)
             tid = self.node(where, "trig", "trigger",
-                            label=html_label(self.w.term(t.name), lines, code), shape="box",
+                            label=html_label(self.w.term(t.name), lines, code,
+                                             code_face=self.text.face), shape="box",
                             style="rounded,filled,dashed", fillcolor=C_TRIGGER[0],
                             **_border(C_TRIGGER[1], changed))
             self.d.triggers[t.name] = tid
@@ -615,7 +621,8 @@ class _Builder:
         changed: a rule behaves differently when either does."""
         parts = self.changed.get(entry)
         own = (parts or [self.w.plain("added")]) if parts is not None else []
-        return own + [t for t in tables if f"tables.{t}" in self.changed]
+        return [self.text.path(p, entry=False)
+                for p in own + [t for t in tables if f"tables.{t}" in self.changed]]
 
     def changes_box(self):
         """Every change, listed below the legend: also those no node shows (options, tables,
@@ -626,7 +633,7 @@ class _Builder:
                          style="rounded,filled", fontsize="11", penwidth="2")
         c.id = c.attrs["id"] = "cluster_changes"
         rows = "".join(
-            f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="9">{h(ch.path)}</FONT></TD>'
+            f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="9">{h(self.text.path(ch.path))}</FONT></TD>'
             f'<TD ALIGN="LEFT"><FONT POINT-SIZE="9">{h(_short(ch.before))} → '
             f'{h(_short(ch.after))}</FONT></TD></TR>' for ch in self.changes)
         self.node(c, "changes", "changes", shape="plaintext", margin="0",
@@ -683,17 +690,15 @@ def _cell(text, colours, rounded=False, bold=False, text_colour=None) -> str:
             f'<FONT POINT-SIZE="9" COLOR="{text_colour or "#222222"}">{t}</FONT></TD>')
 
 
-def when_text(w: Words, t) -> str:
+def when_text(w: Words, t, rules) -> str:
     """When a trigger fires, in words: "after Build", "start of B. Auctions", with its `each:`
-    and `limit:` ("for each l in lines", "at most 1 per round")."""
+    and `limit:` ("for each l in lines", "at most 1 per round"); `rules` (rule_text) says the
+    rule parts."""
     text = _event_text(w, t)
     if t.each is not None:
-        each = f"{t.each.name} in {expr(t.each.source)}"
-        if t.each.cond is not None:
-            each += f" where {expr(t.each.cond)}"
-        text += " · " + w.ui("each", each)
+        text += " · " + w.ui("each", rules.each(t.each))
     if t.limit is not None:
-        text += " · " + w.ui("limit", expr(t.limit), w.term(t.limit_per))
+        text += " · " + w.ui("limit", rules.expr(t.limit), w.term(t.limit_per))
     return text
 
 
@@ -727,9 +732,11 @@ def _short(value, width: int = 48) -> str:
                    width)
 
 
-def build_diagram(game, detail: str = "phases", lang: str = "en", changes=None) -> Diagram:
-    """The drawing; `changes` (from dsl.diff) are highlighted and listed when given."""
-    return _Builder(game, detail, lang, changes).build()
+def build_diagram(game, detail: str = "phases", lang: str = "en", changes=None,
+                  text: str = "prose") -> Diagram:
+    """The drawing; `changes` (from dsl.diff) are highlighted and listed when given; `text`:
+    boxes say their rules as sentences (`prose`) or as rule code (`rules`)."""
+    return _Builder(game, detail, lang, changes, text).build()
 
 
 # ---------------------------------------------------------------- DOT
@@ -759,5 +766,6 @@ def to_digraph(d: Diagram) -> graphviz.Digraph:
     return g
 
 
-def dot_source(game, detail: str = "phases", lang: str = "en", changes=None) -> str:
-    return to_digraph(build_diagram(game, detail, lang, changes)).source
+def dot_source(game, detail: str = "phases", lang: str = "en", changes=None,
+               text: str = "prose") -> str:
+    return to_digraph(build_diagram(game, detail, lang, changes, text)).source

@@ -162,7 +162,11 @@ class Words:
         if key in (self.game.terms or {}) and not args:
             return self.game.term(key, self.lang)
         text = self.ui_words.get(key) or UI["en"].get(key) or key.replace("_", " ")
-        return text.format(*args) if args else text
+        if not args:
+            return text
+        from .prose.grammar import GRAMMARS  # elisions across the join: `tant que il` -> `qu'il`
+
+        return GRAMMARS[self.lang].finish(text.format(*args))
 
     def plain(self, key: str) -> str:
         """The visualizer's own word, never a game's term (the legend is the same everywhere)."""
@@ -246,8 +250,9 @@ def h(text: str) -> str:
 
 
 def html_label(title: str | None = None, lines=(), code=(), title_size: int = 12,
-               sub_size: int = 10, code_size: int = 9) -> str:
-    """An HTML-like label: a bold title, centred plain lines, then left-aligned code lines."""
+               sub_size: int = 10, code_size: int = 9, code_face: str | None = "Courier") -> str:
+    """An HTML-like label: a bold title, centred plain lines, then left-aligned rule lines (in
+    `code_face`, or the label's font for sentences)."""
     parts = []
     if title:
         parts.append(f'<B>{h(title)}</B>')
@@ -257,7 +262,8 @@ def html_label(title: str | None = None, lines=(), code=(), title_size: int = 12
     if code:
         code_text = "".join(
             f'{_nbsp(line)}<BR ALIGN="LEFT"/>' for line in code)
-        code_html = f'<FONT FACE="Courier" POINT-SIZE="{code_size}">{code_text}</FONT>'
+        face = f' FACE="{code_face}"' if code_face else ""
+        code_html = f'<FONT{face} POINT-SIZE="{code_size}">{code_text}</FONT>'
         body = f"{body}<BR/>{code_html}" if body else code_html
     return f"<{body or ' '}>"
 

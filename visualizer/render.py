@@ -44,22 +44,23 @@ def render_source(source: str, fmt: str) -> bytes:
 
 
 def render(game, fmt: str = "svg", detail: str = "phases", lang: str = "en",
-           changes=None) -> bytes:
-    """A game's diagram as bytes in fmt (with a variant's changes highlighted, if given)."""
+           changes=None, text: str = "prose") -> bytes:
+    """A game's diagram as bytes in fmt (with a variant's changes highlighted, if given; its
+    boxes say the rules as sentences, or as rule code with text="rules")."""
     if detail not in DETAILS:
         raise UsageError(f"unknown detail {detail!r}; expected one of {', '.join(DETAILS)}")
-    return render_source(dot_source(game, detail, lang, changes), fmt)
+    return render_source(dot_source(game, detail, lang, changes, text), fmt)
 
 
-def svg(game, detail: str = "phases", lang: str = "en") -> str:
+def svg(game, detail: str = "phases", lang: str = "en", text: str = "prose") -> str:
     """A game's diagram as SVG text (what a notebook's `_repr_svg_` returns)."""
-    return render(game, "svg", detail, lang).decode("utf-8")
+    return render(game, "svg", detail, lang, text=text).decode("utf-8")
 
 
 def write(game, path, fmt: str = "svg", detail: str = "phases", lang: str = "en",
-          changes=None) -> Path:
+          changes=None, text: str = "prose") -> Path:
     path = Path(path)
-    data = render(game, fmt, detail, lang, changes)
+    data = render(game, fmt, detail, lang, changes, text)
     if path.parent and not path.parent.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)

@@ -9,13 +9,13 @@ import html
 import json
 from pathlib import Path
 
-from dsl.ast import choice_source
 from dsl.diff import changed_parts
 from dsl.model import PhaseStep, TurnsStep, member_name
 
 from . import analysis as AN
 from .dot import DETAILS, when_text
-from .labels import Words, block_lines, expr, shorten
+from .labels import Words, expr, shorten
+from .rule_text import RuleCode, rule_text
 from .render import inline_svg, render
 
 CSS = """
@@ -36,6 +36,7 @@ th, td { border: 1px solid #ddd; padding: .3rem .5rem; text-align: left; vertica
 th { background: #f5f5f5; }
 code, pre { font-family: "Courier New", Courier, "Liberation Mono", monospace; font-size: .88rem; }
 pre { margin: 0; white-space: pre-wrap; }
+.prose { white-space: pre-wrap; }
 .key { color: #777; font-size: .85rem; }
 .changed { color: #d62728; font-weight: bold; }
 #changes { border-left: 4px solid #d62728; padding-left: .8rem; }
@@ -114,11 +115,20 @@ def _data(value, width: int = 80) -> str:
     return _code(shorten(text, width))
 
 
-def build_html(game, svg_text: str, lang: str = "en", changes=()) -> str:
-    """The page; `changes` (dsl.diff, a variant's changes from its base) are listed and marked."""
+def build_html(game, svg_text: str, lang: str = "en", changes=(), text: str = "prose") -> str:
+    """The page; `changes` (dsl.diff, a variant's changes from its base) are listed and marked;
+    rules are said as sentences in `lang` (`text="rules"`: as rule code)."""
     changed = changed_parts(changes)
     w = Words(game, lang)
     ui = w.ui
+    rt = rule_text(game, w, text)
+
+    def said(e) -> str:  # an expression: code in a code font, a sentence as text
+        return _code(rt.expr(e)) if isinstance(rt, RuleCode) else _e(rt.expr(e))
+
+    def rules(block) -> str:
+        tag = "pre" if isinstance(rt, RuleCode) else 'div class="prose"'
+        return f"<{tag}>{_e(chr(10).join(rt.block(block, 10_000, 100)))}</{tag.split()[0]}>"
     title = w.title() + (f" ({ui('variant_of')} {game.variant})" if game.variant else "")
     summary = summary_text(game, lang)
     players = (f"{game.min_players}" if game.min_players == game.max_players
@@ -136,7 +146,7 @@ def build_html(game, svg_text: str, lang: str = "en", changes=()) -> str:
     counters = [m for c in game.counters.values() for m in (
         [c] if c.keys is None else [game.counter_members[member_name(c.name, k)] for k in c.keys])]
     rows = [[_name(w, c.name), _e(ui("per_player") if c.per_player else ui("shared")),
-             _code(expr(c.initial)), _e("" if c.min is None else c.min),
+             said(c.initial), _e("" if c.min is None else c.min),
              _e("" if c.max is None else c.max), _e(c.overflow)]
             for c in counters]
     t = _table([ui("name"), ui("per"), ui("initial"), ui("min"), ui("max"), ui("overflow_col")],
@@ -146,7 +156,7 @@ def build_html(game, svg_text: str, lang: str = "en", changes=()) -> str:
 
     # zones
     rows = [[_name(w, z.name), _e(ui("per_player") if z.per_player else ui("shared")),
-             _e(z.visibility), _code(expr(z.capacity))] for z in game.zones.values()]
+             _e(z.visibility), said(z.capacity)] for z in game.zones.values()]
     t = _table([ui("name"), ui("per"), ui("visibility"), ui("capacity")], rows)
     if t:
         parts.append(f"<h3>{_e(ui('zones'))}</h3>{t}")
@@ -195,35 +205,32 @@ def build_html(game, svg_text: str, lang: str = "en", changes=()) -> str:
     offered = _offered_in(game, w)
     rows = []
     for a in game.actions.values():
-        choose = ""
-        if a.param is not None:
-            choose = choice_source(a.param, expr)
+        choose = rt.choice(a.param) if a.param is not None else ""
         tables = AN.tables_read(game, a.param, a.requires, a.effect)
-        limit = "; ".join(ui("limit", expr(lim.times), w.term(lim.per)) + (
+        limit = "; ".join(ui("limit", rt.expr(lim.times), w.term(lim.per)) + (
             f" ({ui('shared')})" if lim.shared else "") for lim in a.limits)
         rows.append([_name(w, a.name) + _changed_mark(changed, f"actions.{a.name}", tables),
-                     _code(choose), _code(expr(a.requires)), _e(limit), _e(", ".join(tables)),
+                     _e(choose), said(a.requires), _e(limit), _e(", ".join(tables)),
                      _e(", ".join(offered.get(a.name, []))),
-                     f"<pre>{_e(chr(10).join(block_lines(a.effect)))}</pre>"])
+                     rules(a.effect)])
     actions = _table([ui("name"), ui("choose"), ui("requires"), ui("limit_col"), ui("tables"),
                       ui("offered_in"), ui("effect")], rows)
 
     # triggers
     rows = [[_name(w, t.name) + _changed_mark(changed, f"triggers.{t.name}",
                                               AN.tables_read(game, t.cond, t.effect)),
-             _e(when_text(w, t)), _code(expr(t.cond)),
-             f"<pre>{_e(chr(10).join(block_lines(t.effect)))}</pre>"] for t in game.triggers]
+             _e(when_text(w, t, rt)), said(t.cond), rules(t.effect)] for t in game.triggers]
     triggers = _table([ui("name"), ui("when"), ui("condition"), ui("effect")], rows)
 
     # scoring
     sc = game.scoring
     rows = []
     if sc is not None:
-        rows.append([_e(ui("score")), _code(expr(sc.score))])
+        rows.append([_e(ui("score")), said(sc.score)])
         if sc.tie_break:
-            rows.append([_e(ui("tie_break")), _code(", ".join(expr(t) for t in sc.tie_break))])
+            rows.append([_e(ui("tie_break")), ", ".join(said(t) for t in sc.tie_break)])
         if sc.winners is not None:
-            rows.append([_e(ui("winners")), _code(expr(sc.winners))])
+            rows.append([_e(ui("winners")), said(sc.winners)])
     scoring = _table(None, rows)
 
     variants = ""
@@ -284,7 +291,8 @@ def _count_text(game, e) -> str:
     return text
 
 
-def write_report(game, folder, detail: str = "actions", lang: str = "en") -> Path:
+def write_report(game, folder, detail: str = "actions", lang: str = "en",
+                 text: str = "prose") -> Path:
     """Write folder/index.html; returns its path."""
     if detail not in DETAILS:
         from dsl.errors import UsageError
@@ -293,11 +301,11 @@ def write_report(game, folder, detail: str = "actions", lang: str = "en") -> Pat
     from dsl.diff import changes_from_base
 
     changes = changes_from_base(game)
-    svg_text = render(game, "svg", detail, lang, changes).decode("utf-8")
+    svg_text = render(game, "svg", detail, lang, changes, text).decode("utf-8")
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     index = folder / "index.html"
-    index.write_text(build_html(game, svg_text, lang, changes), encoding="utf-8")
+    index.write_text(build_html(game, svg_text, lang, changes, text), encoding="utf-8")
     return index
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from dsl.builtins import FUNCTIONS, VALUES
 from dsl.errors import Pos
+from dsl.terms import is_language
 from dsl.yamlpos import YMap
 
 # section -> what its keys declare
@@ -50,7 +51,8 @@ def declarations(doc: YMap) -> dict[str, Declaration]:
             out.setdefault(name, Declaration(
                 name, kind, entries.key_pos.get(key, entries.pos),
                 (f"{key}: " if kind == "formula" else "") + one_line(value),
-                {str(k): str(v) for k, v in word.items()} if isinstance(word, dict) else {}))
+                {str(k): str(v) for k, v in word.items() if is_language(str(k))}
+                if isinstance(word, dict) else {}))
     return out
 
 

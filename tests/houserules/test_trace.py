@@ -26,7 +26,7 @@ def test_trace_shows_counters_changing_under_the_variant_s_own_rule_line(tmp_pat
     assert gained.startswith("points of player ") and " → " in gained
     before, after = (int(x) for x in gained.split(": ")[1].split(" → "))
     assert after > before
-    assert any(line.startswith("  games/pig/game.yaml:45  | add die to turn_total")
+    assert any(line.startswith("  games/pig/game.yaml:50  | add die to turn_total")
                for line in lines)
     # the trace never reaches the log: the same game untraced writes the same bytes
     assert main(["play", "bonus.yaml", "--players", "2", "--seed", "3", "--log",

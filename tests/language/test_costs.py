@@ -103,10 +103,15 @@ def test_action_boxes_draw_the_parts_payees_and_discounts(tmp_path, lang, word):
 
     import re
 
+    game = make_game(tmp_path, SHOP)
     text = re.sub(r"</FONT><BR/><FONT POINT-SIZE=\"10\">", " ",
-                  dot_source(make_game(tmp_path, SHOP), "actions", lang))
+                  dot_source(game, "actions", lang, text="rules"))
     assert word + "price g.price → g.maker, tax g.tax → bank, wrapping 1 (1 " in text
     assert word + "tip 4 → bank" in text
+    prose = re.sub(r"</FONT><BR/><FONT POINT-SIZE=\"10\">", " ", dot_source(game, "actions", lang))
+    said = {"en": "Price: 4 (tip) to the bank, paid from your purse", "fr": "Prix : 4 (tip) au "
+            "bank, payé avec ton purse"}[lang]  # the test game has no terms: its keys
+    assert said in prose
 
 
 SOLO = """

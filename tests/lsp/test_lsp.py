@@ -14,7 +14,8 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 ROOT = Path(__file__).resolve().parents[2]
 PIG = ROOT / "games" / "pig"
-INCLUDED = "counters:\n  bonus: {per: player, initial: 0}\n"
+INCLUDED = ("terms:\n  bonus: {en: Bonus, fr: Prime}\n  spare: {en: Spare, fr: Réserve}\n"
+            "counters:\n  bonus: {per: player, initial: 0}\n")
 VARIANT = ("variant: fast\nextends: pig\nactions:\n  stop:\n    requires: turn_total >= 5\n"
            "    effect: |\n      gain turn_total points\n      add 1 to bonus\n      end turn\n")
 
@@ -111,9 +112,9 @@ async def test_warnings_and_problems_in_other_files_of_the_game(client, game):
     bonus, spare = client.diagnostics[doc]  # the base game uses neither (the variant uses bonus)
     assert spare.severity == types.DiagnosticSeverity.Warning
     assert "counter 'spare' is never used" in spare.message
-    assert spare.range.start == types.Position(line=2, character=2)
-    assert spare.range.end == types.Position(line=2, character=7)
-    assert "'bonus' is never used" in bonus.message and bonus.range.start.line == 1
+    assert spare.range.start == types.Position(line=5, character=2)
+    assert spare.range.end == types.Position(line=5, character=7)
+    assert "'bonus' is never used" in bonus.message and bonus.range.start.line == 4
     variant = game / "variants" / "fast.yaml"
     vdoc = await opened(client, variant, VARIANT.replace("add 1 to bonus", "add 1 to bonsu"))
     (diag,) = client.diagnostics[vdoc]
@@ -168,7 +169,7 @@ async def test_hover_shows_the_declaration_and_its_terms(client, game):
 async def test_go_to_definition_across_includes_and_into_the_base_game(client, game):
     variant = game / "variants" / "fast.yaml"
     doc = await opened(client, variant)
-    for word, file, line in (("bonus", game / "parts.yaml", 1),
+    for word, file, line in (("bonus", game / "parts.yaml", 4),
                              ("points", game / "game.yaml", None)):
         (found,) = await client.text_document_definition_async(types.DefinitionParams(
             text_document=types.TextDocumentIdentifier(uri=doc),

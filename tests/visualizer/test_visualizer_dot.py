@@ -189,7 +189,7 @@ def test_pig_end_game_exits_name_their_rules(games):
     ends = [e for e in d.edges if e.kind == "end"]
     assert len(ends) == 1
     label = ends[0].attrs["label"]
-    assert "end game" in label and "Stop" in label and "count moves" in label
+    assert "end game" in label and "Stop" in label and "Count the moves" in label
     assert ends[0].attrs["style"] == "dashed" and ends[0].head == d.final_id
 
     # actions: Stop's own exit from its node, the trigger's from the turns node
@@ -197,7 +197,7 @@ def test_pig_end_game_exits_name_their_rules(games):
     (_, tid, actions), = d.turns
     tails = {e.tail: e.attrs["label"] for e in d.edges if e.kind == "end"}
     assert set(tails) == {actions["stop"], tid}
-    assert "count moves" in tails[tid]
+    assert "Count the moves" in tails[tid]
 
     # full: from the Stop node and from the trigger node, which hangs off the turns node
     d = build_diagram(game, "full", "en")
@@ -264,9 +264,12 @@ def test_unknown_detail_and_language():
 
 
 def test_special_characters_are_escaped(games):
-    """Rule text goes into HTML-like labels escaped (the step says log "income: <2 coins> & ...")."""
-    dot = dot_source(games[("fixture", None)], "phases", "en")
+    """Rule text goes into HTML-like labels escaped (the step says log "income: <2 coins> & ..."),
+    as rule code and as a sentence."""
+    dot = dot_source(games[("fixture", None)], "phases", "en", text="rules")
     assert 'log &quot;income: &lt;2 coins&gt; &amp; \\&quot;more\\&quot;&quot;' in dot
+    prose = dot_source(games[("fixture", None)], "phases", "en")
+    assert 'Note: income: &lt;2 coins&gt; &amp; &quot;more&quot;' in prose
 
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
@@ -327,9 +330,9 @@ def test_turns_box_says_free_actions_go_on_after_the_main_one(games, lang, text)
 
 @pytest.mark.parametrize("lang, texts", [
     ("en", ["on entering a space of fame", "when an item enters museum", "on each gain of gold",
-            "for each l in lines", "at most 1 per turn"]),
+            "for each l in the lines", "at most 1 per turn"]),
     ("fr", ["en entrant sur une case de fame", "quand un élément entre dans museum",
-            "à chaque gain de gold", "pour chaque l in lines", "au plus 1 par turn"]),
+            "à chaque gain de gold", "pour chaque l du lines", "au plus 1 par turn"]),
 ])
 def test_track_and_item_triggers_say_when_they_fire(tmp_path, lang, texts):
     folder = tmp_path / "g"

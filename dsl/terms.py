@@ -1,0 +1,58 @@
+"""The term table: the rulebook's word for each name, in every language the game is written in.
+
+A term entry maps languages to texts (`coins: {en: coins, fr: pièces}`); a key `LANG_grammar`
+gives what a sentence in that language needs to agree with the word (`fr_grammar: f pl`: feminine,
+plural; the default is masculine singular), read by the prose templates (`visualizer.prose`).
+
+The checker warns, at the term, about an entry missing one of the game's languages (those its
+term table uses), and, once a game has terms, at the declaration, about an action, phase, counter,
+zone, item, table, option, formula or trigger without one: explanations and diagrams would show it as its
+key, in no language.
+"""
+from __future__ import annotations
+
+from .errors import Warning_
+
+GRAMMAR_SUFFIX = "_grammar"
+
+# the sections whose names the rules show, with the word used in the warning
+NAMED = (("actions", "action"), ("counters", "counter"), ("zones", "zone"), ("items", "item"),
+         ("tables", "table"), ("options", "option"), ("formulas", "formula"),
+         ("triggers", "trigger"))
+
+
+def is_language(key: str) -> bool:
+    """A term entry's key that holds a text (not a `LANG_grammar` note)."""
+    return not key.endswith(GRAMMAR_SUFFIX)
+
+
+def languages(terms: dict) -> list[str]:
+    """Every language the game's term table uses, English first."""
+    found = {lang for entry in terms.values() for lang in entry if is_language(lang)}
+    return sorted(found, key=lambda lang: (lang != "en", lang))
+
+
+def grammar(terms: dict, key: str, lang: str) -> frozenset[str]:
+    """The grammar notes of a term in a language: {"f", "pl"} for `fr_grammar: f pl`."""
+    return frozenset((terms.get(key) or {}).get(lang + GRAMMAR_SUFFIX, "").split())
+
+
+def term_warnings(terms: dict, term_pos: dict, named: dict, phases: dict) -> list[Warning_]:
+    """Warnings for missing terms. `term_pos`: term key -> position; `named`: section -> {name:
+    position} of the declarations (see NAMED); `phases`: phase name -> position."""
+    langs = languages(terms)
+    out = []
+    for key, entry in terms.items():
+        missing = [lang for lang in langs if not entry.get(lang)]
+        if missing:
+            out.append(Warning_(f"term {key!r} has no {', '.join(missing)} text (the game's terms "
+                                f"are in {', '.join(langs)})", term_pos[key]))
+    if not langs:
+        return out
+    sections = [(kind, named.get(section, {})) for section, kind in NAMED] + [("phase", phases)]
+    for kind, names in sections:
+        for name, pos in names.items():
+            if name not in terms:
+                out.append(Warning_(f"{kind} {name!r} has no term ({', '.join(langs)}): "
+                                    f"explanations and diagrams show it as {name!r}", pos))
+    return out

@@ -1,0 +1,42 @@
+"""`meeplang diff --lang` and a French diagram's changes name paths with the game's terms."""
+import json
+
+from dsl.diff import changes_from_base
+from dsl.resolve import load_game
+from meeplang.cli import main
+from visualizer.dot import build_diagram
+
+from .house import HOUSE
+
+
+def test_diff_in_french_names_paths_with_the_game_s_terms(tmp_path, capsys):
+    (tmp_path / "house.yaml").write_text(HOUSE)
+    assert main(["diff", "new-eden", str(tmp_path / "house.yaml"), "--lang", "fr"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "tables › Points pour avoir passé › 3" and out[1].startswith("  avant:")
+    assert "tables › Revenu de la centrale" in out
+    assert "actions › Centrale › limite › fois" in out  # `times`: the key, not the term
+    assert main(["diff", "new-eden", str(tmp_path / "house.yaml"), "--lang", "en", "--json"]) == 0
+    changes = json.loads(capsys.readouterr().out)
+    assert [c["label"] for c in changes] == [
+        "tables › Points for passing › 3", "tables › Power plant income",
+        "actions › Power plant › limit › times"]
+    assert changes[1]["path"] == "tables.plant_income"
+    assert main(["diff", "new-eden", str(tmp_path / "house.yaml")]) == 0
+    assert "tables.plant_income" in capsys.readouterr().out.splitlines()  # no --lang: paths
+
+
+def test_diff_names_what_a_variant_adds_with_the_variant_s_own_terms(capsys):
+    assert main(["diff", "new-eden", "new-eden:solo", "--lang", "fr"]) == 0
+    assert "compteurs › Activations de Deep Thought cette manche" in capsys.readouterr().out
+
+
+def test_a_french_diagram_lists_the_changes_in_french(tmp_path):
+    (tmp_path / "house.yaml").write_text(HOUSE)
+    game = load_game(str(tmp_path / "house.yaml"))
+    d = build_diagram(game, "actions", "fr", changes_from_base(game))
+    box = d.cluster("cluster_changes").nodes[0].attrs["label"]
+    assert "actions › Centrale › limite › fois" in box and "plant_income" not in box
+    marked = [n.attrs["label"] for c in d.clusters() for n in c.nodes if "modifié" in
+              n.attrs.get("label", "")]
+    assert any("limite › fois" in label and "Revenu de la centrale" in label for label in marked)

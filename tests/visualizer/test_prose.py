@@ -1,0 +1,217 @@
+"""Rules as prose: every construct of the language has its sentence in every language, French
+grammar is done by the templates' grammar, and `meeplang explain` says each bundled game as the
+golden files under tests/visualizer/explain/ (regenerate: python -m visualizer.prose.regen)."""
+from __future__ import annotations
+
+import html
+import inspect
+import re
+
+import attrs
+import pytest
+
+from dsl import ast, model
+from dsl.resolve import load_game
+from meeplang.cli import main
+from tests.language.helpers import make_game
+from visualizer import dot_source
+from visualizer.prose import TEMPLATES, Sentences, explain, regen
+from visualizer.prose.grammar import GRAMMARS, Phrase
+
+
+def constructs() -> list[str]:
+    """Every construct class: the attrs classes defined in the syntax tree and the Game model."""
+    return [f"{module.__name__}.{name}" for module in (ast, model)
+            for name, cls in inspect.getmembers(module, inspect.isclass)
+            if attrs.has(cls) and cls.__module__ == module.__name__]
+
+
+def test_every_construct_has_a_template_in_every_language():
+    assert len(constructs()) > 50
+    missing = [f"{qualified} has no sentence template in {lang} (visualizer/prose/{lang}.py)"
+               for qualified in constructs() for lang in TEMPLATES
+               if qualified.rsplit(".", 1)[1] not in TEMPLATES[lang]]
+    assert not missing, "\n".join(missing)
+
+
+def test_every_form_of_a_construct_is_in_every_language():
+    en = TEMPLATES["en"]
+    missing = []
+    for lang, table in TEMPLATES.items():
+        for name, entry in en.items():
+            theirs = table.get(name)
+            if isinstance(entry, dict):
+                gone = sorted(set(entry) - set(theirs if isinstance(theirs, dict) else {}))
+                missing += [f"{name}.{form} has no template in {lang}" for form in gone]
+            elif (entry is None) != (theirs is None):
+                missing.append(f"{name}: en and {lang} disagree on whether it has a sentence")
+    assert not missing, "\n".join(missing)
+
+
+def test_the_template_test_names_a_missing_class_and_language(monkeypatch):
+    monkeypatch.delitem(TEMPLATES["fr"], "AuctionStmt")
+    with pytest.raises(AssertionError) as failure:
+        test_every_construct_has_a_template_in_every_language()
+    assert "dsl.ast.AuctionStmt has no sentence template in fr (visualizer/prose/fr.py)" in str(
+        failure.value)
+
+
+@pytest.mark.parametrize("text, notes, form, said", [
+    ("Centrale", {"f"}, "the", "la centrale"),
+    ("Centrale", {"f"}, "of", "de la centrale"),
+    ("Centrale", {"f"}, "to", "à la centrale"),
+    ("Horizon", set(), "the", "l'horizon"),
+    ("Objectif", set(), "of", "de l'objectif"),
+    ("Total du tour", set(), "to", "au total du tour"),
+    ("Total du tour", set(), "of", "du total du tour"),
+    ("Pièces", {"f", "pl"}, "of", "des pièces"),
+    ("Pièces", {"f", "pl"}, "to", "aux pièces"),
+    ("Pièces", {"f", "pl"}, "your", "tes pièces"),
+    ("Main", {"f"}, "your", "ta main"),
+    ("Extension", {"f"}, "your", "ton extension"),
+    ("Main", {"f"}, "their", "sa main"),
+    ("Carte", {"f"}, "a", "une carte"),
+    ("Marqueur Nautilus", set(), "the", "le marqueur Nautilus"),
+    ("New Eden", {"name"}, "the", "New Eden"),
+])
+def test_french_articles_elisions_and_contractions(text, notes, form, said):
+    assert format(Phrase(text, GRAMMARS["fr"], noun=True, notes=frozenset(notes)), form) == said
+
+
+def test_french_elides_across_the_joins_of_templates():
+    fr = GRAMMARS["fr"]
+    assert fr.finish("si il reste une carte") == "s'il reste une carte"
+    assert fr.finish("le nombre de un joueur") == "le nombre d'un joueur"
+    assert fr.finish("la catégorie de a") == "la catégorie de a"  # a name, not a word
+
+
+TINY = """\
+game: tiny
+players: 2
+terms:
+  coins: {en: Coins, fr: Pièces, en_grammar: pl, fr_grammar: f pl}
+  take: {en: Take, fr: Prendre}
+  play: {en: Play, fr: Partie, fr_grammar: f}
+counters:
+  coins: {per: player, initial: 0}
+flow:
+  - phase: play
+    steps:
+      - turns: {first: 0, actions: [take], per_turn: 1, until: one_round}
+actions:
+  take:
+    requires: coins < 3
+    effect: |
+      gain 1 coins
+      if coins >= 2:
+        gain 2 coins
+scoring:
+  score: coins
+"""
+
+
+def test_numbers_and_terms_come_from_the_model(tmp_path):
+    game = make_game(tmp_path, TINY)
+    fr = Sentences(game, "fr")
+    lines = [line.text for line in fr.block(game.actions["take"].effect)]
+    assert lines == ["Gagne 1 pièce.", "Si tes pièces valent au moins 2 : gagne 2 pièces."]
+    en = Sentences(game, "en")
+    assert str(en.expr(game.actions["take"].requires)) == "your coins are less than 3"
+
+
+def test_a_construct_without_a_template_is_shown_as_its_rule_source(tmp_path, monkeypatch):
+    game = make_game(tmp_path, TINY)
+    monkeypatch.delitem(TEMPLATES["en"], "GainStmt")
+    lines = [line.text for line in Sentences(game, "en").block(game.actions["take"].effect)]
+    assert lines[0] == "gain 1 coins"
+
+
+def test_a_variant_explanation_says_its_own_numbers():
+    base, short = explain(load_game("pig"), "fr"), explain(load_game("pig", "short"), "fr")
+    assert "l'objectif (100)" in base and "l'objectif (100)" not in short
+    assert "l'objectif (50)" in short
+
+
+def test_the_golden_explanations_are_up_to_date():
+    found = regen.problems()
+    assert not found, "\n".join(found) + f"\nregenerate with: {regen.REGEN_COMMAND}"
+
+
+def test_french_explanations_have_no_untranslated_rule_words():
+    for name in ("new-eden.fr.txt", "pig.fr.txt", "goofspiel.fr.txt"):
+        text = (regen.default_folder() / name).read_text(encoding="utf-8")
+        for english in (" the ", " for each ", " your ", " if ", " and ", "Choose", " gain "):
+            assert english not in text, (name, english)
+
+
+def test_explain_command_in_each_format(capsys):
+    assert main(["explain", "pig", "--lang", "fr"]) == 0
+    text = capsys.readouterr().out
+    assert text == (regen.default_folder() / "pig.fr.txt").read_text(encoding="utf-8")
+    assert main(["explain", "pig:short", "--format", "md"]) == 0
+    md = capsys.readouterr().out
+    assert md.startswith("# Pig to 50\n") and "\n## Actions\n" in md
+    assert main(["explain", "goofspiel", "--format", "html", "--lang", "fr"]) == 0
+    page = capsys.readouterr().out
+    assert page.startswith("<!DOCTYPE html>") and '<html lang="fr">' in page
+    assert page.count("<ul>") == page.count("</ul>") and "<li>Mélange la pioche des primes." in page
+
+
+def test_explain_command_errors_are_positioned_or_usage(tmp_path, capsys):
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(TINY.replace("gain 2 coins", "gain 2 coinz"))
+    assert main(["explain", str(folder)]) == 1
+    assert "game.yaml:19:9: error: unknown player counter 'coinz'" in capsys.readouterr().err
+    assert main(["explain", "no-such-game"]) == 2
+    with pytest.raises(SystemExit) as usage:
+        main(["explain", "pig", "--lang", "de"])
+    assert usage.value.code == 2
+    err = capsys.readouterr().err
+    assert "error" in err and "Traceback" not in err
+
+
+ENGLISH_RULE_WORDS = re.compile(
+    r"\b(for each|in|to|from|where|if|else|and|or|not|gain|pay|move|deal|set|let|shuffle|"
+    r"choose|do|may|times|end turn|end game|pass)\b|==|>=|<=|!=|\w\((?!s\))")  # not "action(s)"
+
+
+def _labels(dot: str) -> str:
+    """The words of every label of a DOT text (HTML tags, entities and ids left out)."""
+    labels = re.findall(r"label=<(.*?)>\s*(?:\w+=|\])", dot, re.S)
+    return html.unescape(re.sub(r"<[^>]*>", " ", " ".join(labels)))
+
+
+@pytest.mark.parametrize("detail", ["phases", "actions", "full"])
+def test_a_french_diagram_has_no_english_rule_code(detail):
+    game = load_game("new-eden")
+    words = _labels(dot_source(game, detail, "fr"))
+    assert "Mets" in words or "Mélange" in words
+    found = [m.group(0) for m in ENGLISH_RULE_WORDS.finditer(words)]
+    assert not found, found[:10]
+    code = _labels(dot_source(game, detail, "fr", text="rules"))
+    assert "shuffle module_supply" in code  # --text rules keeps the rule code
+
+
+def test_the_french_report_says_its_rules_in_french(tmp_path):
+    from visualizer.report import build_html
+
+    page = build_html(load_game("new-eden"), "<svg></svg>", "fr")
+    text = html.unescape(re.sub(r"<[^>]*>", " ", page.split("<body>", 1)[1]))
+    assert "Paie 6 pièces." in text and "pay extension_cost coins" not in text
+    rules = build_html(load_game("new-eden"), "<svg></svg>", "fr", text="rules")
+    assert "pay extension_cost coins" in html.unescape(rules)
+
+
+def test_the_python_api_explains_and_refuses_an_unknown_language_or_format():
+    import meeplang
+    from dsl.errors import UsageError
+
+    game = meeplang.load("pig")
+    assert game.explain(lang="fr") == (regen.default_folder() / "pig.fr.txt").read_text("utf-8")
+    with pytest.raises(UsageError, match="language"):
+        game.explain(lang="de")
+    with pytest.raises(UsageError, match="format"):
+        game.explain(format="pdf")
+    assert "Roll a 6-sided die" in game.diagram(detail="full")
+    assert "roll d6 as die" in game.diagram(detail="full", text="rules")

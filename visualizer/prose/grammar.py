@@ -1,0 +1,145 @@
+"""Noun phrases and what each language does to them: articles, possessives, elision and the
+contractions of French (`de le` -> `du`, `à les` -> `aux`, `de l'`).
+
+The sentence templates (`en.py`, `fr.py`) say where a phrase goes and how it is determined, with
+a format spec: `{counter:the}`, `{zone:your}`, `{source:of}`, `{target:to}`, `{action:quote}`;
+`{x}` alone is the phrase as it stands. Only a phrase that is a bare noun (a game term) takes an
+article; a phrase already determined (`tes pièces`, a variable `c`, a number) is only joined.
+"""
+from __future__ import annotations
+
+import re
+
+import attrs
+
+_VOWELS = set("aeiouyhàâäéèêëîïôöûüœAEIOUYHÀÂÉÈÊÎÔÛŒ")
+
+
+@attrs.frozen
+class Phrase:
+    """A piece of a sentence. `noun`: a bare term that takes an article, with its gender (`f`),
+    number (`pl`) and `name` (a proper name keeps its capital)."""
+
+    text: str
+    grammar: object  # the language's Grammar
+    noun: bool = False
+    notes: frozenset = frozenset()
+
+    def __format__(self, spec: str) -> str:
+        return self.grammar.decorate(self, spec)
+
+    def __str__(self) -> str:
+        return self.grammar.decorate(self, "")
+
+
+def running(p: Phrase) -> str:
+    """A term inside a sentence: `Coins` -> `coins`, `Cartes Oxygène` -> `cartes Oxygène`; a
+    proper name (`name`) or a word written with its capital (`cap`) stays."""
+    t = p.text
+    if not p.noun or p.notes & {"name", "cap"} or len(t) < 2 or not t[1].islower():
+        return t
+    return t[0].lower() + t[1:]
+
+
+def _starts_with_vowel(text: str) -> bool:
+    return bool(text) and text[0] in _VOWELS
+
+
+class English:
+    lang = "en"
+
+    def finish(self, sentence: str) -> str:
+        return sentence
+
+    def decorate(self, p: Phrase, spec: str) -> str:
+        text = running(p)
+        match spec:
+            case "":
+                return text
+            case "the":
+                return f"the {text}" if p.noun and "name" not in p.notes else text
+            case "your":
+                return f"your {text}" if p.noun else text
+            case "their":
+                return f"their {text}" if p.noun else text
+            case "a":
+                if not p.noun or "pl" in p.notes:
+                    return text
+                return f"{'an' if text[:1] in 'aeiouAEIOU' else 'a'} {text}"
+            case "of":
+                return "of " + self.decorate(p, "the")
+            case "to":
+                return "to " + self.decorate(p, "the")
+            case "quote":
+                return f"“{p.text}”"
+            case "cap":
+                return text[:1].upper() + text[1:]
+        raise ValueError(f"unknown phrase form {spec!r}")
+
+
+class French:
+    lang = "fr"
+
+    def finish(self, sentence: str) -> str:
+        """Elisions across the joins of templates: `si il` -> `s'il`, `que un` -> `qu'un`."""
+        sentence = re.sub(r"\b([Ss])i (ils?)\b", r"\1'\2", sentence)
+        return re.sub(r"\b([Qq]u|[Dd]|[Jj]usqu)e ([aeiouéèêhy]\w)", _elide, sentence)
+
+    def decorate(self, p: Phrase, spec: str) -> str:
+        text = running(p)
+        plural, fem = "pl" in p.notes, "f" in p.notes
+        match spec:
+            case "":
+                return text
+            case "the":
+                if not p.noun or "name" in p.notes:
+                    return text
+                if plural:
+                    return f"les {text}"
+                if _starts_with_vowel(text):
+                    return f"l'{text}"
+                return f"{'la' if fem else 'le'} {text}"
+            case "your":
+                if not p.noun:
+                    return text
+                if plural:
+                    return f"tes {text}"
+                return f"{'ta' if fem and not _starts_with_vowel(text) else 'ton'} {text}"
+            case "their":
+                if not p.noun:
+                    return text
+                if plural:
+                    return f"ses {text}"
+                return f"{'sa' if fem and not _starts_with_vowel(text) else 'son'} {text}"
+            case "a":
+                if not p.noun:
+                    return text
+                return f"{'des' if plural else 'une' if fem else 'un'} {text}"
+            case "of":
+                return self._contract("de", "du", "des", self.decorate(p, "the"))
+            case "to":
+                return self._contract("à", "au", "aux", self.decorate(p, "the"))
+            case "quote":
+                return f"« {p.text} »"
+            case "cap":
+                return text[:1].upper() + text[1:]
+        raise ValueError(f"unknown phrase form {spec!r}")
+
+    @staticmethod
+    def _contract(prep: str, with_le: str, with_les: str, text: str) -> str:
+        """`de` + `le module` -> `du module`, + `les pièces` -> `des pièces`, + `un` -> `d'un`."""
+        if text.startswith("le "):
+            return f"{with_le} {text[3:]}"
+        if text.startswith("les "):
+            return f"{with_les} {text[4:]}"
+        if prep == "de" and _starts_with_vowel(text):
+            return f"d'{text}"
+        return f"{prep} {text}"
+
+
+def _elide(m) -> str:
+    """`que un` -> `qu'un`, `de une` -> `d'une` (a one-letter name, `de a`, stays)."""
+    return f"{m.group(1)}'{m.group(2)}"
+
+
+GRAMMARS = {"en": English(), "fr": French()}

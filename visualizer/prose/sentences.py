@@ -1,0 +1,543 @@
+"""Rule text as sentences: each construct of an expression or a statement block is said with its
+template in the chosen language (`en.py`, `fr.py`), its numbers, names and terms taken from the
+Game model, so a variant's sentences say what the variant changed.
+
+A construct that has no template (one added to the language after its templates were written)
+is shown as its rule source rather than stopping the explanation; the template test fails for it.
+"""
+from __future__ import annotations
+
+import re
+
+import attrs
+
+from dsl import ast as A
+from dsl.builtins import VALUES
+
+from . import en, fr
+from .grammar import GRAMMARS, Phrase
+
+TEMPLATES = {"en": en.TEMPLATES, "fr": fr.TEMPLATES}
+WORDS = {"en": en.WORDS, "fr": fr.WORDS}
+
+# a negated comparison is said as the opposite comparison
+_OPPOSITE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">", "in": "not in",
+             "not in": "in"}
+_PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "//": 2, "%": 2}
+
+
+class MissingTemplate(KeyError):
+    """A construct or one of its forms has no template in the language."""
+
+
+@attrs.frozen
+class Line:
+    """One sentence of an explanation, at a nesting depth (the body of an `if`, a loop...)."""
+
+    depth: int
+    text: str
+
+
+class Sentences:
+    """The sentences of one game's rules in one language."""
+
+    def __init__(self, game, lang: str):
+        if lang not in TEMPLATES:
+            from dsl.errors import UsageError
+
+            raise UsageError(f"unknown language {lang!r}; expected one of {', '.join(TEMPLATES)}")
+        self.game = game
+        self.lang = lang
+        self.templates = TEMPLATES[lang]
+        self.words = WORDS[lang]
+        self.grammar = GRAMMARS[lang]
+        # item fields that are yes/no (`face_up: true`): said as `the card is face up`
+        self.flags = {name for kind in game.items.values() for name, e in kind.fields
+                      if isinstance(e, A.Const) and isinstance(e.value, bool)}
+
+    # ------------------------------------------------------------ phrases and templates
+    def plain(self, text) -> Phrase:
+        return Phrase(str(text), self.grammar)
+
+    def term(self, key: str, singular: bool = False) -> Phrase:
+        """A game term as a noun, with its grammar notes (`fr_grammar: f pl`)."""
+        from dsl.terms import grammar
+
+        notes = grammar(self.game.terms, key, self.lang)
+        text = self.game.term(key, self.lang)
+        if singular and "pl" in notes:
+            first, _, rest = text.partition(" ")
+            text = (first[:-1] if first[-1:] in "sx" else first) + (f" {rest}" if rest else "")
+            notes = notes - {"pl"}
+        return Phrase(text, self.grammar, noun=True, notes=notes)
+
+    def name(self, key: str) -> Phrase:
+        """A local name: its term if the game has one (`card` -> la carte), else the name."""
+        return self.term(key) if key in (self.game.terms or {}) else self.plain(key)
+
+    def template(self, construct: str, form: str | None = None) -> str:
+        entry = self.templates.get(construct)
+        if isinstance(entry, dict):
+            entry = entry.get(form) if form is not None else None
+        if not isinstance(entry, str):
+            raise MissingTemplate(f"{construct}.{form}" if form else construct)
+        return entry
+
+    def fill(self, construct: str, form: str | None = None, **fields) -> Phrase:
+        """A construct's template (or one of its forms) filled with phrases."""
+        values = {k: v if isinstance(v, Phrase) else self.plain(v) for k, v in fields.items()}
+        return self.plain(self.template(construct, form).format(**values))
+
+    def agreeing(self, phrase: Phrase, head: Phrase) -> Phrase:
+        """A phrase that agrees like its head noun (`tes points` is plural: `valent`)."""
+        return attrs.evolve(phrase, notes=head.notes & {"pl"})
+
+    def word(self, key: str, /, **fields) -> str:
+        return self.words[key].format(**fields)
+
+    def sentence(self, phrase) -> str:
+        """A phrase as a sentence: capital letter, elisions, and a full stop (unless it opens a
+        block with a colon)."""
+        text = self.grammar.finish(str(phrase)).strip()
+        if not re.match(r"\w ", text):  # a one-letter name (`p pays ...`) keeps its case
+            text = text[:1].upper() + text[1:]
+        return text if text.endswith((":", ".")) else text + "."
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, e) -> Phrase:
+        if e is None:
+            return self.plain("")
+        if isinstance(e, tuple) and len(e) == 2:  # a range (lo, hi)
+            return self.fill("Call", "range", a0=self.expr(e[0]), a1=self.expr(e[1]))
+        method = getattr(self, "_" + type(e).__name__, None)
+        try:
+            if method is None:
+                raise MissingTemplate(type(e).__name__)
+            return method(e)
+        except MissingTemplate:
+            return self.plain(A.expr_source(e))
+
+    def _Num(self, e):
+        return self.fill("Num", value=e.value)
+
+    def _Str(self, e):
+        if e.value in (self.game.terms or {}):
+            return self.fill("Str", "term", term=self.term(e.value))
+        return self.fill("Str", "text", value=e.value)
+
+    def _Const(self, e):
+        return self.fill("Const", {True: "true", False: "false", None: "none"}[e.value])
+
+    def _Name(self, e):
+        n, g = e.name, self.game
+        if n in VALUES:
+            return self.fill("Name", n)
+        bound = "bound_" + n  # what a trigger sees: `excess`, `amount`, `item`...
+        if bound in self.templates["Name"] and n not in g.counters and n not in g.zones \
+                and n not in g.tables and n not in g.options:
+            return self.fill("Name", bound)
+        if n in g.counters:
+            return self.agreeing(self.fill("Name", "counter" if g.counters[n].per_player
+                                           else "game_counter", term=self.term(n)), self.term(n))
+        if n in g.zones:
+            return self.agreeing(self.fill("Name", "zone" if g.zones[n].per_player
+                                           else "game_zone", term=self.term(n)), self.term(n))
+        if n in g.tables:
+            value = g.tables[n]
+            if isinstance(value, (int, str, bool)):
+                return self.fill("Name", "value", value=self.value(value))
+            return self.agreeing(self.fill("Name", "table", term=self.term(n)), self.term(n))
+        if n in g.options:
+            default = g.options[n].default
+            form = "flag_option" if isinstance(default, bool) else "text_option" if isinstance(
+                default, str) else "option"
+            return self.fill("Name", form, term=self.term(n), value=self.value(default))
+        if n in g.actions:
+            return self.fill("Name", "action", term=self.term(n))
+        if n in g.graphs:
+            return self.fill("Name", "graph", term=self.term(n))
+        return self.agreeing(self.fill("Name", "local", term=self.name(n)), self.name(n))
+
+    def value(self, v) -> Phrase:
+        """A value from data: a number, a term (as a noun), or the text itself."""
+        if isinstance(v, bool):
+            return self._Const(A.Const(v, pos=None))
+        if isinstance(v, str):
+            if v in (self.game.terms or {}):
+                return self.term(v)
+            return self.fill("Str", "text", value=v)
+        if v is None:
+            return self._Const(A.Const(None, pos=None))
+        return self.plain(v)
+
+    def _Attr(self, e):
+        name = self.term(e.name)
+        if e.name in self.flags:
+            return self.fill("Attr", "flag", name=name, obj=self.expr(e.obj))
+        if isinstance(e.obj, A.Name) and e.obj.name == "you":
+            return self.agreeing(self.fill("Attr", "yours", name=name), name)
+        return self.agreeing(self.fill("Attr", "of", name=name, obj=self.expr(e.obj)), name)
+
+    def _family(self, e) -> bool:
+        name = e.name if isinstance(e, (A.Name, A.Attr)) else None
+        spec = self.game.zones.get(name) or self.game.counters.get(name)
+        return spec is not None and spec.keys is not None
+
+    def _Index(self, e):
+        obj = self.expr(e.obj)
+        family = self._family(e.obj)
+        key = self.value(e.key.value) if family and isinstance(e.key, A.Str) else self.expr(e.key)
+        return self.agreeing(self.fill("Index", "member" if family else "entry",
+                                       obj=obj, key=key), obj)
+
+    def _Slice(self, e):
+        form = "both" if e.lo is not None and e.hi is not None else "from" if e.lo is not None \
+            else "to"
+        return self.fill("Slice", form, obj=self.expr(e.obj), lo=self.expr(e.lo),
+                         hi=self.expr(e.hi))
+
+    def _Call(self, e):
+        args = [self.expr(a) for a in e.args]
+        fields = {f"a{i}": a for i, a in enumerate(args)}
+        if e.func in self.game.formulas:
+            joined = self.join(args, "sep")
+            if "pred" in self.term(e.func).notes:
+                form = "predicate"
+            elif not e.args:
+                form = "formula_none"
+            elif len(e.args) == 1 and isinstance(e.args[0], A.Name) and e.args[0].name == "you":
+                form = "formula_you"
+            else:
+                form = "formula"
+            name = self.term(e.func)
+            return self.agreeing(self.fill("Call", form, name=name, args=joined, **fields), name)
+        form = self._call_form(e)
+        return self.fill("Call", form, args=self.join(args, "and"), **fields)
+
+    def _call_form(self, e) -> str:
+        """Which form of a built-in's template: `top_n`, `max_list`, `passed_you`..."""
+        form = e.func
+        yours = bool(e.args) and isinstance(e.args[0], A.Name) and e.args[0].name == "you"
+        if yours and form + "_you" in self.templates["Call"]:  # `tu as passé`
+            form += "_you"
+        if e.func in ("top", "bottom") and len(e.args) == 2:
+            form += "_n" if isinstance(e.args[1], A.Num) else "_expr"
+        elif e.func == "uses" and len(e.args) == 2:
+            form = "uses_in"
+        elif e.func in ("max", "min") and len(e.args) == 1:
+            form += "_list"
+        return form
+
+    def join(self, phrases, last: str = "last") -> Phrase:
+        """`a, b or c` (`then`: `a, then b`)."""
+        texts = [str(p) for p in phrases]
+        if len(texts) <= 1:
+            return self.plain("".join(texts))
+        sep, end = self.template("ListExpr", "sep"), self.template("ListExpr", last)
+        return self.plain(sep.join(texts[:-1]) + end + texts[-1])
+
+    def _Comprehension(self, e):
+        source = self.expr(e.source)
+        if e.cond is not None:
+            source = self.fill("Comprehension", "where", head=source, cond=self.expr(e.cond))
+        elem_is_var = isinstance(e.elem, A.Name) and e.elem.name == e.var
+        form = e.func or ("each" if elem_is_var else "list")
+        return self.fill("Comprehension", form, var=self.name(e.var), source=source,
+                         elem=self.expr(e.elem))
+
+    def _ListExpr(self, e, last: str = "last"):
+        if not e.items:
+            return self.fill("ListExpr", "empty")
+        return self.join([self.expr(x) for x in e.items], last)
+
+    def _operand(self, parent_prec: int, e, right: bool) -> Phrase:
+        phrase = self.expr(e)
+        if isinstance(e, A.BinOp) and (_PREC[e.op] < parent_prec or
+                                       (right and _PREC[e.op] == parent_prec)):
+            return self.fill("BinOp", "paren", text=phrase)
+        return phrase
+
+    def _BinOp(self, e):
+        p = _PREC[e.op]
+        return self.fill("BinOp", e.op, left=self._operand(p, e.left, False),
+                         right=self._operand(p, e.right, True))
+
+    def _operand_of(self, e, other) -> Phrase:
+        """One side of a comparison; a text compared with an option is the option's code
+        (`"up"`), not a term that happens to have that key."""
+        option = self.game.options.get(other.name) if isinstance(other, A.Name) else None
+        if isinstance(e, A.Str) and option is not None:
+            return self.fill("Str", "text", value=e.value)
+        return self.expr(e)
+
+    def _Compare(self, e, op: str | None = None):
+        op = op or e.op
+        left, right = e.left, e.right
+        if isinstance(left, A.Name) and left.name == "you" and op in ("==", "!="):
+            return self.fill("Compare", "is_you" if op == "==" else "is_not_you",
+                             right=self.expr(right))
+        if isinstance(right, A.Name) and right.name == "you" and op in ("==", "!="):
+            return self.fill("Compare", "is_you" if op == "==" else "is_not_you",
+                             right=self.expr(left))
+        if isinstance(right, A.Const) and right.value is None and op in ("==", "!="):
+            return self.fill("Compare", "is_none" if op == "==" else "is_not_none",
+                             left=self.expr(left))
+        if isinstance(right, A.ListExpr) and op in ("in", "not in"):
+            return self.fill("Compare", op + "_list", left=self.expr(left),
+                             right=self.expr(right))
+        if op == "==" and isinstance(right, (A.Num, A.Neg)):
+            op = "num=="
+        subject = self._operand_of(left, right)
+        if "pl" in subject.notes:
+            op += "_pl"
+        return self.fill("Compare", op, left=subject, right=self._operand_of(right, left))
+
+    def _BoolOp(self, e):
+        def side(x):
+            phrase = self.expr(x)
+            if isinstance(x, A.BoolOp) and x.op != e.op:
+                return self.fill("BinOp", "paren", text=phrase)
+            return phrase
+        return self.fill("BoolOp", e.op, left=side(e.left), right=side(e.right))
+
+    def _Not(self, e):
+        o = e.operand
+        if isinstance(o, A.Call) and o.func == "empty":
+            return self.fill("Call", "not_empty", a0=self.expr(o.args[0]))
+        if isinstance(o, A.Call) and o.func not in self.game.formulas and o.args:
+            form = self._call_form(o) + "_not"  # a built-in's negative: `tu n'as pas passé`
+            if form in self.templates["Call"]:
+                return self.fill("Call", form, a0=self.expr(o.args[0]))
+        if isinstance(o, A.Compare):
+            return self._Compare(o, _OPPOSITE[o.op])
+        if isinstance(o, A.CanExpr):
+            return self._CanExpr(o, "cannot")
+        if isinstance(o, A.Attr) and o.name in self.flags:
+            return self.fill("Not", "not_flag", name=self.term(o.name), obj=self.expr(o.obj))
+        option = self.game.options.get(o.name) if isinstance(o, A.Name) else None
+        if option is not None and isinstance(option.default, bool):
+            return self.fill("Not", "option_off", term=self.term(o.name),
+                             value=self.value(option.default))
+        return self.fill("Not", "not", operand=self.expr(o))
+
+    def _Neg(self, e):
+        return self.fill("Neg", operand=self.expr(e.operand))
+
+    def _CondExpr(self, e):
+        return self.fill("CondExpr", cond=self.expr(e.cond), then=self.expr(e.then),
+                         other=self.expr(e.other))
+
+    def action(self, name: str, value=None, args=()) -> Phrase:
+        """An action as the rules name it: its term in quotes, a value, or a local name."""
+        if value is not None:
+            phrase = self.expr(value)
+        elif name in self.game.actions:
+            phrase = self.plain(format(self.term(name), "quote"))
+        else:
+            phrase = self.name(name)
+        return phrase
+
+    def args(self, args) -> Phrase:
+        return self.join([self.expr(v) if isinstance(v, A.Name) and v.name == n else
+                          self.plain(f"{self.name(n)} = {self.expr(v)}") for n, v in args],
+                         "last_and" if "last_and" in self.templates["ListExpr"] else "last")
+
+    def _CanExpr(self, e, form: str = "can"):
+        action = self.action(e.action, e.value)
+        if e.args:
+            action = self.fill("CanExpr", "with", action=action, args=self.args(e.args))
+        return self.fill("CanExpr", form, action=action)
+
+    def _Select(self, e):
+        key = self._ListExpr(e.key, "then") if isinstance(e.key, A.ListExpr) else self.expr(e.key)
+        return self.fill("Select", e.func, var=self.name(e.var), source=self.expr(e.source),
+                         key=key)
+
+    # ------------------------------------------------------------ statements
+    def block(self, block, depth: int = 0) -> list[Line]:
+        """The sentences of a statement block; the body of an `if` or a loop one level deeper
+        (on the same line when it is one simple sentence)."""
+        if block is None or not block.stmts:
+            return [Line(depth, self.sentence(self.fill("Block", "empty")))]
+        out: list[Line] = []
+        for s in block.stmts:
+            out.extend(self.stmt(s, depth))
+        return out
+
+    def stmt(self, s, depth: int) -> list[Line]:
+        method = getattr(self, "_" + type(s).__name__, None)
+        try:
+            if method is None:
+                raise MissingTemplate(type(s).__name__)
+            result = method(s, depth)
+        except MissingTemplate:
+            return [Line(depth, line) for line in A.block_source(A.Block((s,), pos=None)).splitlines()]
+        if isinstance(result, list):
+            return result
+        return [Line(depth, self.sentence(result))]
+
+    def inline(self, s) -> Phrase:
+        """A statement said inside another sentence (`may do X else STATEMENT`)."""
+        lines = self.stmt(s, 0)
+        return self.plain(" ".join(line.text for line in lines).rstrip("."))
+
+    def headed(self, header: Phrase, body, depth: int) -> list[Line]:
+        """`If X: body`: one line when the body is one simple sentence, else nested lines."""
+        inner = self.block(body, depth + 1)
+        head = self.sentence(header)
+        if len(inner) == 1 and not inner[0].text.endswith(":"):
+            text = inner[0].text
+            return [Line(depth, f"{head} {text[:1].lower()}{text[1:]}")]
+        return [Line(depth, head)] + inner
+
+    def _SetStmt(self, s, depth):
+        t, v = s.target, s.value
+        if isinstance(v, A.Const) and v.value is None:
+            return self.fill("SetStmt", "clear", target=self.expr(t))
+        if isinstance(v, A.Name) and v.name == "you":
+            return self.fill("SetStmt", "set_you", target=self.expr(t))
+        if isinstance(t, A.Attr) and t.name in self.flags and isinstance(v, A.Const):
+            return self.fill("SetStmt", "flag_true" if v.value else "flag_false",
+                             name=self.term(t.name), obj=self.expr(t.obj))
+        return self.fill("SetStmt", "set", target=self.expr(s.target), value=self.expr(s.value))
+
+    def _AddStmt(self, s, depth):
+        return self.fill("AddStmt", "add" if s.sign > 0 else "subtract", amount=self.expr(s.amount),
+                         target=self.expr(s.target))
+
+    def _GainStmt(self, s, depth):
+        amount = s.amount
+        number = isinstance(amount, A.Num) or (isinstance(amount, A.Name) and isinstance(
+            self.game.tables.get(amount.name), int) and not isinstance(
+            self.game.tables.get(amount.name), bool))
+        one = isinstance(amount, A.Num) and amount.value == 1
+        counter = self.term(s.counter, singular=one)
+        if s.key is not None:
+            counter = self.fill("GainStmt", "member", counter=counter, key=self.expr(s.key))
+        what = self.fill("GainStmt", "amount" if number else "amount_expr",
+                         amount=self.expr(amount), counter=counter)
+        if s.to is not None:
+            what = self.fill("GainStmt", "to", text=what, to=self.expr(s.to))
+        if s.player is None:
+            return self.fill("GainStmt", s.verb, what=what)
+        return self.fill("GainStmt", s.verb + "s", what=what, player=self.expr(s.player))
+
+    def _LetStmt(self, s, depth):
+        return self.fill("LetStmt", name=self.name(s.name), value=self.expr(s.value))
+
+    def _MoveStmt(self, s, depth):
+        form = "position" if s.position is not None else (s.place or "move")
+        phrase = self.fill("MoveStmt", form, item=self.expr(s.item), dest=self.expr(s.dest),
+                           position=self.expr(s.position))
+        return phrase if s.gravity else self.fill("MoveStmt", "no_gravity", text=phrase)
+
+    def _DealStmt(self, s, depth):
+        form = "top" if s.place == "top" else "deal"
+        if form == "deal" and not isinstance(s.count, A.Num):
+            form = "expr"
+        elif form == "deal" and s.count.value == 1:
+            form = "one"
+        return self.fill("DealStmt", form, count=self.expr(s.count),
+                         source=self.expr(s.source), dest=self.expr(s.dest))
+
+    def _ShuffleStmt(self, s, depth):
+        return self.fill("ShuffleStmt", zone=self.expr(s.zone))
+
+    def _RollStmt(self, s, depth):
+        return self.fill("RollStmt", sides=s.sides, name=self.name(s.name))
+
+    def choice(self, construct: str, s, chooser=None) -> Phrase:
+        """`choose NAME in/from ... where ...`, shared by choices, secret choices and params;
+        with a chooser, the `by_` forms (`X chooses ...`)."""
+        name = self.name(s.name)
+        prefix = "" if chooser is None else "by_"
+        who = self.expr(chooser)
+        if s.is_range:
+            phrase = self.fill(construct, prefix + "range", name=name, chooser=who,
+                               lo=self.expr(s.source[0]), hi=self.expr(s.source[1]))
+        else:
+            phrase = self.fill(construct, prefix + ("subsets" if s.subsets else "in"), name=name,
+                               chooser=who, source=self.expr(s.source))
+        if s.cond is not None:
+            phrase = self.fill(construct, "where", text=phrase, cond=self.expr(s.cond))
+        return phrase
+
+    def _ChooseStmt(self, s, depth):
+        return self.choice("ChooseStmt", s, s.chooser)
+
+    def _SecretChooseStmt(self, s, depth):
+        phrase = self.choice("SecretChooseStmt", s)
+        if s.among is None:
+            return self.fill("SecretChooseStmt", "all", text=phrase)
+        return self.fill("SecretChooseStmt", "among", text=phrase, var=self.name(s.var),
+                         among=self.expr(s.among))
+
+    def _PeekStmt(self, s, depth):
+        if s.player is None:
+            return self.fill("PeekStmt", "you", items=self.expr(s.items))
+        return self.fill("PeekStmt", "by", items=self.expr(s.items), player=self.expr(s.player))
+
+    def _AuctionStmt(self, s, depth):
+        phrase = self.fill("AuctionStmt", "auction", bidders=self.expr(s.bidders),
+                           currency=self.term(s.currency), winner=self.name(s.winner),
+                           price=self.name(s.price))
+        if s.beyond_means:
+            phrase = self.fill("AuctionStmt", "beyond", text=phrase)
+        if s.ties is not None:
+            phrase = self.fill("AuctionStmt", "ties", text=phrase, ties=self.expr(s.ties))
+        return phrase
+
+    def _PlaceStmt(self, s, depth):
+        return self.fill("PlaceStmt", item=self.expr(s.item), zone=self.expr(s.zone),
+                         row=self.expr(s.row), column=self.expr(s.column))
+
+    def _DoStmt(self, s, depth):
+        mode = {"": "", "one of": "one_of", "any of": "any_of"}[s.mode]
+        form = ("may_" + mode if s.optional else mode) if mode else ("may" if s.optional else "do")
+        phrase = self.fill("DoStmt", form, action=self.action(s.action, s.value))
+        if s.player is not None:
+            phrase = self.fill("DoStmt", "for", text=phrase, player=self.expr(s.player))
+        if s.args:
+            phrase = self.fill("DoStmt", "with", text=phrase, args=self.args(s.args))
+        if s.times is not None:
+            phrase = self.fill("DoStmt", "times" if isinstance(s.times, A.Num) else "times_expr",
+                               text=phrase, times=self.expr(s.times))
+        if s.otherwise is not None:
+            phrase = self.fill("DoStmt", "else", text=phrase, other=self.inline(s.otherwise))
+        return phrase
+
+    def _ControlStmt(self, s, depth):
+        return self.fill("ControlStmt", s.what)
+
+    def _LogStmt(self, s, depth):
+        return self.fill("LogStmt", text=s.text)
+
+    def _IfStmt(self, s, depth):
+        out: list[Line] = []
+        for i, (cond, body) in enumerate(s.branches):
+            out += self.headed(self.fill("IfStmt", "if" if i == 0 else "elif",
+                                         cond=self.expr(cond)), body, depth)
+        if s.other is not None:
+            out += self.headed(self.fill("IfStmt", "else"), s.other, depth)
+        return out
+
+    def _ForEachStmt(self, s, depth):
+        source = s.source
+        if (isinstance(source, A.Comprehension) and source.func is None and source.var == s.var
+                and isinstance(source.elem, A.Name) and source.elem.name == s.var):
+            # `for each r in [r for r in rows if ...]`: for each r of the rows where ...
+            phrase = self.expr(source.source)
+            if source.cond is not None:
+                phrase = self.fill("Comprehension", "where", head=phrase,
+                                   cond=self.expr(source.cond))
+        else:
+            phrase = self.expr(source)
+        return self.headed(self.fill("ForEachStmt", var=self.name(s.var), source=phrase),
+                           s.body, depth)
+
+    def _RepeatStmt(self, s, depth):
+        form = "times" if isinstance(s.count, A.Num) else "expr"
+        return self.headed(self.fill("RepeatStmt", form, count=self.expr(s.count)), s.body, depth)
+
+    def _WhileStmt(self, s, depth):
+        return self.headed(self.fill("WhileStmt", cond=self.expr(s.cond)), s.body, depth)
