@@ -43,7 +43,7 @@ UI = {
         "enters": "when an item enters {}",
         "each": "for each {}", "limit": "at most {} per {}",
         "draw": "draws {} from {}, keeps {}; the rest to the {}", "top": "top",
-        "bottom": "bottom", "search": "searches {} for {}",
+        "bottom": "bottom", "search": "searches {} for {}", "search_where": "searches {} for {} where {}",
         "round": "Round", "legend": "Legend",
         # legend rows
         "lg_start": "setup, then the flow",
@@ -106,7 +106,7 @@ UI = {
         "enters": "quand un élément entre dans {}",
         "each": "pour chaque {}", "limit": "au plus {} par {}",
         "draw": "pioche {} dans {}, en garde {} ; le reste {}", "top": "dessus",
-        "bottom": "dessous", "search": "fouille {} : {}",
+        "bottom": "dessous", "search": "fouille {} : {}", "search_where": "fouille {} : {} où {}",
         "round": "Manche", "legend": "Légende",
         "lg_start": "mise en place, puis le déroulement",
         "lg_phase": "phase : étapes de haut en bas",

@@ -223,20 +223,26 @@ def test_a_draw_that_keeps_more_than_it_draws_is_an_error_in_the_rules(tmp_path)
         scout(tmp_path, kept="3")
 
 
-@pytest.mark.parametrize("lang, draw, search", [
-    ("en", "draws 2 from deck, keeps 1; the rest to the bottom", "searches deck for card where"),
-    ("fr", "pioche 2 dans deck, en garde 1 ; le reste dessous", "fouille deck : card where"),
+@pytest.mark.parametrize("lang, text, draw, search", [
+    ("en", "rules", "draws 2 from deck, keeps 1; the rest to the bottom",
+     "searches deck for card where card.value &gt; 1"),
+    ("fr", "rules", "pioche 2 dans deck, en garde 1 ; le reste dessous",
+     "fouille deck : card où card.value &gt; 1"),
+    ("en", "prose", "draws 2 from the deck, keeps 1; the rest to the bottom",
+     "searches the deck for card where the value of card is more than 1"),
+    ("fr", "prose", "pioche 2 dans le deck, en garde 1 ; le reste dessous",
+     "fouille le deck : card où le value de card vaut plus de 1"),
 ])
-def test_action_boxes_draw_the_deck_operations(tmp_path, lang, draw, search):
+def test_action_boxes_draw_the_deck_operations(tmp_path, lang, text, draw, search):
     import re
 
     from visualizer.dot import dot_source
 
-    text = SCOUT.replace("DRAWN", "2").replace("KEPT", "1").replace("WHERE", "bottom").replace(
+    game = SCOUT.replace("DRAWN", "2").replace("KEPT", "1").replace("WHERE", "bottom").replace(
         "rest: {effect: pass}", "rest:\n    effect: |\n      search deck for card where card.value"
         " > 1:\n        move card to discard")
     dot = re.sub(r"</FONT><BR/><FONT POINT-SIZE=\"10\">", " ",
-                 dot_source(make_game(tmp_path, text), "actions", lang))
+                 dot_source(make_game(tmp_path, game), "actions", lang, text=text))
     assert draw in dot and search in dot
 
 

@@ -95,6 +95,7 @@ TEMPLATES = {
             "option_off": "option {term:quote} is off ({value})"},
     "Neg": "−{operand}",
     "CondExpr": "({then} if {cond}, else {other})",
+    "Otherwise": "{first}, or if there is none, {then}",
     "CanExpr": {"can": "{action} can be done", "cannot": "{action} cannot be done",
                 "with": "{action} (with {args})"},
     "Select": {"lowest": "the {var} in {source} that comes first by {key}",
@@ -136,6 +137,15 @@ TEMPLATES = {
         "among": "each {var} of {among}, at once and in secret: {text}",
     },
     "PeekStmt": {"you": "look at {items}", "by": "{player} looks at {items}"},
+    "DrawStmt": {"draw": "draw {count} from {source} into {dest}",
+                 "any_of": "draw {count} into {dest}, each from the pile you choose among {source}",
+                 "keep": "{text}, and keep {keep} of them", "where": "{text} where {cond}",
+                 "top": "{text}; put the rest back on top of the pile each came from",
+                 "bottom": "{text}; put the rest back at the bottom of the pile each came from"},
+    "SearchStmt": {"search": "look through {zone} and pick {name:a}",
+                   "by": "{searcher} looks through {zone} and picks {name:a}",
+                   "where": "{text} where {cond}", "head": "{text}:",
+                   "else": "If there is none:"},
     "AuctionStmt": {
         "auction": "auction among {bidders}, paid in {currency}: in turn, each bids more or drops "
                    "out for good; {winner} is the winner and {price} the price",

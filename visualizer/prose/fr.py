@@ -92,6 +92,7 @@ TEMPLATES = {
             "option_off": "l'option {term:quote} n'est pas choisie ({value})"},
     "Neg": "−{operand}",
     "CondExpr": "({then} si {cond}, sinon {other})",
+    "Otherwise": "{first}, ou s'il n'y en a pas, {then}",
     "CanExpr": {"can": "{action} est possible", "cannot": "{action} est impossible",
                 "with": "{action} (avec {args})"},
     "Select": {"lowest": "le {var} {source:of} qui vient en premier selon {key}",
@@ -134,6 +135,16 @@ TEMPLATES = {
         "among": "chaque {var} {among:of}, en même temps et en secret : {text}",
     },
     "PeekStmt": {"you": "regarde {items}", "by": "{player} regarde {items}"},
+    "DrawStmt": {"draw": "pioche {count} dans {source} et mets-les dans {dest}",
+                 "any_of": "pioche {count} et mets-les dans {dest}, chacun dans la pile de ton "
+                           "choix parmi {source}",
+                 "keep": "{text}, puis gardes-en {keep}", "where": "{text} où {cond}",
+                 "top": "{text} ; remets les autres sur la pile d'où chacun vient",
+                 "bottom": "{text} ; remets les autres sous la pile d'où chacun vient"},
+    "SearchStmt": {"search": "parcours {zone} et prends-y {name:a}",
+                   "by": "{searcher} parcourt {zone} et y prend {name:a}",
+                   "where": "{text} où {cond}", "head": "{text} :",
+                   "else": "S'il n'y en a pas :"},
     "AuctionStmt": {
         "auction": "enchères entre {bidders}, payées en {currency} : à tour de rôle, chacun "
                    "surenchérit ou se retire pour de bon ; {winner} est le gagnant et {price} le prix",

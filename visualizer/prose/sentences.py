@@ -327,6 +327,9 @@ class Sentences:
         return self.fill("CondExpr", cond=self.expr(e.cond), then=self.expr(e.then),
                          other=self.expr(e.other))
 
+    def _Otherwise(self, e):
+        return self.fill("Otherwise", first=self.expr(e.first), then=self.expr(e.then))
+
     def action(self, name: str, value=None, args=()) -> Phrase:
         """An action as the rules name it: its term in quotes, a value, or a local name."""
         if value is not None:
@@ -476,6 +479,27 @@ class Sentences:
         if s.player is None:
             return self.fill("PeekStmt", "you", items=self.expr(s.items))
         return self.fill("PeekStmt", "by", items=self.expr(s.items), player=self.expr(s.player))
+
+    def _DrawStmt(self, s, depth):
+        phrase = self.fill("DrawStmt", "any_of" if s.any_of else "draw", count=self.expr(s.count),
+                           source=self.expr(s.source), dest=self.expr(s.dest))
+        phrase = self.fill("DrawStmt", "keep", text=phrase, keep=self.expr(s.keep))
+        if s.cond is not None:
+            phrase = self.fill("DrawStmt", "where", text=phrase, cond=self.expr(s.cond))
+        return self.fill("DrawStmt", s.rest, text=phrase)
+
+    def _SearchStmt(self, s, depth):
+        if s.searcher is None:
+            head = self.fill("SearchStmt", "search", zone=self.expr(s.zone), name=self.name(s.name))
+        else:
+            head = self.fill("SearchStmt", "by", zone=self.expr(s.zone), name=self.name(s.name),
+                             searcher=self.expr(s.searcher))
+        if s.cond is not None:
+            head = self.fill("SearchStmt", "where", text=head, cond=self.expr(s.cond))
+        out = self.headed(self.fill("SearchStmt", "head", text=head), s.body, depth)
+        if s.other is not None:
+            out += self.headed(self.fill("SearchStmt", "else"), s.other, depth)
+        return out
 
     def _AuctionStmt(self, s, depth):
         phrase = self.fill("AuctionStmt", "auction", bidders=self.expr(s.bidders),
