@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import (cell, clear, end_turn, formula, item, labels, me, modules, phase, play,
-                      put, refresh, start, stay_home, where, zone)
+from .helpers import (cell, clear, end_turn, formula, item, labels, me, modules, phase, plain,
+                      play, put, refresh, start, stay_home, where, zone)
 
 DT = 1
 
@@ -18,11 +18,6 @@ def automa_moves(e):
 
 def asked(e, seat):
     return [ev for ev in e.events if ev.get("event") == "decision" and ev["player"] == seat]
-
-
-def plain(e, x, category, **fields):
-    item(e, x).update(category=category, research=None, up=0, down=0, **fields)
-    return x
 
 
 # ---------------------------------------------------------------------------- S1 (T-NE-14)
