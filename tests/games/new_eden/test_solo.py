@@ -68,7 +68,7 @@ def test_rulebook_s2():
     put(e, plain(e, c, "crab", coins=2), f"station[crab]@{DT}")
     put(e, plain(e, o, "octopus", repair=2), f"station[octopus]@{DT}")
     assert zone(e, f"station[octopus]@{DT}") == ["extension#1.3", o]   # the repair tile, built
-    me(e, DT).update(damage=6, dt_activated=0)
+    me(e, DT)["damage"] = 6                                     # (round 1: DT has not activated yet)
     points, coins = me(e, DT)["points"], me(e, DT)["coins"]
     deeples = {d: dict(item(e, d)) for d in zone(e, f"crew@{DT}")}
     refresh(e)
@@ -125,6 +125,14 @@ def test_rulebook_s3_harder(gift):
     assert zone(e, f"station[shell]@{DT}")[-gift:] == dts[:gift]   # built at once
     assert all(where(e, x) == "box" for x in dts[gift:])
     assert (me(e, DT)["coins"], me(e, DT)["damage"]) == (coins, damage)   # free, no damage
+
+
+@pytest.mark.parametrize("gift", [0, 4])
+def test_harder_mode_gives_one_two_or_three_cards(gift):
+    """FR l.522 « en donnant une, deux ou même trois cartes à Deep Thought »: `dt_gift` is 1..3."""
+    from dsl.errors import UsageError
+    with pytest.raises(UsageError, match=r"option dt_gift=\d is out of bounds \(1\.\.3\)"):
+        start(1, "solo-hard", dt_gift=gift)
 
 
 # ---------------------------------------------------------------------------- S4 (FR l.524-526)
@@ -254,7 +262,6 @@ def test_dt_crabs_it_activated_are_complete(reading, crab_points):
     (r,) = modules(e, 1)
     put(e, plain(e, r, "research"), f"station[research]@{DT}")
     item(e, r)["research"] = "R5"
-    me(e, DT)["dt_activated"] = 0
     refresh(e)
     play(e, "move_deeples start_oxygen#0.1")
     stay_home(e)
