@@ -152,6 +152,17 @@ def advance(e: Engine, stop) -> Engine:
     return e
 
 
+def next_round(e: Engine) -> Engine:
+    """Answer quietly until the next round's first Phase A decision of seat 0."""
+    left = False
+    while True:
+        left = left or phase(e) != "development"
+        if left and phase(e) == "development" and e.decision.player == 0 \
+                and e.decision.kind == "action":
+            return e
+        play(e, quiet_choice(e.decision))
+
+
 def at_phase(name: str, seat: int | None = None):
     return lambda e: phase(e) == name and (seat is None or e.decision.player == seat)
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from . import helpers
-from .helpers import (advance, auctions_2p, cell, formula, item, labels, me, modules, pass_all,
-                      phase, play, put, refresh, start, stay_home, zone)
+from .helpers import (advance, auctions_2p, cell, formula, item, labels, me, modules, next_round,
+                      pass_all, phase, play, put, refresh, start, stay_home, zone)
 
 
 def plain(e, x, category, **fields):
@@ -306,18 +306,6 @@ def test_two_to_four_players(players, allowed):
 
 
 # ---------------------------------------------------------------------------- Phase D, the rounds
-def next_round(e):
-    """Answer quietly until the next round's first Phase A decision of seat 0."""
-    from .helpers import quiet_choice
-    left = False
-    while True:
-        left = left or phase(e) != "development"
-        if left and phase(e) == "development" and e.decision.player == 0 \
-                and e.decision.kind == "action":
-            return e
-        play(e, quiet_choice(e.decision))
-
-
 def activate_a_shell(e):
     (s1,) = modules(e, 1)
     put(e, plain(e, s1, "shell", worksites=1, points=2), "station[shell]@0")

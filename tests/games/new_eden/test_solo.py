@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import (cell, clear, end_turn, formula, item, labels, me, modules, phase, plain,
-                      play, put, refresh, start, stay_home, where, zone)
+from .helpers import (cell, clear, end_turn, formula, item, labels, me, modules, next_round,
+                      phase, plain, play, put, refresh, start, stay_home, where, zone)
 
 DT = 1
 
@@ -88,6 +88,22 @@ def test_rulebook_s2():
     assert me(e, DT)["points"] == points + 3 + 3                 # first to pass: 3 points
     assert e.state["counters"]["nautilus"] == DT
     assert asked(e, DT) == []
+
+
+def test_dt_activates_again_in_the_next_round():
+    """FR l.512: DT's one activation is per round (« S'il n'y a plus de cartes sur le plateau,
+    Deep Thought active … Deep Thought passe le tour suivant »): a new round lets it activate
+    again."""
+    e = start(1, "solo", seed=0)
+    next_round(e)                                               # DT activated in round 1
+    assert "dt_activate_all" in automa_moves(e)
+    before = len(automa_moves(e))
+    clear(e, "board_a")
+    refresh(e)
+    play(e, "move_deeples start_oxygen#0.1")
+    stay_home(e)
+    end_turn(e)
+    assert automa_moves(e)[before:] == ["dt_activate_all"]
 
 
 # ---------------------------------------------------------------------------- S3 (FR l.514-522)
