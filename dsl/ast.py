@@ -317,7 +317,8 @@ class SearchStmt:
 @node
 class AuctionStmt:
     """An open ascending auction: bidders in order raise strictly or drop out for good; the
-    `ties` player (if any) may also bid the standing high bid and take the lead with it."""
+    `ties` player (if any) may also bid the standing high bid and take the lead with it; when
+    `opener_bids` holds, the first bidder may not drop out at its opening (0 is a bid then)."""
 
     bidders: object
     currency: str
@@ -326,6 +327,7 @@ class AuctionStmt:
     ties: object = None
     beyond_means: bool = False  # bids need not be covered (up to the most any bidder holds)
     history: str | None = None  # bound to the bids made, in order: [[player, bid], ...]
+    opener_bids: object = None  # when (a condition) the opener must bid; None: it may drop out
     pos: Pos = _pos
 
 
@@ -538,6 +540,13 @@ def _with(args) -> str:
     return (" with " + ", ".join(f"{n} = {expr_source(e)}" for n, e in args)) if args else ""
 
 
+def _opener_bids(cond) -> str:
+    if cond is None:
+        return ""
+    always = isinstance(cond, Const) and cond.value is True
+    return " opener must bid" + ("" if always else f" if {expr_source(cond)}")
+
+
 def _options(s, x=None) -> str:
     x = x or expr_source
     if s.is_range:
@@ -608,7 +617,7 @@ def _stmt(s, ind: str) -> str:
             line = f"auction among {x(b)} paying {cur}" + (
                 " beyond means" if s.beyond_means else "") + f" as {w}, {pr}" + (
                 f", {s.history}" if s.history else "") + (
-                f" ties to {x(t)}" if t is not None else "")
+                f" ties to {x(t)}" if t is not None else "") + _opener_bids(s.opener_bids)
         case PlaceStmt(item=i, zone=z, row=r, column=col):
             line = f"place {x(i)} on {x(z)} at {x(r)}, {x(col)}"
         case DoStmt(action=a, player=p, times=t, optional=opt, args=args, value=v, mode=m,

@@ -236,11 +236,15 @@ class _ToAst(Transformer):
 
     def auction_stmt(self, meta, c):
         return A.AuctionStmt(c[0], str(c[1]), str(c[3]), str(c[4]), ties=c[6],
-                             beyond_means=bool(c[2]),
+                             beyond_means=bool(c[2]), opener_bids=c[7],
                              history=str(c[5]) if c[5] is not None else None, pos=self._p(meta))
 
     def beyond_means(self, meta, c):
         return True
+
+    def opener_bids(self, meta, c):
+        """`opener must bid [if COND]`: the condition, `true` when none is given."""
+        return c[0] if c[0] is not None else A.Const(True, pos=self._p(meta))
 
     def place_stmt(self, meta, c):
         return A.PlaceStmt(c[0], c[1], c[2], c[3], pos=self._p(meta))

@@ -1403,6 +1403,9 @@ class _Checker:
                 self._want(self.expr(b, scope), "list", b, "the bidders")
                 if t is not None:
                     self._want(self.expr(t, scope), "player", t, "who wins ties")
+                if s.opener_bids is not None:
+                    self._want(self.expr(s.opener_bids, scope), "bool", s.opener_bids,
+                               "what follows `opener must bid if`")
                 if cur not in self.n.counters or not self.n.counters[cur].per_player:
                     self.fail(_unknown("player counter", cur, self.n.player_attrs) +
                               " (an auction is paid from a counter declared with `per: player`)", s)

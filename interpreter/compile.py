@@ -1346,6 +1346,7 @@ class _Compiler:
     def s_AuctionStmt(self, s, scope):
         bidders, currency, why, pos = self.ex(s.bidders, scope), s.currency, str(s.pos), s.pos
         ties = self.ex(s.ties, scope) if s.ties is not None else None
+        opener_bids = self.ex(s.opener_bids, scope) if s.opener_bids is not None else None
         winner_var, price_var, history_var = s.winner, s.price, s.history
         scope.update((winner_var, price_var))
         if history_var is not None:
@@ -1357,6 +1358,8 @@ class _Compiler:
             if any(type(p) is not int or not 0 <= p < c.eng.n for p in order):
                 raise RuleError(f"the bidders must be seats, got {order!r}", pos)
             tie_holder = ties(c) if ties is not None else None
+            # an opener that must bid answers 0 or more, never out: its 0 leads like any bid
+            must_open = bool(opener_bids(c)) if opener_bids is not None and order else False
             high, leader = 0, None
             history: list = []
             # beyond means: anyone may bid up to what the richest bidder holds
@@ -1366,12 +1369,15 @@ class _Compiler:
                 if p == leader:
                     order.append(p)
                     continue
+                opening = must_open and not history
                 # the tie holder may bid the standing high bid itself: it then leads with it
-                low = high if p == tie_holder and leader is not None else high + 1
+                low = 0 if opening else high if p == tie_holder and leader is not None \
+                    else high + 1
 
-                def bids(p=p, low=low):  # again after a free action: money may have changed
-                    top = most if beyond else c.s["players"][p][currency]
-                    return ["out"] + list(range(low, top + 1))
+                def bids(p=p, low=low, opening=opening):  # again after a free action: money
+                    top = most if beyond else c.s["players"][p][currency]  # may have changed
+                    return list(range(low, max(top, low) + 1)) if opening else \
+                        ["out"] + list(range(low, top + 1))
                 bid = yield from c.eng.ask(p, "bid", bids(), why, bids, ctx=c, declinable=True)
                 if bid != "out":
                     high, leader = bid, p

@@ -88,6 +88,12 @@ def put(e: Engine, x: str, key: str, top: bool = False, at: tuple | None = None)
         e._enter(x, ref, False, None, at)
 
 
+def plain(e: Engine, x: str, category: str, **fields) -> str:
+    """Make x a module of this category with no Research effect and no printed symbols."""
+    item(e, x).update(category=category, research=None, up=0, down=0, **fields)
+    return x
+
+
 def clear(e: Engine, key: str, to: str = "box") -> None:
     for x in list(zone(e, key)):
         put(e, x, to)
@@ -146,12 +152,24 @@ def advance(e: Engine, stop) -> Engine:
     return e
 
 
+def next_round(e: Engine) -> Engine:
+    """Answer quietly until the next round's first Phase A decision of seat 0."""
+    left = False
+    while True:
+        left = left or phase(e) != "development"
+        if left and phase(e) == "development" and e.decision.player == 0 \
+                and e.decision.kind == "action":
+            return e
+        play(e, quiet_choice(e.decision))
+
+
 def at_phase(name: str, seat: int | None = None):
     return lambda e: phase(e) == name and (seat is None or e.decision.player == seat)
 
 
 def end_turn(e: Engine) -> Engine:
-    """After the turn's main action free actions are still offered (FR l.160-161): end it."""
+    """After the turn's main action free actions are still offered (FR l.168 « à tout moment de
+    ton tour »): end it."""
     assert "end turn" in labels(e), labels(e)
     return play(e, "end turn")
 
@@ -160,4 +178,23 @@ def stay_home(e: Engine) -> Engine:
     """Answer the deeple moves of a move action by keeping each deeple in the dome."""
     while e.decision is not None and e.decision.kind in ("choose deeple", "choose target"):
         play(e, "None" if e.decision.kind == "choose target" else labels(e)[0])
+    return e
+
+
+# ------------------------------------------------------------------ shared positions
+def auctions_2p(coins: int = 6, oxygen_cards: int = 4, **options) -> Engine:
+    """Phase C with 2 players: P (seat 0) holds the Nautilus marker, chooses the first row and
+    opens; row 1 holds P's three black-market leftovers, row 2 the other seat's (plain shell
+    houses); P has `coins` coins and `oxygen_cards` face-up oxygen cards."""
+    e = start(2, **options)
+    pass_all(e)
+    for p in (0, 1):
+        for x in zone(e, f"offer@{p}"):
+            plain(e, x, "shell")
+    play(e, "[]", "[]")
+    assert phase(e) == "auctions" and e.decision.kind == "choose row" and e.decision.player == 0
+    assert labels(e) == ["1", "2", "3", "4"]
+    me(e)["coins"] = coins
+    for x in list(zone(e, "construction_supply"))[: oxygen_cards - 2]:
+        put(e, x, "oxygen@0")
     return e

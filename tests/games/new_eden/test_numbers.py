@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import (advance, cell, formula, item, labels, me, modules, pass_all, phase, play,
-                      put, refresh, start, stay_home, zone)
+from . import helpers
+from .helpers import (advance, auctions_2p, cell, formula, item, labels, me, modules, next_round,
+                      pass_all, phase, play, put, refresh, start, stay_home, zone)
 
 
 def plain(e, x, category, **fields):
-    """Make x a module of this category with no Research effect and no printed symbols."""
-    item(e, x).update(category=category, research=None, up=0, down=0, value=0, **fields)
-    return x
+    """A plain module (helpers.plain) that is also worth no station points."""
+    return helpers.plain(e, x, category, value=0, **fields)
 
 
 def on_board(e, row, col):
@@ -270,18 +270,9 @@ def test_prefilled_black_market_rows(players, prefilled):
 def test_auction_move_bonus_by_cards_won(cards, moves):
     """FR l.233-238: after winning a row of 0, 1, 2 or 3 cards, « trois fois », « deux fois »,
     « une fois » or no extra « Déplacer des deeples » action."""
-    e = start(2)
-    pass_all(e)
-    for p in (0, 1):
-        for x in zone(e, f"offer@{p}"):
-            plain(e, x, "shell")
-    play(e, "[]", "[]")
-    assert phase(e) == "auctions" and e.decision.kind == "choose row"
-    for x in list(zone(e, "construction_supply")):
-        put(e, x, "oxygen@0")                            # enough face-up oxygen cards
+    e = auctions_2p()                                    # four face-up oxygen cards: enough
     for x in list(zone(e, "lot[1]"))[cards:]:
         put(e, x, "box")
-    me(e)["coins"] = 6
     play(e, "1", "1", "out")
     offered = 0
     while e.decision.kind == "may move_deeples":
@@ -315,18 +306,6 @@ def test_two_to_four_players(players, allowed):
 
 
 # ---------------------------------------------------------------------------- Phase D, the rounds
-def next_round(e):
-    """Answer quietly until the next round's first Phase A decision of seat 0."""
-    from .helpers import quiet_choice
-    left = False
-    while True:
-        left = left or phase(e) != "development"
-        if left and phase(e) == "development" and e.decision.player == 0 \
-                and e.decision.kind == "action":
-            return e
-        play(e, quiet_choice(e.decision))
-
-
 def activate_a_shell(e):
     (s1,) = modules(e, 1)
     put(e, plain(e, s1, "shell", worksites=1, points=2), "station[shell]@0")

@@ -9,14 +9,9 @@ import pytest
 
 from dsl.errors import UsageError
 
-from .helpers import (advance, at_phase, cell, clear, end_turn, formula, item, labels, me,
-                      modules, pass_all, phase, play, put, refresh, start, stay_home, where, zone)
-
-
-def plain(e, x, category, **fields):
-    """Make x a module of this category with no Research effect and no printed symbols."""
-    item(e, x).update(category=category, research=None, up=0, down=0, **fields)
-    return x
+from .helpers import (advance, at_phase, auctions_2p, cell, clear, end_turn, formula, item,
+                      labels, me, modules, pass_all, phase, plain, play, put, refresh, start,
+                      stay_home, where, zone)
 
 
 def fired(e, name):
@@ -188,7 +183,7 @@ def test_rulebook_ex4():
     assert formula(e, "activated(you, m)", m=s2) is True
     assert item(e, O)["face_up"] is False
     assert d not in formula(e, "movable(you)")
-    end_turn(e)                                             # free actions could follow (FR l.160)
+    end_turn(e)                                             # free actions could follow (FR l.168)
     assert e.decision.player == 1
     # P's next turn: no face-up oxygen card, so no move_deeples
     while e.decision.player != 0:
@@ -290,23 +285,6 @@ def test_rulebook_d4(players, gains):
 
 
 # ---------------------------------------------------------------------------- D6, D7 (T-NE-09)
-def auctions_2p(coins=6, oxygen_cards=4):
-    """Phase C with 2 players: P (seat 0) holds the Nautilus marker, chooses the first row and
-    opens; row 1 holds P's three black-market leftovers (plain shell houses)."""
-    e = start(2)
-    pass_all(e)
-    for p in (0, 1):
-        for x in zone(e, f"offer@{p}"):
-            plain(e, x, "shell")
-    play(e, "[]", "[]")
-    assert phase(e) == "auctions" and e.decision.kind == "choose row" and e.decision.player == 0
-    assert labels(e) == ["1", "2", "3", "4"]
-    me(e)["coins"] = coins
-    for x in list(zone(e, "construction_supply"))[: oxygen_cards - 2]:
-        put(e, x, "oxygen@0")
-    return e
-
-
 def test_rulebook_d6():
     e = auctions_2p()
     clear(e, "lot[1]")                                   # row 1 is empty

@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import (advance, cell, end_turn, formula, item, labels, me, modules, phase, play,
-                      put, refresh, start, stay_home, where, zone)
-
-
-def plain(e, x, category, **fields):
-    item(e, x).update(category=category, research=None, up=0, down=0, **fields)
-    return x
+from .helpers import (advance, auctions_2p, cell, end_turn, formula, item, labels, me, modules,
+                      phase, plain, play, put, refresh, start, stay_home, where, zone)
 
 
 def on_board(e, x, at):
@@ -220,3 +215,44 @@ def test_who_picks_the_row_after_an_unsold_one(reading, next_chooser):
     assert e.decision.kind == "bid" and e.decision.player == 1
     play(e, "out", "out")                                        # unsold
     assert e.decision.kind == "choose row" and e.decision.player == next_chooser
+
+
+@pytest.mark.parametrize("reading, offered_again", [("auction", True), ("phase", False)])
+def test_the_move_for_one_damage_per_won_auction_or_per_phase(reading, offered_again):
+    """§10.11d, FR l.248 « Il est possible, en plus, d'effectuer une fois l'action … lorsque tu
+    avances ton marqueur de dégâts d'une case »: by default once after each auction you win;
+    `extra_move_per: phase` allows it once in the whole Phase C."""
+    e = auctions_2p(extra_move_per=reading)
+    play(e, "1", "1", "out")                                     # P wins row 1 (3 cards)
+    assert e.decision.kind == "may extra_move"
+    play(e, "extra_move")
+    stay_home(play(e, labels(e)[0]))                             # with its first oxygen card
+    while e.decision.kind != "choose row":
+        play(e, "skip")
+    play(e, "2", "0", "1", "out")                                # P opens row 2 and wins it
+    assert (e.decision.kind == "may extra_move") == offered_again
+    assert e.decision.kind in ("may extra_move", "choose row")
+
+
+@pytest.mark.parametrize("reading, opening, row_2_to", [
+    ("may_pass", ["out", "1", "2", "3", "4", "5"], None),
+    ("must_bid", ["0", "1", "2", "3", "4", "5"], 1)])
+def test_whether_a_designated_opener_may_pass(reading, opening, row_2_to):
+    """§10.11b, FR l.253 « décide … qui fait la première offre »: by default the opener the
+    winner names may open at 0 and take no part, as the Nautilus holder may (l.226); with
+    `designated_opener: must_bid` it must offer, and its 0 wins the row if nobody outbids it.
+    The Nautilus holder's own opening of the first row stays free to pass in both readings."""
+    e = auctions_2p(designated_opener=reading)
+    play(e, "1")
+    assert labels(e)[0] == "out"                                 # the Nautilus holder, row 1
+    play(e, "1", "out")                                          # P wins row 1 at 1
+    while e.decision.kind != "choose row":
+        play(e, "skip")
+    row_2 = list(zone(e, "lot[2]"))
+    me(e, 1)["coins"] = 5
+    play(e, "2", "1")                                            # P picks row 2, seat 1 opens
+    assert e.decision.player == 1 and labels(e) == opening
+    play(e, opening[0], "out")                                   # its lowest answer; P drops out
+    built = [x for x in row_2 if where(e, x) == "station[shell]@1"]
+    assert built == (row_2 if row_2_to == 1 else [])
+    assert me(e, 1)["coins"] == 5                                # a won row at 0 costs nothing

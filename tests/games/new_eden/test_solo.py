@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import (cell, clear, end_turn, formula, item, labels, me, modules, phase, play,
-                      put, refresh, start, stay_home, where, zone)
+from .helpers import (cell, clear, end_turn, formula, item, labels, me, modules, next_round,
+                      phase, plain, play, put, refresh, start, stay_home, where, zone)
 
 DT = 1
 
@@ -18,11 +18,6 @@ def automa_moves(e):
 
 def asked(e, seat):
     return [ev for ev in e.events if ev.get("event") == "decision" and ev["player"] == seat]
-
-
-def plain(e, x, category, **fields):
-    item(e, x).update(category=category, research=None, up=0, down=0, **fields)
-    return x
 
 
 # ---------------------------------------------------------------------------- S1 (T-NE-14)
@@ -73,7 +68,7 @@ def test_rulebook_s2():
     put(e, plain(e, c, "crab", coins=2), f"station[crab]@{DT}")
     put(e, plain(e, o, "octopus", repair=2), f"station[octopus]@{DT}")
     assert zone(e, f"station[octopus]@{DT}") == ["extension#1.3", o]   # the repair tile, built
-    me(e, DT).update(damage=6, dt_activated=0)
+    me(e, DT)["damage"] = 6                                     # (round 1: DT has not activated yet)
     points, coins = me(e, DT)["points"], me(e, DT)["coins"]
     deeples = {d: dict(item(e, d)) for d in zone(e, f"crew@{DT}")}
     refresh(e)
@@ -93,6 +88,22 @@ def test_rulebook_s2():
     assert me(e, DT)["points"] == points + 3 + 3                 # first to pass: 3 points
     assert e.state["counters"]["nautilus"] == DT
     assert asked(e, DT) == []
+
+
+def test_dt_activates_again_in_the_next_round():
+    """FR l.512: DT's one activation is per round (« S'il n'y a plus de cartes sur le plateau,
+    Deep Thought active … Deep Thought passe le tour suivant »): a new round lets it activate
+    again."""
+    e = start(1, "solo", seed=0)
+    next_round(e)                                               # DT activated in round 1
+    assert "dt_activate_all" in automa_moves(e)
+    before = len(automa_moves(e))
+    clear(e, "board_a")
+    refresh(e)
+    play(e, "move_deeples start_oxygen#0.1")
+    stay_home(e)
+    end_turn(e)
+    assert automa_moves(e)[before:] == ["dt_activate_all"]
 
 
 # ---------------------------------------------------------------------------- S3 (FR l.514-522)
@@ -130,6 +141,14 @@ def test_rulebook_s3_harder(gift):
     assert zone(e, f"station[shell]@{DT}")[-gift:] == dts[:gift]   # built at once
     assert all(where(e, x) == "box" for x in dts[gift:])
     assert (me(e, DT)["coins"], me(e, DT)["damage"]) == (coins, damage)   # free, no damage
+
+
+@pytest.mark.parametrize("gift", [0, 4])
+def test_harder_mode_gives_one_two_or_three_cards(gift):
+    """FR l.522 « en donnant une, deux ou même trois cartes à Deep Thought »: `dt_gift` is 1..3."""
+    from dsl.errors import UsageError
+    with pytest.raises(UsageError, match=r"option dt_gift=\d is out of bounds \(1\.\.3\)"):
+        start(1, "solo-hard", dt_gift=gift)
 
 
 # ---------------------------------------------------------------------------- S4 (FR l.524-526)
@@ -259,7 +278,6 @@ def test_dt_crabs_it_activated_are_complete(reading, crab_points):
     (r,) = modules(e, 1)
     put(e, plain(e, r, "research"), f"station[research]@{DT}")
     item(e, r)["research"] = "R5"
-    me(e, DT)["dt_activated"] = 0
     refresh(e)
     play(e, "move_deeples start_oxygen#0.1")
     stay_home(e)
