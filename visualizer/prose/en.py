@@ -151,6 +151,8 @@ TEMPLATES = {
                    "out for good; {winner} is the winner and {price} the price",
         "beyond": "{text} (bids may go beyond what a bidder holds)",
         "ties": "{text}; {ties} may also bid the highest bid itself and win ties",
+        "opener": "{text}; the first bidder may not drop out at its opening (0 is a bid)",
+        "opener_if": "{text}; if {cond}, the first bidder may not drop out at its opening (0 is a bid)",
     },
     "PlaceStmt": "place {item} on {zone} at row {row}, column {column}",
     "DoStmt": {

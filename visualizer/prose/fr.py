@@ -150,6 +150,8 @@ TEMPLATES = {
                    "surenchérit ou se retire pour de bon ; {winner} est le gagnant et {price} le prix",
         "beyond": "{text} (on peut offrir plus que ce qu'on possède)",
         "ties": "{text} ; {ties} peut aussi offrir la plus forte enchère elle-même et gagne les égalités",
+        "opener": "{text} ; le premier enchérisseur ne peut pas se retirer à son ouverture (0 est une offre)",
+        "opener_if": "{text} ; si {cond}, le premier enchérisseur ne peut pas se retirer à son ouverture (0 est une offre)",
     },
     "PlaceStmt": "place {item} sur {zone}, ligne {row}, colonne {column}",
     "DoStmt": {

@@ -509,6 +509,10 @@ class Sentences:
             phrase = self.fill("AuctionStmt", "beyond", text=phrase)
         if s.ties is not None:
             phrase = self.fill("AuctionStmt", "ties", text=phrase, ties=self.expr(s.ties))
+        if s.opener_bids is not None:
+            always = isinstance(s.opener_bids, A.Const) and s.opener_bids.value is True
+            phrase = self.fill("AuctionStmt", "opener" if always else "opener_if", text=phrase,
+                               cond=self.expr(s.opener_bids))
         return phrase
 
     def _PlaceStmt(self, s, depth):
