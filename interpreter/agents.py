@@ -54,7 +54,7 @@ class GreedyAgent(Agent):
 
     A turn's options are tried in place (cheap); the seat's answers inside the best one become
     its plan for the inner decisions that follow. Other decisions are tried on replayed copies,
-    as many beliefs as COPY_BUDGET replayed decisions allow (the longer the game so far, the
+    as many beliefs as `copy_budget` replayed decisions allow (the longer the game so far, the
     fewer); when not even one per option fits, the choice is random. Ties go to a random best
     option.
     """
@@ -98,7 +98,8 @@ class GreedyAgent(Agent):
 
     @staticmethod
     def _total(values: list):
-        """The sum of the values found; None if every try was impossible (or none was made)."""
+        """The sum of the values found, scaled up for the tries that proved impossible; None if
+        every try was (or none was made)."""
         found = [v for v in values if v is not None]
         return sum(found) * len(values) / len(found) if found else None
 
