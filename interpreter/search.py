@@ -24,7 +24,7 @@ import time
 from dsl.errors import Impossible
 
 from .belief import believed_game
-from .compile import Ctx
+from .compile import Ctx, need_int
 
 ROLLOUT_DECISIONS = 40  # then the position is scored: whole games cost too much in a euro game
 EXPLORATION = 0.7  # UCB1's constant, for rewards in 0..1
@@ -35,7 +35,10 @@ def value_of(engine, seat: int) -> int:
     if engine.result is not None:
         return engine.result["scores"][seat]
     heuristic = engine.prog.heuristic
-    extra = heuristic(Ctx(engine.state, seat, {}, engine)) if heuristic is not None else 0
+    if heuristic is None:
+        return engine.score_of(seat)
+    extra = need_int(heuristic(Ctx(engine.state, seat, {}, engine)), "a heuristic",
+                     engine.game.scoring.heuristic.pos)
     return engine.score_of(seat) + extra
 
 
