@@ -273,6 +273,7 @@ class Scoring:
     tie_break: tuple
     winners: object  # expression giving a list of seats, or None (= best score and tie-breaks)
     pos: Pos = _pos
+    heuristic: object = None  # per-seat expression: how well placed a seat is (agents add it)
 
 
 @attrs.frozen

@@ -200,6 +200,9 @@ class _Builder:
             checker.expr(tb, {})
         if scoring.winners is not None:
             checker.expr(scoring.winners, {})
+        if scoring.heuristic is not None:
+            checker._want(checker.expr(scoring.heuristic, {}), "int", scoring.heuristic,
+                          "a heuristic")
         for _, e in invariants:
             checker.expr(e, {})
         automa_spec = doc.get("automa") or {}
@@ -771,7 +774,9 @@ class _Builder:
         tbs = sec.get("tie_break") or []
         return Scoring(self.expr(sec["score"], "score", sec.pos_of("score")),
                        tuple(self.expr(t, "tie_break", tbs.pos_of(i)) for i, t in enumerate(tbs)),
-                       self.expr(sec.get("winners"), "winners", sec.pos_of("winners")), pos=sec.pos)
+                       self.expr(sec.get("winners"), "winners", sec.pos_of("winners")), pos=sec.pos,
+                       heuristic=self.expr(sec.get("heuristic"), "heuristic",
+                                           sec.pos_of("heuristic")))
 
     # ------------------------------------------------------------ flow
     def _steps(self, steps: YList, where: str) -> tuple:

@@ -11,11 +11,15 @@ import sys
 from dsl.errors import UsageError
 
 from .decisions import Decision
+from .belief import unseen
+from .lookahead import after_action, after_choice
+from .search import Budget, search
 
 
 class Agent:
     name = "agent"
     needs_view = False
+    takes = None  # what follows `name:` in `--agents`, for agents that take a setting
 
     def __init__(self, seat: int, seed: int):
         self.seat = seat
@@ -44,50 +48,89 @@ class FirstLegalAgent(Agent):
 
 
 class GreedyAgent(Agent):
-    """One-step lookahead: the option that gives this player the best score right after it.
+    """One step ahead (interpreter/lookahead.py): the option after which this seat is best placed
+    by the game's score plus its `scoring: heuristic:`, on beliefs about what the seat cannot see
+    (never the real hidden cards or dice to come), summed over a few beliefs.
 
-    The engine is forked by replaying its choices (the game is a pure function of seed and
-    choices), the option is taken, and the game's `scoring.score` is read at the next decision.
-    Ties go to a random best option. In a secret choice the other players' pending choices are
-    unknown, so the lookahead stops at the next decision whoever makes it.
+    A turn's options are tried in place (cheap); the seat's answers inside the best one become
+    its plan for the inner decisions that follow. Other decisions are tried on replayed copies,
+    as many beliefs as `copy_budget` replayed decisions allow (the longer the game so far, the
+    fewer); when not even one per option fits, the choice is random. Ties go to a random best
+    option.
     """
 
     name = "greedy"
-    secret_samples = 4
+    samples = 4  # beliefs per option
+    copy_budget = 100  # replayed decisions per choice outside a turn
+
+    def __init__(self, seat, seed):
+        super().__init__(seat, seed)
+        self.plan: list = []  # the labels to answer the inner decisions of the chosen action
+
+    def choose(self, engine, decision, view):
+        if decision.kind == "action":
+            return self._choose_action(engine, decision)
+        if self.plan and self.plan[0] in decision.labels:
+            return decision.labels.index(self.plan.pop(0))
+        self.plan = []
+        n = len(decision.options)
+        if n == 1:
+            return 0
+        samples = min(self.samples, self.copy_budget // (n * max(1, len(engine.choices))))
+        values = [self._total([after_choice(engine, i, self.seat, self.rng)
+                               for _ in range(samples)]) for i in range(n)]
+        return self._best(values)
+
+    def _choose_action(self, engine, decision) -> int:
+        self.plan = []
+        if len(decision.options) == 1:
+            return 0
+        values, plans, slots = [], [], unseen(engine, self.seat)
+        for option in decision.options:
+            tries = [after_action(engine, option, self.seat, self.rng, slots)
+                     for _ in range(self.samples)]
+            values.append(self._total([value for value, _ in tries]))
+            plans.append(max(((v, a) for v, a in tries if v is not None), default=(0, []),
+                             key=lambda t: t[0])[1])
+        i = self._best(values)
+        self.plan = plans[i]
+        return i
+
+    @staticmethod
+    def _total(values: list):
+        """The sum of the values found, scaled up for the tries that proved impossible; None if
+        every try was (or none was made)."""
+        found = [v for v in values if v is not None]
+        return sum(found) * len(values) / len(found) if found else None
+
+    def _best(self, values: list) -> int:
+        """A random one of the options of highest value (None: never valued)."""
+        top = max((v for v in values if v is not None), default=None)
+        best = [i for i, v in enumerate(values) if v == top]
+        return best[self.rng.randrange(len(best))]
+
+
+class MCTSAgent(Agent):
+    """Monte Carlo tree search (interpreter/search.py) over what its seat may believe: `mcts:400`
+    runs 400 iterations per decision, `mcts:0.5s` as many as half a second allows."""
+
+    name = "mcts"
+    takes = "iterations (mcts:400) or seconds (mcts:0.5s) per decision"
+    default_budget = "200"
+
+    def __init__(self, seat, seed, setting=None):
+        super().__init__(seat, seed)
+        text = setting or self.default_budget
+        try:
+            self.budget = Budget(text)
+        except ValueError:
+            raise UsageError(f"agent mcts:{text}: give {self.takes}") from None
+        self.name = f"mcts:{text}"
 
     def choose(self, engine, decision, view):
         if len(decision.options) == 1:
             return 0
-        best, best_value = [], None
-        for i in range(len(decision.options)):
-            if decision.secret and engine.secret_mark is not None:
-                value = sum(self._secret_outcome(engine, i) for _ in range(self.secret_samples))
-            else:
-                fork = engine.fork()
-                fork.choose(i)
-                value = fork.score_of(self.seat)
-            if best_value is None or value > best_value:
-                best, best_value = [i], value
-            elif value == best_value:
-                best.append(i)
-        return best[self.rng.randrange(len(best))]
-
-    def _secret_outcome(self, engine, index: int):
-        """Score after a secret round in which the others' hidden picks are guessed at random."""
-        mark = engine.secret_mark
-        fork = engine.fork(engine.choices[:mark])
-        # our own choices in this round so far (free actions taken before choosing) are known
-        ours = [i for i, p in zip(engine.choices[mark:], engine.choosers[mark:]) if p == self.seat]
-        d = fork.decision
-        tried = False
-        while d is not None and d.secret and fork.secret_mark == mark:
-            if d.player == self.seat and ours:
-                d = fork.choose(ours.pop(0))
-            elif d.player == self.seat and not tried:
-                d, tried = fork.choose(index), True
-            else:  # the others' hidden picks, and any later pick of ours
-                d = fork.choose(self.rng.randrange(len(d.options)))
-        return fork.score_of(self.seat)
+        return search(engine, self.seat, self.budget, self.rng)
 
 
 class ScriptedAgent(Agent):
@@ -161,17 +204,22 @@ class HumanAgent(Agent):
                       "name\n")
 
 
-AGENTS = {cls.name: cls for cls in (RandomAgent, FirstLegalAgent, GreedyAgent, HumanAgent)}
+AGENTS = {cls.name: cls for cls in (RandomAgent, FirstLegalAgent, GreedyAgent, MCTSAgent,
+                                     HumanAgent)}
 
 
 def make_agents(spec: str | list | None, players: int, seed: int) -> list[Agent]:
-    """`random,greedy` -> one agent per seat (the last name repeats for the remaining seats)."""
+    """`random,greedy` -> one agent per seat (the last name repeats for the remaining seats);
+    `mcts:400` gives an agent its setting."""
     names = spec.split(",") if isinstance(spec, str) else list(spec or ["random"])
     names = [n.strip() for n in names if n.strip()] or ["random"]
     out = []
     for seat in range(players):
-        name = names[min(seat, len(names) - 1)]
-        if name not in AGENTS:
+        name, colon, setting = names[min(seat, len(names) - 1)].partition(":")
+        cls = AGENTS.get(name)
+        if cls is None:
             raise UsageError(f"unknown agent {name!r} (agents: {', '.join(AGENTS)})")
-        out.append(AGENTS[name](seat, seed))
+        if colon and cls.takes is None:
+            raise UsageError(f"agent {name} takes no setting (`{name}:{setting}`)")
+        out.append(cls(seat, seed, setting) if colon else cls(seat, seed))
     return out

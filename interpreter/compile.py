@@ -170,6 +170,8 @@ class Compiled:
         self.score = cp.ex(game.scoring.score, set())
         self.tie_breaks = [cp.ex(e, set()) for e in game.scoring.tie_break]
         self.winners = cp.ex(game.scoring.winners, set()) if game.scoring.winners else None
+        self.heuristic = (cp.ex(game.scoring.heuristic, set()) if game.scoring.heuristic is not None
+                          else None)
         self.invariants = [(name, e, cp.ex(e, set())) for name, e in game.invariants]
 
     def zone_ref(self, name: str, owner: int | None, member=None) -> ZoneRef:

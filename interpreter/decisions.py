@@ -9,7 +9,7 @@ from typing import Any
 
 
 class Decision:
-    __slots__ = ("player", "kind", "options", "why", "secret", "_labels", "ctx")
+    __slots__ = ("player", "kind", "options", "why", "secret", "_labels", "ctx", "hiding")
 
     def __init__(self, player: int, kind: str, options: list, why: str, secret: bool = False):
         self.player = player
@@ -19,6 +19,9 @@ class Decision:
         self.secret = secret
         self._labels: Any = None  # made on first use
         self.ctx: Any = None  # the asking rule's context (for automa policies), never serialised
+        # the engine, when options may be items the chooser cannot see: their labels then name
+        # places (`pile 2`); made when first read, at the decision (replays never read them)
+        self.hiding: Any = None
 
     @property
     def name(self) -> str:
@@ -28,7 +31,10 @@ class Decision:
     @property
     def labels(self) -> list[str]:
         if self._labels is None:
-            self._labels = [label(o) for o in self.options]
+            if self.hiding is not None:
+                self._labels = self.hiding.hidden_labels(self.player, self.options)
+            if self._labels is None:
+                self._labels = [label(o) for o in self.options]
         return self._labels
 
     def to_json(self) -> dict:

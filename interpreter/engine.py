@@ -807,7 +807,7 @@ class Engine:
                   secret: bool = False) -> Decision:
         d = Decision(player, kind, options, why, secret)
         if self.prog.may_hide:
-            d._labels = self.hidden_labels(player, options)
+            d.hiding = self
         return d
 
     def held_ability(self, grants: list, player: int) -> int:

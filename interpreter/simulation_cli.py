@@ -45,7 +45,8 @@ def register(subparsers) -> None:
                    "(default 100)")
     s.add_argument("--seed", "-s", type=int, default=0, help="master seed (default 0)")
     s.add_argument("--agents", default="random", help="comma-separated, one per seat (the last "
-                   "repeats): random, first, greedy")
+                   "repeats): random, first, greedy, mcts (mcts:400 iterations or mcts:0.5s per "
+                   "decision)")
     s.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
                    help="set a game option, e.g. -o target=50")
     s.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (0: one per CPU)")

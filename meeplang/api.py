@@ -156,7 +156,7 @@ class Game:
     def play(self, players: int | None = None, seed: int = 0, agents="random",
              options: dict | None = None) -> Result:
         """One game; `agents` names one agent per seat (`"random,greedy"` or a list; the last
-        repeats): random, first, greedy."""
+        repeats): random, first, greedy, mcts (`mcts:400`, `mcts:0.5s`)."""
         from interpreter.simulation import play_game
 
         players = self.players[0] if players is None else players

@@ -271,7 +271,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--variant")
     s.add_argument("--agents", default="random",
                    help="comma-separated, one per seat (the last repeats): random, first, greedy, "
-                        "human")
+                        "mcts (mcts:400 iterations or mcts:0.5s per decision), human")
     s.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
                    help="set a game option, e.g. -o target=50")
     s.add_argument("--log", metavar="FILE", help="write the game log (JSON Lines)")

@@ -179,3 +179,13 @@ def test_a_house_rule_file_is_compared_with_its_base_game(tmp_path, capsys):
     assert out["decisions_mean"] > out["compare"]["summary"]["decisions_mean"]
     assert out["compare"]["decisions"]["diff"] < 0  # Δ = variant - base: fast games are shorter
     assert out["compare"]["paired_games"] == 60
+
+
+@pytest.mark.skipif(not HAS_DASK, reason="dask.distributed is not installed")
+def test_search_agents_give_the_same_results_here_and_on_dask(simulate_json, pig_copy):
+    """`mcts:N` and `greedy` travel to workers by name, and play the same games there."""
+    args = (pig_copy, "-n", 4, "--seed", 5, "--agents", "mcts:8,greedy", "-o", "target=12")
+    local = simulate_json(*args, "--compare", "short", "--jobs", 1)
+    dask = simulate_json(*args, "--compare", "short", "--executor", "dask", "--jobs", 2)
+    assert local["agents"] == ["mcts:8", "greedy"]
+    assert without_timing(local) == without_timing(dask)

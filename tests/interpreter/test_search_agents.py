@@ -1,0 +1,167 @@
+"""The mcts and greedy agents: settings, determinism, no peeking, strength against random."""
+import pytest
+
+from dsl.errors import MeeplangError, UsageError
+from dsl.resolve import load_game
+from interpreter.agents import GreedyAgent, MCTSAgent, make_agents
+from interpreter.belief import believed_game
+from interpreter.engine import Engine
+from interpreter.simulation import play_game
+
+from tests.language.helpers import make_game
+
+# One hidden card of two; the player guesses its value and scores 1 if right. Both guesses are
+# worth the same to someone who cannot see the card: an agent that peeks always guesses right.
+GUESS = """
+game: guess
+players: 1
+counters:
+  points: {per: player, initial: 0}
+zones:
+  box: {visibility: hidden}
+  table: {visibility: public}
+items:
+  card: {count: 2, zone: box, fields: {value: n}}
+setup: shuffle box
+flow:
+  - do: |
+      choose guess in [1, 2]
+      if guess == top(box).value:
+        add 1 to you.points
+      move top(box) to table
+scoring:
+  score: points
+"""
+
+
+def _hidden_value(engine) -> int:
+    return engine.state["items"][engine.state["zones"]["box"][0]]["value"]
+
+
+def _seeds_with_each_card(game) -> tuple[int, int]:
+    """Two game seeds whose hidden cards differ."""
+    by_value = {}
+    for seed in range(20):
+        e = Engine(game, 1, seed)
+        e.start()
+        by_value.setdefault(_hidden_value(e), seed)
+    return by_value[1], by_value[2]
+
+
+@pytest.mark.parametrize("agent", [lambda: MCTSAgent(0, 3, "30"), lambda: GreedyAgent(0, 3)])
+def test_search_plays_as_if_it_cannot_see_the_hidden_card(tmp_path, agent):
+    game = make_game(tmp_path, GUESS)
+    picks = []
+    for seed in _seeds_with_each_card(game):
+        e = Engine(game, 1, seed)
+        d = e.start()
+        picks.append(d.labels[agent().choose(e, d, None)])
+    # the same agent (same seed) in two games that differ only in the hidden card: same guess
+    assert picks[0] == picks[1]
+
+
+def test_a_belief_redraws_what_the_seat_cannot_see(tmp_path):
+    import random
+
+    game = make_game(tmp_path, GUESS)
+    e = Engine(game, 1, _seeds_with_each_card(game)[0])
+    e.start()
+    drawn = {_hidden_value(believed_game(e, 0, random.Random(i))) for i in range(12)}
+    assert drawn == {1, 2}
+
+
+def test_a_belief_keeps_what_the_seat_sees():
+    """Goofspiel: the own hand and the shown prize stay; the prize deck is redrawn."""
+    import random
+
+    e = Engine(load_game("goofspiel"), 2, 4)
+    e.start()
+    e.choose(0)
+    copy = believed_game(e, 1, random.Random(0))
+    for key in ("hand@1", "prize_shown", "played@0", "played@1"):
+        assert copy.state["zones"][key] == e.state["zones"][key]
+    assert sorted(copy.state["zones"]["prizes"]) == sorted(e.state["zones"]["prizes"])
+    decks = {tuple(believed_game(e, 1, random.Random(i)).state["zones"]["prizes"])
+             for i in range(5)}
+    assert len(decks) > 1
+
+
+def test_a_belief_guesses_the_hidden_counters_of_the_others():
+    """New Eden's coins are hidden from the other players: a belief gives them the seat's own."""
+    import random
+
+    e = Engine(load_game("new-eden"), 3, 1)
+    d = e.start()
+    while d.kind != "action":
+        d = e.choose(0)
+    e.state["players"][1]["coins"] = 77
+    copy = believed_game(e, 0, random.Random(0))
+    assert [p["coins"] for p in copy.state["players"]] == [e.state["players"][0]["coins"]] * 3
+
+
+@pytest.mark.parametrize("agents", ["mcts:15,random", "greedy,random"])
+def test_the_agents_are_deterministic_for_a_seed(agents):
+    game = load_game("goofspiel")
+    logs = [play_game(game, 2, 9, agents, options={"num_cards": 5}).choices for _ in range(2)]
+    assert logs[0] == logs[1]
+
+
+def test_agent_settings_are_read_from_the_agents_option():
+    seats = make_agents("mcts:40,mcts:0.2s,random", 4, 1)
+    assert [a.name for a in seats] == ["mcts:40", "mcts:0.2s", "random", "random"]
+    assert seats[0].budget.iterations == 40 and seats[1].budget.seconds == 0.2
+    assert make_agents("mcts", 1, 1)[0].budget.iterations == 200
+    with pytest.raises(UsageError, match="mcts:many"):
+        make_agents("mcts:many", 2, 1)
+    with pytest.raises(UsageError, match="takes no setting"):
+        make_agents("random:3", 2, 1)
+
+
+def test_a_time_budget_runs_at_least_one_iteration():
+    game = load_game("goofspiel")
+    e = play_game(game, 2, 1, "mcts:0.001s,random", options={"num_cards": 3})
+    assert e.result is not None
+
+
+def _wins(game, agents: str, n: int, options: dict) -> float:
+    won = 0.0
+    for seed in range(n):
+        winners = play_game(game, 2, seed, agents, options, record=False).result["winners"]
+        won += 1 / len(winners) if 0 in winners else 0
+    return won
+
+
+@pytest.mark.slow
+def test_mcts_beats_random_at_goofspiel():
+    # seat 0 playing at random wins 10.5 of these 16 games; 13 or more happens by chance about
+    # once in a hundred runs
+    assert _wins(load_game("goofspiel"), "mcts:60,random", 16, {"num_cards": 8}) >= 13
+
+
+@pytest.mark.slow
+def test_greedy_beats_random_at_pig():
+    """With pig's heuristic (the turn total) the one-step lookahead rolls on while the risk is
+    worth it, instead of banking every roll."""
+    assert _wins(load_game("pig"), "greedy,random", 30, {"target": 30}) >= 24
+
+
+def test_a_heuristic_is_checked_like_a_formula(tmp_path):
+    bad = GUESS.replace("  score: points\n", "  score: points\n  heuristic: luck + 1\n")
+    with pytest.raises(MeeplangError, match=r"game.yaml:\d+:\d+: .*luck"):
+        make_game(tmp_path, bad)
+    not_a_number = GUESS.replace("  score: points\n", "  score: points\n  heuristic: '[1]'\n")
+    with pytest.raises(MeeplangError, match="heuristic"):
+        make_game(tmp_path, not_a_number, name="h")
+
+
+def test_the_greedy_agent_reads_the_heuristic(tmp_path):
+    """Two harmless choices, one worth more by the heuristic only: greedy takes it (the lookahead
+    stops at the next decision; at the end of the game only the score counts)."""
+    text = GUESS.replace("      if guess == top(box).value:\n        add 1 to you.points\n",
+                         "      set you.leaning to guess\n      choose again in [1, 2]\n")
+    text = text.replace("  points: {per: player, initial: 0}\n",
+                        "  points: {per: player, initial: 0}\n  leaning: {per: player, initial: 0}\n")
+    game = make_game(tmp_path, text.replace("  score: points\n",
+                                            "  score: points\n  heuristic: 10 * leaning\n"))
+    for seed in range(3):
+        assert play_game(game, 1, seed, "greedy").state["players"][0]["leaning"] == 2
