@@ -159,4 +159,7 @@ def mutate_argv(rng: random.Random) -> list[str]:
 
 
 def dump(doc) -> str:
-    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
+    """The YAML text of a (mutated) document, by libyaml's emitter when there is one: Python's
+    own takes more time than loading, checking and playing the game."""
+    return yaml.dump(doc, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False,
+                     allow_unicode=True)
