@@ -20,7 +20,6 @@ import concurrent.futures
 import json
 import os
 import random
-import shutil
 import sys
 import tempfile
 import time
@@ -28,12 +27,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dsl.loader import games_dir  # noqa: E402
 from dsl.resolve import load_game  # noqa: E402
 from interpreter.log import log_lines  # noqa: E402
 from interpreter.simulation import play_game  # noqa: E402
-from tests.fuzz.mutations import (bundled_documents, dump, mutate, mutate_argv,  # noqa: E402
-                                  mutate_log)
+from tests.fuzz.mutations import (bundled_documents, copy_includes, dump, mutate,  # noqa: E402
+                                  mutate_argv, mutate_log)
 from tests.fuzz.runner import try_cli, try_game, try_log  # noqa: E402
 
 CHUNK = 50  # inputs per unit of work (and between two saves of the totals)
@@ -55,10 +53,8 @@ class Fuzzer:
         self.names = sorted(self.docs)
         self.folders = {}
         for name in self.names:
-            game = name.split("/")[0]
-            folder = self.folders[name] = self.tmp / game
-            shutil.copytree(games_dir() / game, folder, ignore=shutil.ignore_patterns(
-                "game.yaml", "variants", "*.md"))
+            folder = self.folders[name] = self.tmp / name.split("/")[0]
+            copy_includes(name, folder)
         self.logs = {name: log_lines(play_game(load_game(name), 2, 1, "random"))
                      for name in ("pig", "goofspiel")}
         self.log = self.tmp / "game.jsonl"
