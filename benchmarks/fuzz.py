@@ -20,6 +20,7 @@ import concurrent.futures
 import json
 import os
 import random
+import resource
 import sys
 import tempfile
 import time
@@ -81,8 +82,13 @@ class Fuzzer:
 _FUZZER: Fuzzer | None = None
 
 
+MEMORY = 3 * 2**30  # bytes of address space per process: a runaway input is a MemoryError (an
+# escape the run reports), not a machine that swaps
+
+
 def _start_worker(seed: int, root: str) -> None:
     global _FUZZER
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
     _FUZZER = Fuzzer(seed, root)
 
 

@@ -263,9 +263,10 @@ def test_each_decision_starts_a_new_stretch(write_game):
     assert engine.steps > 400  # four times the stretch, in stretches of less than half of it
 
 
+@pytest.mark.parametrize("form", ["{{min: 2, max: {}}}", "{}"])  # a range, or one count
 @pytest.mark.parametrize("players, ok", [(MAX_PLAYERS, True), (MAX_PLAYERS + 1, False)])
-def test_players_are_bounded(write_game, players, ok):
-    folder = write_game(GAME.replace("players: 2", f"players: {{min: 2, max: {players}}}")
+def test_players_are_bounded(write_game, form, players, ok):
+    folder = write_game(GAME.replace("players: 2", "players: " + form.format(players))
                         .replace("{rule}", "add 1 to x"))
     if ok:
         assert load_game(folder).max_players == MAX_PLAYERS
