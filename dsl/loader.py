@@ -418,7 +418,7 @@ def _with_includes(doc: YMap, folder: Path) -> YMap:
     root = folder.resolve()
     for i, name in enumerate(includes):
         pos = includes.pos_of(i)
-        if not isinstance(name, str):
+        if not isinstance(name, str) or "\x00" in name:  # a NUL cannot be in a file name
             raise LoadError("include: each entry must be a file name", pos)
         path = (folder / str(name)).resolve()
         if root not in path.parents:

@@ -275,9 +275,9 @@ class _Builder:
         return (vname, title, (lo, hi))
 
     def _players(self, value):
-        if isinstance(value, int):
-            return value, value
-        if isinstance(value, dict):
+        if isinstance(value, int):  # `players: 4`, bounded like `players: {min: 4, max: 4}`
+            lo, hi = value, value
+        elif isinstance(value, dict):
             lo, hi = value["min"], value["max"]
         else:
             lo, hi = value

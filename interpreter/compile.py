@@ -1733,7 +1733,7 @@ class _Compiler:
                 if n < 0:
                     raise RuleError(f"cannot repeat a negative number of times ({n})", pos)
                 for i in range(1, n + 1):
-                    c.eng.tick(pos)
+                    c.eng.flow_pass(pos)
                     if var:
                         c.v[var] = i
                         if var in c.eng.prog.limits_per:  # `limit: {per: round}` restarts
@@ -1746,7 +1746,7 @@ class _Compiler:
 
             def loop(c: Ctx):
                 while bool(cond(c)) != until:
-                    c.eng.tick(pos)
+                    c.eng.flow_pass(pos)
                     yield from body(c)
             return loop
         if isinstance(s, IfStep):
@@ -1800,7 +1800,7 @@ class _Compiler:
                         break
                     seat = seats[taken % k]
                     if seat not in passed:
-                        eng.tick(pos)
+                        eng.flow_pass(pos)
                         tc = c.with_player(seat)
                         if var:
                             tc.v[var] = seat

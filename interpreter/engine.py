@@ -28,6 +28,11 @@ from .rehearsal import rehearse
 
 DEFAULT_STEP_BUDGET = 2_000_000  # loop passes, turns, actions and values gone through
 MAX_DECISIONS = 20_000  # a game asking for more never ends: stop before its log fills memory
+# Steps in a row in which no player is asked anything: the bundled games take at most about 2,000
+# (New Eden's setup, or a round's end); a game beyond this loops without end. A flow step that
+# loops (turns, `while`, `repeat`) is stopped at half of it, so that the error names that step
+# rather than a rule inside one of its passes.
+MAX_UNASKED = 200_000
 # triggers on these events see the event's values (`excess`, `amount`, `item`, `space`...), and
 # what they ask is forced: no free actions beside it
 _EVENTS = frozenset({"overflow", "gain", "enters", "enter_space", "as_soon_as"})
@@ -121,6 +126,9 @@ class Engine:
         self.budget, self.max_depth, self.record = step_budget, trigger_depth, record
         self.steps = 0
         self.max_decisions = MAX_DECISIONS
+        self.max_unasked = MAX_UNASKED
+        self.asked_at = 0  # the steps taken when a player was last asked something
+        self.limit = step_budget  # the budget or the end of the unasked stretch, whichever is less
         self.turns_taken = 0  # turns of `turns` steps, for the length of a game
         self.depth = 0
         self.windows: list = []
@@ -154,6 +162,7 @@ class Engine:
     # ------------------------------------------------------------ driving
     def start(self) -> Decision | None:
         self._gen = self._main()
+        self._asked()
         return self._advance(None)
 
     def choose(self, index) -> Decision | None:
@@ -223,6 +232,7 @@ class Engine:
                                         "option": d.labels[index], "at": d.why})
                 d = self._gen.send(d.options[index])
             self.decision = d
+            self._asked()
         except StopIteration:
             self.decision = None
         except RecursionError:
@@ -333,18 +343,39 @@ class Engine:
         if self.record:
             self.events.append(record)
 
+    def _asked(self) -> None:
+        """A player is asked something: a new stretch of unasked steps begins."""
+        self.asked_at = self.steps
+        self.limit = min(self.budget, self.steps + self.max_unasked)
+
     def tick(self, pos) -> None:
         self.steps += 1
-        if self.steps > self.budget:
-            raise RuleError(f"step budget of {self.budget} exceeded: does a rule loop forever? "
-                            "(stopped here)", pos)
+        if self.steps > self.limit:
+            raise RuleError(self.over_limit(), pos)
 
     def charge(self, n: int, pos) -> None:
         """Count the work of going through or building `n` values against the step budget: a
         loop pass that sums 100,000 numbers costs 100,000 steps, not one."""
         self.steps += n
+        if self.steps > self.limit:
+            raise RuleError(self.over_limit(), pos)
+
+    def over_limit(self) -> str:
+        """Why the steps taken are too many: the game's budget, or too long without a decision."""
         if self.steps > self.budget:
-            self.tick(pos)
+            return (f"step budget of {self.budget} exceeded: does a rule loop forever? "
+                    "(stopped here)")
+        return (f"{self.max_unasked:,} steps in a row without asking any player anything: does a "
+                "rule loop forever? (stopped here)")
+
+    def flow_pass(self, pos) -> None:
+        """A turn or a pass of a flow step's loop: a step, and where a game that runs on without
+        ever asking anything stops, at half the unasked stretch any loop may take."""
+        self.tick(pos)
+        if self.steps - self.asked_at > self.max_unasked // 2:
+            raise RuleError(f"{self.max_unasked // 2:,} steps in a row without asking any player "
+                            "anything: does this step loop forever? (stopped at the step that "
+                            "loops)", pos)
 
     # ------------------------------------------------------------ the game
     def _main(self):
@@ -1143,8 +1174,9 @@ class Engine:
                     break
                 taken += 1
                 self.steps += 1
-                if self.steps > self.budget:
-                    self.tick(self.prog.actions[choice.action].action.pos)
+                if self.steps > self.limit:
+                    raise RuleError(self.over_limit(),
+                                    self.prog.actions[choice.action].action.pos)
                 try:
                     ca = self.prog.actions[choice.action]
                     if ca.plain_path:

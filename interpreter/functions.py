@@ -37,9 +37,8 @@ def work(c, n: int) -> None:
     did it reports it at its position)."""
     eng = c.eng
     eng.steps += n
-    if eng.steps > eng.budget:
-        raise ValueError(f"step budget of {eng.budget} exceeded: does a rule loop forever? "
-                         "(stopped here)")
+    if eng.steps > eng.limit:
+        raise ValueError(eng.over_limit())
 
 
 def _seq(c, value):

@@ -314,6 +314,14 @@ def test_include_through_a_symlink_out_of_the_folder_is_refused(write_game, tmp_
     check_cli_fails(capsys, tmp_path, folder, str(info.value))
 
 
+def test_an_include_name_with_a_nul_byte_is_refused_at_the_name(write_game):
+    # found by the fuzzer: a NUL cannot be in a file name, and Python refused it with a traceback
+    folder = write_game(variant("players: 2", 'players: 2\ninclude: ["cards\\0.yaml"]'))
+    with pytest.raises(LoadError) as info:
+        load_game(folder)
+    assert str(info.value) == "g/game.yaml:3:11: error: include: each entry must be a file name"
+
+
 def test_yaml_tag_never_runs_code(write_game, tmp_path, capsys):
     marker = tmp_path / "pwned"
     folder = write_game(variant(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import shutil
 
 import yaml
 
@@ -39,6 +40,15 @@ def bundled_documents() -> dict[str, object]:
         folder = games_dir() / name
         docs[f"{name}/{GAME_FILE}"] = yaml.safe_load((folder / GAME_FILE).read_text())
     return docs
+
+
+def copy_includes(name: str, folder) -> None:
+    """Put the files beside a bundled game's main file (New Eden's cards.yaml, which it
+    includes) into `folder`, where its mutants are written: without them every mutant of a game
+    with includes fails at `include:`. Not its variants: a mutant stands alone."""
+    game = name.split("/")[0]
+    shutil.copytree(games_dir() / game, folder, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns(GAME_FILE, "variants", "*.md"))
 
 
 def _paths(node, prefix=()):
@@ -159,4 +169,7 @@ def mutate_argv(rng: random.Random) -> list[str]:
 
 
 def dump(doc) -> str:
-    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
+    """The YAML text of a (mutated) document, by libyaml's emitter when there is one: Python's
+    own takes more time than loading, checking and playing the game."""
+    return yaml.dump(doc, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False,
+                     allow_unicode=True)

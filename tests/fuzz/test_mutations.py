@@ -8,7 +8,7 @@ from interpreter.log import log_lines
 from interpreter.simulation import play_game
 from dsl.resolve import load_game
 
-from .mutations import bundled_documents, dump, mutate, mutate_argv, mutate_log
+from .mutations import bundled_documents, copy_includes, dump, mutate, mutate_argv, mutate_log
 from .runner import try_cli, try_game, try_log
 
 DOCS = bundled_documents()
@@ -20,6 +20,7 @@ PIG_LOG = log_lines(play_game(load_game("pig"), 2, 3, "random"))
 def test_mutated_games_fail_only_with_positioned_errors(tmp_path_factory, name, seed):
     rng = random.Random(seed)
     folder = tmp_path_factory.mktemp("mut")
+    copy_includes(name, folder)
     (folder / "game.yaml").write_text(dump(mutate(DOCS[name], rng)), encoding="utf-8")
     escape = try_game(folder, seed % 1000)
     assert escape is None, escape

@@ -1,6 +1,7 @@
 """The limits every game runs within (docs/security.md), each tested at its edge: whole numbers
-within ±10**18, work charged per value gone through, at most 20,000 decisions per game, at most
-100 players; and the bounds a declaration states hold from its first value."""
+within ±10**18, work charged per value gone through, at most 200,000 steps between two decisions
+(100,000 at the flow's loops), at most 20,000 decisions per game, at most 100 players; and the
+bounds a declaration states hold from its first value."""
 from __future__ import annotations
 
 import pytest
@@ -8,7 +9,7 @@ import pytest
 from dsl.errors import LoadError, MeeplangError, RuleError, RuleSyntaxError, SchemaError
 from dsl.limits import MAX_INT, MAX_PLAYERS
 from dsl.resolve import load_game
-from interpreter.engine import MAX_DECISIONS, Engine
+from interpreter.engine import MAX_DECISIONS, MAX_UNASKED, Engine
 from interpreter.simulation import play_game
 
 GAME = """\
@@ -79,9 +80,12 @@ def test_a_number_in_yaml_is_bounded_where_it_is_written(write_game, value):
     assert "beyond the limit" in str(info.value)
 
 
+UNASKED = "200,000 steps in a row without asking any player anything"
+
+
 def test_work_inside_a_loop_pass_is_charged(write_game):
     error = setup_error(write_game, "while true:\n  let m = sum(v for v in range(1, 100000))")
-    assert error.message.startswith("step budget of 2000000 exceeded")
+    assert error.message.startswith(UNASKED)
     assert error.pos.line == 7
 
 
@@ -92,7 +96,7 @@ def test_an_empty_range_costs_nothing_and_gives_nothing_back(write_game):
 
 def test_lists_of_lists_are_charged_for_every_value(write_game):
     error = setup_error(write_game, "let l = [range(1, 100000) for v in range(1, 100000)]")
-    assert "step budget of 2000000 exceeded" in error.message
+    assert UNASKED in error.message
     assert error.pos.line == 6
 
 
@@ -136,9 +140,133 @@ def test_a_never_ending_game_stops_at_the_turns_step(write_game):
     assert MAX_DECISIONS == 20_000
 
 
+# Games that run on without asking anything: a flow loop of automatic steps, and turns in which
+# nobody can act but a trigger between turns does something (so they are not simply idle).
+NEVER_ASKS = {
+    "while": """\
+game: g
+players: 2
+counters:
+  x: {initial: 0}
+flow:
+  - do: add 1 to x
+  - while: x > 0
+    steps:
+      - do: add 1 to x
+scoring:
+  score: x
+""",
+    "turns": """\
+game: g
+players: 2
+counters:
+  x: {initial: 0}
+actions:
+  wait: {requires: x < 0, effect: add 1 to x}
+triggers:
+  tick:
+    when: after turn
+    effect: add 1 to x
+flow:
+  - do: add 1 to x
+  - turns:
+      first: 0
+      actions: [wait]
+      until: never
+scoring:
+  score: x
+""",
+}
+
+
+@pytest.mark.parametrize("kind, where", [("while", "7:5"), ("turns", "13:5")])
+def test_a_game_that_never_asks_stops_at_the_step_that_loops(write_game, kind, where):
+    engine = Engine(load_game(write_game(NEVER_ASKS[kind])), 2, 0)
+    engine.max_unasked = 100
+    with pytest.raises(RuleError) as info:
+        engine.start()
+    assert str(info.value) == (f"g/game.yaml:{where}: error: 50 steps in a row without asking any "
+                               "player anything: does this step loop forever? (stopped at the "
+                               "step that loops)")
+    assert engine.steps == 51  # stopped at the first pass past the stretch, not at the budget
+    assert MAX_UNASKED == 200_000
+
+
+REPEATS = """\
+game: g
+players: 2
+counters:
+  x: {initial: 0}
+flow:
+  - repeat: {n}
+    steps:
+      - do: add 1 to x
+scoring:
+  score: x
+"""
+
+
+@pytest.mark.parametrize("passes, ok", [(50, True), (51, False)])
+def test_the_unasked_stretch_holds_at_its_edge(write_game, passes, ok):
+    engine = Engine(load_game(write_game(REPEATS.replace("{n}", str(passes)))), 2, 0)
+    engine.max_unasked = 100
+    if ok:
+        assert engine.start() is None and engine.state["counters"]["x"] == 50
+    else:
+        with pytest.raises(RuleError, match="6:5: error: 50 steps in a row without asking"):
+            engine.start()
+
+
+def test_a_loop_inside_a_rule_may_take_the_whole_stretch(write_game):
+    def setup(times: int) -> Engine:
+        game = load_game(write_game(GAME.replace("{rule}", f"repeat {times} times: add 1 to x")))
+        engine = Engine(game, 2, 0)
+        engine.max_unasked = 100
+        engine.start()
+        return engine
+    assert setup(100).state["counters"]["x"] == 100
+    with pytest.raises(RuleError, match="6:3: error: 100 steps in a row without asking any player "
+                                        "anything: does a rule loop forever"):
+        setup(101)
+
+
+ASKS_BETWEEN = """\
+game: g
+players: 2
+counters:
+  x: {initial: 0}
+actions:
+  wait: {effect: add 1 to x}
+flow:
+  - repeat: 10
+    steps:
+      - repeat: 40
+        steps:
+          - do: add 1 to x
+      - turns:
+          first: 0
+          actions: [wait]
+          per_turn: 1
+          until: one_round
+scoring:
+  score: x
+"""
+
+
+def test_each_decision_starts_a_new_stretch(write_game):
+    engine = Engine(load_game(write_game(ASKS_BETWEEN)), 2, 0)
+    engine.max_unasked = 100
+    d = engine.start()
+    while d is not None:
+        d = engine.choose(0)
+    assert engine.over and engine.state["counters"]["x"] == 10 * 42
+    assert engine.steps > 400  # four times the stretch, in stretches of less than half of it
+
+
+@pytest.mark.parametrize("form", ["{{min: 2, max: {}}}", "{}"])  # a range, or one count
 @pytest.mark.parametrize("players, ok", [(MAX_PLAYERS, True), (MAX_PLAYERS + 1, False)])
-def test_players_are_bounded(write_game, players, ok):
-    folder = write_game(GAME.replace("players: 2", f"players: {{min: 2, max: {players}}}")
+def test_players_are_bounded(write_game, form, players, ok):
+    folder = write_game(GAME.replace("players: 2", "players: " + form.format(players))
                         .replace("{rule}", "add 1 to x"))
     if ok:
         assert load_game(folder).max_players == MAX_PLAYERS

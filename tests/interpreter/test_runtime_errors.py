@@ -76,12 +76,12 @@ def test_runaway_loop_stops_at_the_step_budget(write_game):
                                "loop forever? (stopped here)")
 
 
-def test_runaway_loop_default_budget_through_the_cli(write_game, capsys):
+def test_runaway_loop_default_limit_through_the_cli(write_game, capsys):
     folder = write_game(GAME.replace("{rule}", "while true: add 1 to x"))
     assert main(["play", folder]) == 1
     out, err = capsys.readouterr()
-    assert err.splitlines()[0] == ("g/game.yaml:13:3: error: step budget of 2000000 exceeded: does a "
-                                   "rule loop forever? (stopped here)")
+    assert err.splitlines()[0] == ("g/game.yaml:13:3: error: 200,000 steps in a row without asking "
+                                   "any player anything: does a rule loop forever? (stopped here)")
     assert err.splitlines()[1] == "      while true: add 1 to x"
     assert "Traceback" not in err
 
