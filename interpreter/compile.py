@@ -518,7 +518,10 @@ class _Compiler:
             v = c.v
             saved = v.get(var, _MISSING)
             pool = _pool(c, src(c), cpos)
-            c.eng.charge(len(pool), cpos)
+            eng = c.eng  # the work budget, charged inline (this runs at every comprehension)
+            eng.steps += len(pool)
+            if eng.steps > eng.budget:
+                eng.tick(cpos)
             if cond is None:
                 for x in pool:
                     v[var] = x
@@ -548,7 +551,10 @@ class _Compiler:
                 v = c.v
                 saved = v.get(var, _MISSING)
                 pool = _pool(c, src(c), cpos)
-                c.eng.charge(len(pool), cpos)
+                eng = c.eng
+                eng.steps += len(pool)
+                if eng.steps > eng.budget:
+                    eng.tick(cpos)
                 result = not want
                 for x in pool:
                     v[var] = x

@@ -713,15 +713,16 @@ class Engine:
     def _fire(self, triggers, event: str, target: str | None, c: Ctx, once_suffix: str = ""):
         """`once_suffix` narrows what `once` counts: per seat for a per-seat `as soon as`, per
         seat, track and space for `enter space of`."""
+        if event.endswith("_action"):  # what the triggers see, made once for all of them
+            seen: dict | None = self._action_locals(target, c)  # type: ignore[arg-type]
+        else:
+            seen = c.v if event in _EVENTS else None
+        each = self.prog.each
         for trig, cond, effect, _ in triggers:
-            if event.endswith("_action"):
-                tc = Ctx(c.s, c.you, self._action_locals(target, c), self)  # type: ignore[arg-type]
-            elif event in _EVENTS:
-                tc = Ctx(c.s, c.you, dict(c.v), self)
-            else:
-                tc = Ctx(c.s, c.you, {}, self)
+            tc = Ctx(c.s, c.you, {} if seen is None else dict(seen), self)
             base = trig.name + once_suffix
-            instances = [(tc.v, base)] if event == "as_soon_as" else self._instances(trig, tc, base)
+            instances = ((tc.v, base),) if event == "as_soon_as" or trig.name not in each else \
+                self._instances(trig, tc, base)
             for local, key in instances:
                 ic = tc if local is tc.v else Ctx(c.s, c.you, local, self)
                 if trig.once and key in self.state["fired"]:
@@ -848,7 +849,7 @@ class Engine:
     def _action_options(self, c: Ctx, name: str, free: bool, args: dict | None) -> list:
         out: list = []
         ca = self.prog.actions[name]
-        if ca.limits and self._used_up(ca, self.state["uses"], c.you, args):
+        if ca.limits and self._used_up(ca, self.state["uses"], c):
             return out
         if ca.param is None:
             if ca.requires is None or ca.requires(Ctx(c.s, c.you, dict(args or {}), self)
@@ -873,13 +874,14 @@ class Engine:
                 out.append(ActionOption(name, value, free, rest or None))
         return out
 
-    def _used_up(self, ca, uses: dict, player: int, args) -> bool:
-        """Has the player reached one of the action's use limits in its period (each raised by
-        what the player's held items grant, `while_held: extra_limit`)?"""
+    def _used_up(self, ca, uses: dict, c: Ctx) -> bool:
+        """Has the player of `c` reached one of the action's use limits in its period (each
+        raised by what the player's held items grant, `while_held: extra_limit`)? A limit reads
+        no local name (it is compiled with none), so the caller's context serves."""
+        player = c.you
         more = self.held_ability(ca.extra_limit, player) if ca.extra_limit else 0
         for key, times, _ in ca.limits:
-            if uses.get(key, _NO_USES)[player] >= times(Ctx(self.state, player, dict(args or {}),
-                                                             self)) + more:
+            if uses.get(key, _NO_USES)[player] >= times(c) + more:
                 return True
         return False
 
