@@ -1236,7 +1236,7 @@ class _Compiler:
         chooser = self.ex(s.chooser, scope) if s.chooser is not None else None
         name, why = s.name, str(s.pos)
         scope.add(name)
-        pos = s.pos
+        pos, counts = s.pos, reads_counts(self.g, s)
 
         def choose(c: Ctx):
             who = c.you if chooser is None else chooser(c)
@@ -1245,7 +1245,7 @@ class _Compiler:
             if not opts:
                 raise Impossible(f"nothing to choose for `{name}`: no option is legal", pos)
             c.v[name] = yield from c.eng.ask(who, f"choose {name}", opts, why,
-                                             lambda: options(cc), ctx=cc)
+                                             lambda: options(cc), ctx=cc, counts=counts)
         return choose, True
 
     def s_DrawStmt(self, s, scope):
@@ -1986,6 +1986,25 @@ def reads_seat(game, e, seen: set | None = None) -> bool:
             seen.add(n.func)
             if reads_seat(game, game.formulas[n.func].body, seen):
                 return True
+    return False
+
+
+_READ_COUNTS = frozenset({"funds", "uses", "capacity", "full"})  # a capacity may read counters
+
+
+def reads_counts(game, e, seen: set | None = None) -> bool:
+    """Can an expression (or a statement's expressions) read a counter or a use count: a
+    counter by name (`coins`, `p.coins`, `accounts[a]`), `uses()`, `funds()`, a zone's capacity,
+    `can()`, or a formula that does? A free action that changed nothing else leaves the value of
+    one that cannot as it was (Engine._free_then)."""
+    seen = set() if seen is None else seen
+    for n in A.walk(e):
+        if isinstance(n, (A.Name, A.Attr)) and n.name in game.counters or isinstance(n, A.CanExpr):
+            return True
+        if isinstance(n, A.Call) and (n.func in _READ_COUNTS or (
+                n.func in game.formulas and n.func not in seen and
+                (seen.add(n.func) or reads_counts(game, game.formulas[n.func].body, seen)))):
+            return True
     return False
 
 

@@ -779,11 +779,11 @@ class Engine:
         return ()
 
     def ask(self, player: int, kind: str, options: list, why: str, remake, secret: bool = False,
-            ctx: Ctx | None = None, declinable: bool = False):
+            ctx: Ctx | None = None, declinable: bool = False, counts: bool = True):
         """Ask `player` to choose among `options`; the free actions open to them are offered too
         (only those that leave an option, unless the decision can always be `declinable`: skip,
         stop, out). `ctx` is the asking rule's context (an automa's policy may read its
-        variables)."""
+        variables); `counts`: may `remake()` read counters or use counts (compile.reads_counts)?"""
         while True:
             extra = []
             free = self.free_window(player) if self.windows else ()
@@ -791,7 +791,8 @@ class Engine:
                 extra = self.action_options(Ctx(self.state, player, {}, self), free, True)
             if extra and remake is not None and not declinable:  # a free action must leave
                 # something to choose
-                extra = [o for o in extra if rehearse(self, self._free_then, o, player, remake)]
+                extra = [o for o in extra if rehearse(self, self._free_then, o, player, remake,
+                                                      counts)]
             d = self._decision(player, kind, options + extra if extra else options, why, secret)
             d.ctx = ctx
             value = yield d
@@ -826,11 +827,27 @@ class Engine:
                                       f"what {item} grants", pos)
         return total
 
-    def _free_then(self, option: ActionOption, player: int, remake):
-        """A free action, then the decision it interrupted must still have an option."""
+    def _free_then(self, option: ActionOption, player: int, remake, counts: bool):
+        """A free action, then the decision it interrupted must still have an option. When the
+        options read no counter (`counts` false) and the free action changed nothing but
+        counters and use counts (the power plant: coins and damage, unless damage overflowed),
+        they are the options it interrupted, which were not empty: no need to make them again."""
+        mark = len(self.field_undo)
         yield from self.run_free(option, player)
+        if not counts and self._only_counts_changed(mark):
+            return
         if not remake():
             raise Impossible("nothing left to choose", None)
+
+    def _only_counts_changed(self, mark: int) -> bool:
+        """In the outermost rehearsal (whose snapshot is the state it started from): did the run
+        so far set no item field (none journaled since `mark`) and leave zones, places, cells,
+        peeks, the turn and the phase as they were?"""
+        snap, s = self.snapshot, self.state
+        return (self.rehearsing == 1 and snap is not None and len(self.field_undo) == mark and
+                s["zones"] == snap["zones"] and s["loc"] == snap["loc"] and
+                s["cells"] == snap["cells"] and s["turn"] == snap["turn"] and
+                s["phase"] == snap["phase"] and s.get("known") == snap.get("known"))
 
     def action_options(self, c: Ctx, names, free: bool, args: dict | None = None,
                        check: bool = True) -> list:
