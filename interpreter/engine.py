@@ -714,23 +714,26 @@ class Engine:
         """`once_suffix` narrows what `once` counts: per seat for a per-seat `as soon as`, per
         seat, track and space for `enter space of`."""
         if event.endswith("_action"):  # what the triggers see, made once for all of them
-            seen: dict | None = self._action_locals(target, c)  # type: ignore[arg-type]
+            seen = self._action_locals(target, c)  # type: ignore[arg-type]
         else:
-            seen = c.v if event in _EVENTS else None
+            seen = dict(c.v) if event in _EVENTS else {}
+        # conditions read it and leave it as it was; an effect that runs gets a copy of its own
+        shared = Ctx(c.s, c.you, seen, self)
         each = self.prog.each
         for trig, cond, effect, _ in triggers:
-            tc = Ctx(c.s, c.you, {} if seen is None else dict(seen), self)
             base = trig.name + once_suffix
-            instances = ((tc.v, base),) if event == "as_soon_as" or trig.name not in each else \
-                self._instances(trig, tc, base)
+            instances = ((seen, base),) if event == "as_soon_as" or trig.name not in each else \
+                self._instances(trig, shared, base)
             for local, key in instances:
-                ic = tc if local is tc.v else Ctx(c.s, c.you, local, self)
+                ic = shared if local is seen else Ctx(c.s, c.you, local, self)
                 if trig.once and key in self.state["fired"]:
                     continue
                 if cond is not None and not cond(ic):
                     continue
                 if not self._within_limit(trig, ic):
                     continue
+                if ic is shared:
+                    ic = Ctx(c.s, c.you, dict(seen), self)
                 yield from self._run_trigger(trig, effect, ic, key, event)
 
     def _within_limit(self, trig, c: Ctx) -> bool:
