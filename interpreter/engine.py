@@ -148,7 +148,7 @@ class Engine:
         # per running rehearsal, innermost last: the random state before the rehearsal first drew
         # from it (None while it has not), to put back
         self.rng_marks: list = []
-        self._hiding: dict = {}  # zone key -> its zone if it may hide items, else None
+        self._hiding: dict = {}  # zone key -> by seat, does it hide its items from them?
         self._kind_items: dict = {}  # item kind -> its items (made once, at setup)
 
     # ------------------------------------------------------------ driving
@@ -294,18 +294,17 @@ class Engine:
     def hidden_labels(self, player: int, options: list) -> list | None:
         """Labels for a choice among items the chooser cannot see: the zone and the place in it
         (`pile 2`), so that a blind pick does not tell which item it is. None if all are seen."""
-        s, zones, hiding = self.state, self.game.zones, self._hiding
+        s, hiding = self.state, self._hiding
         loc, keys = s["loc"], []
         for o in options:  # the zone of each option that is an item hidden from the chooser
             value = o.value if isinstance(o, ActionOption) else o
             key = loc.get(value) if type(value) is str else None
             if key is not None:
-                zone = hiding.get(key, False)
-                if zone is False:  # once per zone key: its zone if that can hide anything
-                    spec = zones[st.zone_name(key)]
-                    zone = hiding[key] = spec if spec.visibility != "public" else None
-                if zone is None or not st.hidden_from(zone, key, player) or \
-                        self.sees(value, player):
+                hides = hiding.get(key)
+                if hides is None:  # once per zone key: which seats it hides its items from
+                    spec = self.game.zones[st.zone_name(key)]
+                    hides = hiding[key] = [st.hidden_from(spec, key, p) for p in range(self.n)]
+                if not hides[player] or self.sees(value, player):
                     key = None
             keys.append(key)
         if not any(keys):  # the usual case: no label to make
