@@ -1330,7 +1330,7 @@ class _Compiler:
 
     def s_SearchStmt(self, s, scope):
         zone, name, why, pos = self._dest(s.zone, scope, s.pos), s.name, str(s.pos), s.pos
-        options = self.options_fn(A.ChooseStmt(name, s.zone, s.cond, False, pos=pos), scope)
+        options = self.options_fn(A.choice_in(name, s.zone, s.cond, pos), scope)
         searcher = self.ex(s.searcher, scope) if s.searcher is not None else None
         body = self.block_gen(s.body, scope | {name})
         other = self.block_gen(s.other, scope) if s.other is not None else None
@@ -2001,10 +2001,12 @@ def reads_counts(game, e, seen: set | None = None) -> bool:
     for n in A.walk(e):
         if isinstance(n, (A.Name, A.Attr)) and n.name in game.counters or isinstance(n, A.CanExpr):
             return True
-        if isinstance(n, A.Call) and (n.func in _READ_COUNTS or (
-                n.func in game.formulas and n.func not in seen and
-                (seen.add(n.func) or reads_counts(game, game.formulas[n.func].body, seen)))):
+        if isinstance(n, A.Call) and n.func in _READ_COUNTS:
             return True
+        if isinstance(n, A.Call) and n.func in game.formulas and n.func not in seen:
+            seen.add(n.func)
+            if reads_counts(game, game.formulas[n.func].body, seen):
+                return True
     return False
 
 
