@@ -191,6 +191,12 @@ def counter_expr(player, counter: str, key, pos):
     return e if key is None else Index(e, key, pos=pos)
 
 
+def choice_in(name: str, source, cond, pos):
+    """`choose NAME in SOURCE where COND` as a statement, for constructs that offer such a choice
+    (a search); built here, where the type checker of the compiled build sees attrs classes."""
+    return ChooseStmt(name, source, cond, False, pos=pos)
+
+
 def counter_target(e):
     """`coins`, `p.coins`, `accounts[a]`, `p.accounts[a]` -> (player or None, name, key or None);
     None for anything else."""

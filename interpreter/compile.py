@@ -520,7 +520,10 @@ class _Compiler:
             v = c.v
             saved = v.get(var, _MISSING)
             pool = _pool(c, src(c), cpos)
-            c.eng.charge(len(pool), cpos)
+            eng = c.eng  # the work budget, charged inline (this runs at every comprehension)
+            eng.steps += len(pool)
+            if eng.steps > eng.budget:
+                eng.tick(cpos)
             if cond is None:
                 for x in pool:
                     v[var] = x
@@ -550,7 +553,10 @@ class _Compiler:
                 v = c.v
                 saved = v.get(var, _MISSING)
                 pool = _pool(c, src(c), cpos)
-                c.eng.charge(len(pool), cpos)
+                eng = c.eng
+                eng.steps += len(pool)
+                if eng.steps > eng.budget:
+                    eng.tick(cpos)
                 result = not want
                 for x in pool:
                     v[var] = x
@@ -1232,7 +1238,7 @@ class _Compiler:
         chooser = self.ex(s.chooser, scope) if s.chooser is not None else None
         name, why = s.name, str(s.pos)
         scope.add(name)
-        pos = s.pos
+        pos, counts = s.pos, reads_counts(self.g, s)
 
         def choose(c: Ctx):
             who = c.you if chooser is None else chooser(c)
@@ -1241,7 +1247,7 @@ class _Compiler:
             if not opts:
                 raise Impossible(f"nothing to choose for `{name}`: no option is legal", pos)
             c.v[name] = yield from c.eng.ask(who, f"choose {name}", opts, why,
-                                             lambda: options(cc), ctx=cc)
+                                             lambda: options(cc), ctx=cc, counts=counts)
         return choose, True
 
     def s_DrawStmt(self, s, scope):
@@ -1326,7 +1332,7 @@ class _Compiler:
 
     def s_SearchStmt(self, s, scope):
         zone, name, why, pos = self._dest(s.zone, scope, s.pos), s.name, str(s.pos), s.pos
-        options = self.options_fn(A.ChooseStmt(name, s.zone, s.cond, False, pos=pos), scope)
+        options = self.options_fn(A.choice_in(name, s.zone, s.cond, pos), scope)
         searcher = self.ex(s.searcher, scope) if s.searcher is not None else None
         body = self.block_gen(s.body, scope | {name})
         other = self.block_gen(s.other, scope) if s.other is not None else None
@@ -1987,6 +1993,27 @@ def reads_seat(game, e, seen: set | None = None) -> bool:
         if isinstance(n, A.Call) and n.func in game.formulas and n.func not in seen:
             seen.add(n.func)
             if reads_seat(game, game.formulas[n.func].body, seen):
+                return True
+    return False
+
+
+_READ_COUNTS = frozenset({"funds", "uses", "capacity", "full"})  # a capacity may read counters
+
+
+def reads_counts(game, e, seen: set | None = None) -> bool:
+    """Can an expression (or a statement's expressions) read a counter or a use count: a
+    counter by name (`coins`, `p.coins`, `accounts[a]`), `uses()`, `funds()`, a zone's capacity,
+    `can()`, or a formula that does? A free action that changed nothing else leaves the value of
+    one that cannot as it was (Engine._free_then)."""
+    seen = set() if seen is None else seen
+    for n in A.walk(e):
+        if isinstance(n, (A.Name, A.Attr)) and n.name in game.counters or isinstance(n, A.CanExpr):
+            return True
+        if isinstance(n, A.Call) and n.func in _READ_COUNTS:
+            return True
+        if isinstance(n, A.Call) and n.func in game.formulas and n.func not in seen:
+            seen.add(n.func)
+            if reads_counts(game, game.formulas[n.func].body, seen):
                 return True
     return False
 

@@ -156,7 +156,7 @@ class Engine:
         # per running rehearsal, innermost last: the random state before the rehearsal first drew
         # from it (None while it has not), to put back
         self.rng_marks: list = []
-        self._hiding: dict = {}  # zone key -> its zone if it may hide items, else None
+        self._hiding: dict = {}  # zone key -> by seat, does it hide its items from them?
         self._kind_items: dict = {}  # item kind -> its items (made once, at setup)
 
     # ------------------------------------------------------------ driving
@@ -304,18 +304,17 @@ class Engine:
     def hidden_labels(self, player: int, options: list) -> list | None:
         """Labels for a choice among items the chooser cannot see: the zone and the place in it
         (`pile 2`), so that a blind pick does not tell which item it is. None if all are seen."""
-        s, zones, hiding = self.state, self.game.zones, self._hiding
+        s, hiding = self.state, self._hiding
         loc, keys = s["loc"], []
         for o in options:  # the zone of each option that is an item hidden from the chooser
             value = o.value if isinstance(o, ActionOption) else o
             key = loc.get(value) if type(value) is str else None
             if key is not None:
-                zone = hiding.get(key, False)
-                if zone is False:  # once per zone key: its zone if that can hide anything
-                    spec = zones[st.zone_name(key)]
-                    zone = hiding[key] = spec if spec.visibility != "public" else None
-                if zone is None or not st.hidden_from(zone, key, player) or \
-                        self.sees(value, player):
+                hides = hiding.get(key)
+                if hides is None:  # once per zone key: which seats it hides its items from
+                    spec = self.game.zones[st.zone_name(key)]
+                    hides = hiding[key] = [st.hidden_from(spec, key, p) for p in range(self.n)]
+                if not hides[player] or self.sees(value, player):
                     key = None
             keys.append(key)
         if not any(keys):  # the usual case: no label to make
@@ -744,23 +743,27 @@ class Engine:
     def _fire(self, triggers, event: str, target: str | None, c: Ctx, once_suffix: str = ""):
         """`once_suffix` narrows what `once` counts: per seat for a per-seat `as soon as`, per
         seat, track and space for `enter space of`."""
+        if event.endswith("_action"):  # what the triggers see, made once for all of them
+            seen = self._action_locals(target, c)  # type: ignore[arg-type]
+        else:
+            seen = dict(c.v) if event in _EVENTS else {}
+        # conditions read it and leave it as it was; an effect that runs gets a copy of its own
+        shared = Ctx(c.s, c.you, seen, self)
+        each = self.prog.each
         for trig, cond, effect, _ in triggers:
-            if event.endswith("_action"):
-                tc = Ctx(c.s, c.you, self._action_locals(target, c), self)  # type: ignore[arg-type]
-            elif event in _EVENTS:
-                tc = Ctx(c.s, c.you, dict(c.v), self)
-            else:
-                tc = Ctx(c.s, c.you, {}, self)
             base = trig.name + once_suffix
-            instances = [(tc.v, base)] if event == "as_soon_as" else self._instances(trig, tc, base)
+            instances = ((seen, base),) if event == "as_soon_as" or trig.name not in each else \
+                self._instances(trig, shared, base)
             for local, key in instances:
-                ic = tc if local is tc.v else Ctx(c.s, c.you, local, self)
+                ic = shared if local is seen else Ctx(c.s, c.you, local, self)
                 if trig.once and key in self.state["fired"]:
                     continue
                 if cond is not None and not cond(ic):
                     continue
                 if not self._within_limit(trig, ic):
                     continue
+                if ic is shared:
+                    ic = Ctx(c.s, c.you, dict(seen), self)
                 yield from self._run_trigger(trig, effect, ic, key, event)
 
     def _within_limit(self, trig, c: Ctx) -> bool:
@@ -809,11 +812,11 @@ class Engine:
         return ()
 
     def ask(self, player: int, kind: str, options: list, why: str, remake, secret: bool = False,
-            ctx: Ctx | None = None, declinable: bool = False):
+            ctx: Ctx | None = None, declinable: bool = False, counts: bool = True):
         """Ask `player` to choose among `options`; the free actions open to them are offered too
         (only those that leave an option, unless the decision can always be `declinable`: skip,
         stop, out). `ctx` is the asking rule's context (an automa's policy may read its
-        variables)."""
+        variables); `counts`: may `remake()` read counters or use counts (compile.reads_counts)?"""
         while True:
             extra = []
             free = self.free_window(player) if self.windows else ()
@@ -821,7 +824,8 @@ class Engine:
                 extra = self.action_options(Ctx(self.state, player, {}, self), free, True)
             if extra and remake is not None and not declinable:  # a free action must leave
                 # something to choose
-                extra = [o for o in extra if rehearse(self, self._free_then, o, player, remake)]
+                extra = [o for o in extra if rehearse(self, self._free_then, o, player, remake,
+                                                      counts)]
             d = self._decision(player, kind, options + extra if extra else options, why, secret)
             d.ctx = ctx
             value = yield d
@@ -856,11 +860,27 @@ class Engine:
                                       f"what {item} grants", pos)
         return total
 
-    def _free_then(self, option: ActionOption, player: int, remake):
-        """A free action, then the decision it interrupted must still have an option."""
+    def _free_then(self, option: ActionOption, player: int, remake, counts: bool):
+        """A free action, then the decision it interrupted must still have an option. When the
+        options read no counter (`counts` false) and the free action changed nothing but
+        counters and use counts (the power plant: coins and damage, unless damage overflowed),
+        they are the options it interrupted, which were not empty: no need to make them again."""
+        mark = len(self.field_undo)
         yield from self.run_free(option, player)
+        if not counts and self._only_counts_changed(mark):
+            return
         if not remake():
             raise Impossible("nothing left to choose", None)
+
+    def _only_counts_changed(self, mark: int) -> bool:
+        """In the outermost rehearsal (whose snapshot is the state it started from): did the run
+        so far set no item field (none journaled since `mark`) and leave zones, places, cells,
+        peeks, the turn and the phase as they were?"""
+        snap, s = self.snapshot, self.state
+        return (self.rehearsing == 1 and snap is not None and len(self.field_undo) == mark and
+                s["zones"] == snap["zones"] and s["loc"] == snap["loc"] and
+                s["cells"] == snap["cells"] and s["turn"] == snap["turn"] and
+                s["phase"] == snap["phase"] and s.get("known") == snap.get("known"))
 
     def action_options(self, c: Ctx, names, free: bool, args: dict | None = None,
                        check: bool = True) -> list:
@@ -879,7 +899,7 @@ class Engine:
     def _action_options(self, c: Ctx, name: str, free: bool, args: dict | None) -> list:
         out: list = []
         ca = self.prog.actions[name]
-        if ca.limits and self._used_up(ca, self.state["uses"], c.you, args):
+        if ca.limits and self._used_up(ca, self.state["uses"], c):
             return out
         if ca.param is None:
             if ca.requires is None or ca.requires(Ctx(c.s, c.you, dict(args or {}), self)
@@ -904,13 +924,14 @@ class Engine:
                 out.append(ActionOption(name, value, free, rest or None))
         return out
 
-    def _used_up(self, ca, uses: dict, player: int, args) -> bool:
-        """Has the player reached one of the action's use limits in its period (each raised by
-        what the player's held items grant, `while_held: extra_limit`)?"""
+    def _used_up(self, ca, uses: dict, c: Ctx) -> bool:
+        """Has the player of `c` reached one of the action's use limits in its period (each
+        raised by what the player's held items grant, `while_held: extra_limit`)? A limit reads
+        no local name (it is compiled with none), so the caller's context serves."""
+        player = c.you
         more = self.held_ability(ca.extra_limit, player) if ca.extra_limit else 0
         for key, times, _ in ca.limits:
-            if uses.get(key, _NO_USES)[player] >= times(Ctx(self.state, player, dict(args or {}),
-                                                             self)) + more:
+            if uses.get(key, _NO_USES)[player] >= times(c) + more:
                 return True
         return False
 

@@ -28,7 +28,10 @@ def items_of(c, value) -> list:
         out = list(value.values())
     else:
         raise TypeError(f"expected a zone or a list, got {value!r}")
-    work(c, len(out))
+    eng = c.eng  # work(c, len(out)), inline: this runs at every zone read
+    eng.steps += len(out)
+    if eng.steps > eng.budget:
+        work(c, 0)
     return out
 
 

@@ -131,3 +131,40 @@ def test_a_rehearsal_that_draws_and_sets_fields_leaves_the_game_as_it_was(tmp_pa
     assert (repr(e.state), e.rng.getstate()) == before
     assert "trade" not in e.decision.labels
     assert [e.state["items"][f"ware#{i}"]["sold"] for i in (1, 2, 3)] == [0, 0, 0]
+
+
+SPEND = """
+game: spend
+players: 1
+counters:
+  coins: {per: player, initial: 3, min: 0}
+zones:
+  shop: {}
+  hand: {per: player}
+items:
+  gem: {count: 1, zone: shop, fields: {price: 3}}
+formulas:
+  budget(): coins
+flow:
+  - turns: {first: 0, actions: [pick], free_actions: [spend], per_turn: 1, until: one_round}
+actions:
+  pick:
+    effect: |
+      choose g in shop where WHERE
+      move g to hand
+  spend:                                # a free action that changes only a counter
+    effect: lose 1 coins
+scoring: {score: 0}
+"""
+
+
+@pytest.mark.parametrize("where, offered", [("g.price <= coins", False),
+                                            ("g.price <= budget()", False),
+                                            ("g.price >= 1", True)])
+def test_a_free_action_that_changes_only_counters_is_rehearsed_against_choices_that_read_them(
+        tmp_path, where, offered):
+    # the options of the first two read coins (directly, through a formula): spending one empties
+    # them; the third's read no counter, so spending leaves them as they were
+    e = start(make_game(tmp_path, SPEND.replace("WHERE", where)), players=1)
+    play_labels(e, ["pick"])
+    assert e.decision.labels == ["gem#1"] + (["spend"] if offered else [])
