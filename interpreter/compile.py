@@ -522,7 +522,7 @@ class _Compiler:
             pool = _pool(c, src(c), cpos)
             eng = c.eng  # the work budget, charged inline (this runs at every comprehension)
             eng.steps += len(pool)
-            if eng.steps > eng.budget:
+            if eng.steps > eng.limit:  # the budget, or the stretch without a decision
                 eng.tick(cpos)
             if cond is None:
                 for x in pool:
@@ -555,7 +555,7 @@ class _Compiler:
                 pool = _pool(c, src(c), cpos)
                 eng = c.eng
                 eng.steps += len(pool)
-                if eng.steps > eng.budget:
+                if eng.steps > eng.limit:  # the budget, or the stretch without a decision
                     eng.tick(cpos)
                 result = not want
                 for x in pool:

@@ -30,7 +30,7 @@ def items_of(c, value) -> list:
         raise TypeError(f"expected a zone or a list, got {value!r}")
     eng = c.eng  # work(c, len(out)), inline: this runs at every zone read
     eng.steps += len(out)
-    if eng.steps > eng.budget:
+    if eng.steps > eng.limit:
         work(c, 0)
     return out
 

@@ -21,7 +21,7 @@ from dsl.errors import Impossible
 from .belief import believed_game, redraw, renamed
 from .compile import EndGame, EndTurn
 from .decisions import ActionOption
-from .rehearsal import _restore, _save
+from .rehearsal import trial
 from .search import value_of
 
 
@@ -30,12 +30,8 @@ def after_action(engine, option: ActionOption, seat: int, rng: random.Random, sl
     if the random answers led the action into a dead end. `slots`: belief.unseen(engine, seat)."""
     if option.action not in engine.prog.actions:  # `end turn`: nothing happens now
         return value_of(engine, seat), []
-    saved = _save(engine)
-    engine.rehearsing += 1
-    engine.record = False
-    engine.windows.append((None, ()))
     answers: list = []
-    try:
+    with trial(engine):
         gen = engine.run_action(renamed(option, redraw(engine, seat, rng, slots)), seat)
         try:
             d = gen.send(None)
@@ -51,9 +47,6 @@ def after_action(engine, option: ActionOption, seat: int, rng: random.Random, sl
             return None, answers
         finally:
             gen.close()
-    finally:
-        _restore(engine, saved)
-        engine.rehearsing -= 1
 
 
 def after_choice(engine, index: int, seat: int, rng: random.Random) -> int | None:

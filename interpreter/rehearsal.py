@@ -16,6 +16,7 @@ possible and the depth-first search of the outer rehearsal tries them one by one
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import Any, Callable
 
 from dsl.errors import Impossible
@@ -30,12 +31,7 @@ def rehearse(eng, run: Callable[..., Any], *args) -> bool:
     afterwards."""
     if eng.rehearsing >= MAX_NESTING:
         return True
-    saved = _save(eng)
-    eng.rng_marks.append(None)
-    eng.rehearsing += 1
-    eng.record = False
-    eng.windows.append((None, ()))  # no free actions inside a rehearsal
-    try:
+    with trial(eng) as saved:
         paths: list = [()]
         runs = 0
         while paths:
@@ -49,6 +45,20 @@ def rehearse(eng, run: Callable[..., Any], *args) -> bool:
             if _run(run(*args), list(paths.pop()), paths):
                 return True
         return False
+
+
+@contextmanager
+def trial(eng):
+    """Within it, rules run on the game as a rehearsal does (unrecorded, no free actions, the
+    fields they set and the random state journaled); afterwards the game is as it was. Yields
+    what `_restore` needs to go back to the start in between."""
+    saved = _save(eng)
+    eng.rng_marks.append(None)
+    eng.rehearsing += 1
+    eng.record = False
+    eng.windows.append((None, ()))  # no free actions inside a rehearsal
+    try:
+        yield saved
     finally:
         _restore(eng, saved)
         eng.rng_marks.pop()
