@@ -37,7 +37,14 @@ class GeneratedCodeError(MeeplangError):
 
 def verify(source: str, names: frozenset) -> ast.Module:
     """The parsed module, if every node keeps the rules; `names` are the globals it may read."""
-    tree = ast.parse(source, mode="exec")
+    try:
+        tree = ast.parse(source, mode="exec")
+    except SyntaxError as exc:
+        raise GeneratedCodeError(f"generated code does not parse at line {exc.lineno}: "
+                                 f"{exc.msg}") from None
+    for node in ast.walk(tree):
+        if type(node) not in NODES:
+            _refuse(node, f"{type(node).__name__} is not something the generator emits")
     defined = set()
     for top in tree.body:
         if not isinstance(top, ast.FunctionDef) or not FUNCTION_NAME.match(top.name):
@@ -45,8 +52,6 @@ def verify(source: str, names: frozenset) -> ast.Module:
         defined.add(top.name)
     known = names | defined
     for node in ast.walk(tree):
-        if type(node) not in NODES:
-            _refuse(node, f"{type(node).__name__} is not something the generator emits")
         if isinstance(node, ast.FunctionDef):
             args = node.args
             if node.decorator_list or node.returns or len(node.body) != 1 or \
