@@ -53,11 +53,7 @@ def verify(source: str, names: frozenset) -> ast.Module:
     known = names | defined
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef):
-            args = node.args
-            if node.decorator_list or node.returns or len(node.body) != 1 or \
-                    not isinstance(node.body[0], ast.Return) or [a.arg for a in args.args] != ["c"] \
-                    or args.posonlyargs or args.kwonlyargs or args.vararg or args.kwarg or \
-                    args.defaults or args.kw_defaults or args.args[0].annotation:
+            if not _plain_function(node):
                 _refuse(node, "a generated function is `def NAME(c): return EXPRESSION`")
         elif isinstance(node, ast.Name):
             if node.id.startswith("_") or (node.id != "c" and node.id not in known):
@@ -72,6 +68,15 @@ def verify(source: str, names: frozenset) -> ast.Module:
             if type(node.value) not in LITERALS:
                 _refuse(node, f"a {type(node.value).__name__} literal")
     return tree
+
+
+def _plain_function(node: ast.FunctionDef) -> bool:
+    """`def NAME(c): return EXPRESSION`, nothing more (no decorator, default or annotation)."""
+    args = node.args
+    return (not node.decorator_list and node.returns is None and len(node.body) == 1 and
+            isinstance(node.body[0], ast.Return) and [a.arg for a in args.args] == ["c"] and
+            args.args[0].annotation is None and not (args.posonlyargs or args.kwonlyargs or
+                                                     args.vararg or args.kwarg or args.defaults))
 
 
 def _refuse(node, why: str):

@@ -33,7 +33,8 @@ def hostile_texts(marker) -> list[str]:
     return [
         f'"; {attack} #', f"'); {attack} #", f"\\'{attack}", "\\", "\\\\\"", '"""', "'''",
         f"\n{attack}\ndef e0(c):\n    return 1\n", f"\r{attack}", f"\u2028{attack}",
-        "{c.__class__.__mro__}", "{{}}", "{0}", "%s%r", "ｅｖａｌ(１)", "ехес", "＿＿import＿＿",
+        "{c.__class__.__mro__}", "{{}}", "{0}", "%s%r",
+        "ｅｖａｌ(１)", "ехес", "＿＿import＿＿",  # full-width and Cyrillic look-alikes
         f"# {attack}", "y" * 4000,  # rule text stops at 20,000 characters
     ]
 
@@ -107,7 +108,7 @@ def test_hostile_names_do_not_change_the_code(tmp_path, plain_shape, slot):
         try:
             got = generated_shape(tmp_path, f"{slot}{i}", names, PLAIN_TEXT)
         except MeeplangError:
-            continue  # the checker refuses this name here (formulas are lower case): never generated
+            continue  # refused by the checker here (formulas are lower case): never generated
         assert got == plain_shape, hostile
         accepted.append(hostile)
     assert "__import__" in accepted and "x" * 1000 in accepted
