@@ -1334,7 +1334,9 @@ class _Compiler:
 
     def s_SearchStmt(self, s, scope):
         zone, name, why, pos = self._dest(s.zone, scope, s.pos), s.name, str(s.pos), s.pos
-        options = self.options_fn(A.ChooseStmt(name, s.zone, s.cond, False, pos=pos), scope)
+        # mypy (the compiled build) does not see the attrs class behind dsl.ast's `node`
+        choice = A.ChooseStmt(name, s.zone, s.cond, False, pos=pos)  # type: ignore[call-arg]
+        options = self.options_fn(choice, scope)
         searcher = self.ex(s.searcher, scope) if s.searcher is not None else None
         body = self.block_gen(s.body, scope | {name})
         other = self.block_gen(s.other, scope) if s.other is not None else None
