@@ -8,7 +8,7 @@ state, the current player (`you`), local variables and the engine.
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Callable, Final
 
 import attrs
 
@@ -76,7 +76,7 @@ _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.l
 class Compiled:
     """The compiled program of one Game."""
 
-    def __init__(self, game, traced: bool = False):
+    def __init__(self, game, traced: bool = False, expr_hook: Callable[..., Any] | None = None):
         self.game = game
         self.traced = traced  # statements record what they change (interpreter/trace.py)
         self.zone_refs: dict[tuple, ZoneRef] = {}
@@ -84,7 +84,7 @@ class Compiled:
         self.plain_zones = frozenset(n for n, z in game.zones.items()
                                      if z.grid is None and z.capacity is None)
         self.initial_states: dict[tuple, dict] = {}  # (seats, options) -> state before setup
-        cp = _Compiler(self, game)
+        cp = _Compiler(self, game, expr_hook)
         self.counter_init = {n: cp.ex(c.initial, {"key"} if c.keys is not None else set())
                              for n, c in game.counters.items()}
         self.transfer_fee = {n: cp.ex(c.transfer.fee, set()) for n, c in game.counters.items()
@@ -241,25 +241,33 @@ def compiled(game) -> Compiled:
     return hit[1]
 
 
+def name_kinds(game) -> dict[str, str]:
+    """What each declared name is, as an expression reads it: an option, a table, a (per-player)
+    counter or counter family, a (per-player) zone or zone family."""
+    kinds = {}
+    for n in game.options:
+        kinds[n] = "option"
+    for n in game.tables:
+        kinds[n] = "table"
+    for n, c in game.counters.items():
+        if c.keys is not None:
+            kinds[n] = "pcounters" if c.per_player else "counters"
+        else:
+            kinds[n] = "pcounter" if c.per_player else "counter"
+    for n, z in game.zones.items():
+        if z.keys is not None:
+            kinds[n] = "pfamily" if z.per_player else "family"
+        else:
+            kinds[n] = "pzone" if z.per_player else "zone"
+    return kinds
+
+
 class _Compiler:
-    def __init__(self, prog: Compiled, game):
+    def __init__(self, prog: Compiled, game, expr_hook: Callable[..., Any] | None = None):
         self.prog, self.g = prog, game
         self.immediate = any(t.immediate for t in game.triggers)
-        self.kinds = {}
-        for n in game.options:
-            self.kinds[n] = "option"
-        for n in game.tables:
-            self.kinds[n] = "table"
-        for n, c in game.counters.items():
-            if c.keys is not None:
-                self.kinds[n] = "pcounters" if c.per_player else "counters"
-            else:
-                self.kinds[n] = "pcounter" if c.per_player else "counter"
-        for n, z in game.zones.items():
-            if z.keys is not None:
-                self.kinds[n] = "pfamily" if z.per_player else "family"
-            else:
-                self.kinds[n] = "pzone" if z.per_player else "zone"
+        self.kinds = name_kinds(game)
+        self.expr_hook = expr_hook
         self.fields = game.item_fields
         self.formula_fns: dict = {}
         # counters and tracks whose `gain of` / `enter space of` triggers their changes must run
@@ -271,7 +279,9 @@ class _Compiler:
     # ================================================================ expressions
     def ex(self, e, scope: set):
         fn = self._ex(e, scope)
-        return fn
+        # the code generator (interpreter/codegen.py) learns here which expressions are compiled
+        # with which local names in scope, and its differential test pairs them with its code
+        return fn if self.expr_hook is None else self.expr_hook(e, scope, fn)
 
     def _ex(self, e, scope):
         m = getattr(self, "x_" + type(e).__name__)

@@ -18,8 +18,8 @@ from .output import error_object, print_json
 
 # Modules that add their own subcommands: each has `register(subparsers)`; each parser it adds sets
 # `func=handler(args) -> exit status`. Handlers raise MeeplangError for bad input like the rest.
-COMMAND_MODULES = ("visualizer.cli", "interpreter.simulation_cli", "meeplang.new_variant", "meeplang.diff_cli",
-                   "meeplang.explain_cli")
+COMMAND_MODULES = ("visualizer.cli", "interpreter.simulation_cli", "meeplang.new_variant",
+                   "meeplang.diff_cli", "meeplang.explain_cli", "meeplang.compile_cli")
 
 
 def _split_target(target: str, variant: str | None):

@@ -1,0 +1,278 @@
+"""The functions generated expression code may call (interpreter/codegen.py), one set per game.
+
+Generated code holds no logic of its own beyond Python's `and`, `or`, `not`, `==`, `if ... else`,
+indexing and list displays: every check that gives a rule its error (a whole number expected, a
+player expected, a key missing), every charge to the work budget, goes through these functions,
+which say and do exactly what the closures of interpreter/compile.py say and do. `runtime(prog)`
+returns them as the globals of the generated module; nothing else is in scope there.
+"""
+from __future__ import annotations
+
+import operator
+
+from dsl.errors import RuleError
+from dsl.limits import MAX_INT, int_too_large
+from dsl.model import member_name
+
+from . import payments
+from .compile import (MAX_LIST, Ctx, Graph, _describe, _pool, bounded, need_int, need_items)
+from .functions import FUNCTIONS, call_error
+from .state import FamilyRef, ZoneRef
+
+_MISSING = object()
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "%": operator.mod,
+          "//": operator.floordiv, "/": operator.floordiv}
+_ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+def runtime(prog) -> dict:
+    """The names a game's generated module may use: these functions, `Ctx` and the positions
+    table `P` (added by the loader). Each closes over the game's declarations by name."""
+    game = prog.game
+    counters, zones = game.counters, game.zones
+    graphs = {name: Graph(name, adjacency) for name, adjacency in game.graphs.items()}
+    families = {name: FamilyRef(name, None, z.keys) for name, z in zones.items()
+                if z.keys is not None}
+    members = {name: [(k, member_name(name, k)) for k in spec.keys]
+               for name, spec in counters.items() if spec.keys is not None}
+    by_text = {name: {str(k): m for k, m in ms} for name, ms in members.items()}
+    zone_ref = prog.zone_ref
+
+    def table(name):
+        return game.tables[name]
+
+    def graph(name):
+        return graphs[name]
+
+    def zone(name, owner):
+        return zone_ref(name, owner)
+
+    def family(name, owner):
+        return families[name] if owner is None else FamilyRef(name, owner, zones[name].keys)
+
+    def counter_family(c, name, per_player):
+        """`accounts`: every member of a counter family, as {key: value}."""
+        return {k: (c.s["players"][c.you] if per_player else c.s["counters"])[m]
+                for k, m in members[name]}
+
+    def players(c):
+        return list(range(c.eng.n))
+
+    def others(c):
+        return [(c.you + i) % c.eng.n for i in range(1, c.eng.n)]
+
+    def passers(c):
+        return list(c.s["turn"]["passed"])
+
+    def from_player(c, p, name, pos):
+        counter, z = counters.get(name), zones.get(name)
+        if counter is not None and counter.per_player:
+            if counter.keys is not None:
+                h = c.s["players"][p]
+                return {k: h[m] for k, m in members[name]}
+            return c.s["players"][p][name]
+        if z is not None and z.per_player:
+            return zone_ref(name, p) if z.keys is None else FamilyRef(name, p, z.keys)
+        raise RuleError(f"a player has no {name!r}", pos)
+
+    def player_attr(c, p, name, pos):
+        """`p.coins` where no item kind has the field: a player's things or a table row's."""
+        if type(p) is dict and name in p:
+            return p[name]
+        if type(p) is not int:
+            raise RuleError(f"{p!r} is not a player, so it has no {name!r}", pos)
+        return from_player(c, p, name, pos)
+
+    def field(c, x, name, pos):
+        """`x.value`: an item's field, or a player's things, or a table row's entry."""
+        if type(x) is str:
+            data = c.s["items"].get(x)
+            if data is not None and name in data:
+                return data[name]
+        if type(x) is int:
+            return from_player(c, x, name, pos)
+        if type(x) is dict:
+            if name in x:
+                return x[name]
+            raise RuleError(f"this row has no {name!r}", pos)
+        try:
+            return c.s["items"][x][name]
+        except (KeyError, TypeError):
+            raise RuleError(f"{x!r} has no field {name!r}", pos) from None
+
+    def index(c, o, k, pos):
+        if type(o) is list and type(k) is int and 0 <= k < len(o):
+            return o[k]
+        if type(o) is FamilyRef:
+            return prog.member(o, k, pos)
+        if type(o) is ZoneRef:
+            o = c.s["zones"][o.key]
+        try:
+            if isinstance(o, dict) and k not in o and str(k) in o:
+                return o[str(k)]
+            return o[k]
+        except (KeyError, IndexError, TypeError) as exc:
+            raise RuleError(f"no entry {k!r} ({type(exc).__name__})", pos) from None
+
+    def seat(c, p, pos):
+        if type(p) is not int or not 0 <= p < c.eng.n:
+            raise RuleError(f"{p!r} is not a player", pos)
+        return p
+
+    def member_slot(c, name, k, who, pos, who_pos):
+        """`accounts[a]`, `p.accounts[a]`: (holder, state key, member spec, seat or None); the
+        key is read first, then whose (`who(c)`, None for yours)."""
+        m = by_text[name].get(str(k))
+        if m is None:
+            raise RuleError(f"{name} has no key {k!r} (keys: {', '.join(by_text[name])})", pos)
+        if not counters[name].per_player:
+            return c.s["counters"], m, game.counter_members[m], None
+        p = c.you if who is None else seat(c, who(c), who_pos)
+        return c.s["players"][p], m, game.counter_members[m], p
+
+    def member_value(c, name, k, who, pos, who_pos):
+        h, m, _, _ = member_slot(c, name, k, who, pos, who_pos)
+        return h[m]
+
+    def counter_slot(c, name, p):
+        """`coins` (p: yours or None), `p.coins`: a counter as a slot (see member_slot)."""
+        return (c.s["counters"] if p is None else c.s["players"][p]), name, counters[name], p
+
+    def funds(c, name, slot):
+        fam = counters[name] if counters[name].keys is not None else None
+        return payments.funds(c, fam, slot)
+
+    def can(c, action, args):
+        return c.eng.can(action, c.you, args)
+
+    def can_value(c, value, args, pos):
+        return bool(c.eng.value_options(Ctx(c.s, c.you, {}, c.eng), value, args or None, pos))
+
+    def call(c, name, args, pos):
+        """A built-in function; its arguments are computed inside, as the closures do, so a
+        failure while computing them is reported at this call."""
+        try:
+            return FUNCTIONS[name](c, *args(c))
+        except (ValueError, TypeError, KeyError, IndexError, ZeroDivisionError) as exc:
+            raise call_error(name, exc, pos) from None
+
+    def listcomp(c, var, src, elem, cond, pos):
+        v = c.v
+        saved = v.get(var, _MISSING)
+        pool = _pool(c, src, pos)
+        c.eng.charge(len(pool), pos)
+        out = []
+        for x in pool:
+            v[var] = x
+            if cond is None or cond(c):
+                out.append(elem(c))
+        _restore(v, var, saved)
+        return out
+
+    def decide(c, var, src, elem, cond, want, pos):
+        """`any(...)` / `all(...)`: stop at the first value that decides."""
+        v = c.v
+        saved = v.get(var, _MISSING)
+        pool = _pool(c, src, pos)
+        c.eng.charge(len(pool), pos)
+        result = not want
+        for x in pool:
+            v[var] = x
+            if (cond is None or cond(c)) and bool(elem(c)) is want:
+                result = want
+                break
+        _restore(v, var, saved)
+        return result
+
+    def aggregate(c, name, values, pos):
+        try:
+            return FUNCTIONS[name](c, values(c))
+        except (ValueError, TypeError) as exc:
+            raise call_error(name, exc, pos) from None
+
+    def select(c, func, var, src, key, pos):
+        v = c.v
+        saved = v.get(var, _MISSING)
+        keyed = []
+        pool = need_items(c, src, f"what {func}() picks from", pos)
+        c.eng.charge(len(pool), pos)
+        for x in pool:
+            v[var] = x
+            keyed.append((key(c), x))
+        _restore(v, var, saved)
+        try:
+            ordered = sorted(keyed, key=lambda kx: kx[0], reverse=func == "highest")
+        except TypeError as exc:
+            raise RuleError(f"{func}(): keys cannot be compared ({exc})", pos) from None
+        if func == "sorted":
+            return [x for _, x in ordered]
+        return ordered[0][1] if ordered else None
+
+    def slice_(items, a, b):
+        return items[a:b]
+
+    def divide(a, b, op, pos):
+        if b == 0:
+            raise RuleError(f"division by zero ({a} {op} 0)", pos)
+        if op == "/" and a % b:
+            raise RuleError(f"{a} / {b} is not a whole number; use // to round down", pos)
+        return _ARITH[op](a, b)
+
+    def plus(c, a, b, pos):
+        if type(a) is int and type(b) is int:
+            n = a + b
+            if -MAX_INT <= n <= MAX_INT:
+                return n
+            raise RuleError(int_too_large(n), pos)
+        if type(a) is list and type(b) is list:
+            if len(a) + len(b) > MAX_LIST:
+                raise RuleError(f"a list of more than {MAX_LIST} values", pos)
+            c.eng.charge(len(a) + len(b), pos)
+            return a + b
+        if isinstance(a, list) or isinstance(b, list):
+            raise RuleError(f"cannot add {_describe(a)} and {_describe(b)}", pos)
+        return bounded(need_int(a, "the left side of +", pos) +
+                       need_int(b, "the right side of +", pos), pos)
+
+    def arith(a, b, op, pos):
+        fn = _ARITH[op]
+        if type(a) is int and type(b) is int:
+            n = fn(a, b)
+            if -MAX_INT <= n <= MAX_INT:
+                return n
+            raise RuleError(int_too_large(n), pos)
+        return bounded(fn(need_int(a, f"the left side of {op}", pos),
+                          need_int(b, f"the right side of {op}", pos)), pos)
+
+    def contains(c, a, b):
+        if type(b) is ZoneRef:
+            b = c.s["zones"][b.key]
+        return a in b
+
+    def compare(c, sides, op, pos):
+        """`<`, `<=`, `>`, `>=`: both sides computed inside, so a TypeError while computing them
+        is reported here, as the closures do."""
+        try:
+            a, b = sides(c)
+            return _ORDER[op](a, b)
+        except TypeError as exc:
+            raise RuleError(f"cannot compare: {exc}", pos) from None
+
+    def otherwise(c, value, then):
+        if value is None or (isinstance(value, (list, tuple)) and not value) or (
+                type(value) is ZoneRef and not c.s["zones"][value.key]):
+            return then(c)
+        return value
+
+    helpers = (table, graph, zone, family, counter_family, players, others, passers, player_attr,
+               field, index, member_slot, member_value, counter_slot, funds, can, can_value, call,
+               listcomp, decide, aggregate, select, slice_, divide, plus, arith, contains,
+               compare, otherwise, seat, need_int, need_items)
+    return {"Ctx": Ctx, **{f.__name__: f for f in helpers}}
+
+
+def _restore(v: dict, var: str, saved) -> None:
+    if saved is _MISSING:
+        v.pop(var, None)
+    else:
+        v[var] = saved
