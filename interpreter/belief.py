@@ -64,7 +64,7 @@ def redraw(engine, seat: int, rng: random.Random, slots: list | None = None) -> 
             s["loc"][now] = key
             swap[was] = now
     _guess_hidden_counters(engine, seat)
-    engine.rng.seed(rng.getrandbits(64))
+    engine.chance().seed(rng.getrandbits(64))  # noted first: a trial puts it back
     return swap
 
 

@@ -165,3 +165,16 @@ def test_the_greedy_agent_reads_the_heuristic(tmp_path):
                                             "  score: points\n  heuristic: 10 * leaning\n"))
     for seed in range(3):
         assert play_game(game, 1, seed, "greedy").state["players"][0]["leaning"] == 2
+
+
+def test_greedy_tries_its_options_and_leaves_the_game_and_its_dice_as_they_were():
+    """The turn's options are tried in place: afterwards the state and the random state are
+    the real game's again, so the game stays the same function of its choices (a search copy
+    replays them)."""
+    import json
+
+    engine = Engine(load_game("pig"), 2, seed=4)
+    d = engine.start()
+    before = (json.dumps(engine.state, sort_keys=True), engine.rng.getstate())
+    GreedyAgent(d.player, 1).choose(engine, d, None)
+    assert (json.dumps(engine.state, sort_keys=True), engine.rng.getstate()) == before
