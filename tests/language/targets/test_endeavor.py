@@ -1,8 +1,8 @@
-"""Endeavor: Deep Sea targets (T-EN-01 .. T-EN-16 of shared/LANGUAGE-TARGETS.md).
+"""Endeavor: Deep Sea targets (T-EN-01 .. T-EN-16, rated in docs/language-targets.md).
 
 Each test states one target as a small game written in Meeplang and plays the worked example of
-the rules digest (shared/rules/endeavor.md, examples E1..E35). Track tables, tiles and rewards are
-[LOST] in the digest, so the games use synthetic data, as the digest advises.
+the Endeavor: Deep Sea rulebook (examples E1..E35). Track tables, tiles and rewards are not in the
+rulebook's text, so the games use synthetic data.
 """
 from ..helpers import make_game, play_labels, start
 

@@ -1,5 +1,5 @@
 """Otys (T-OT-01 .. T-OT-15): can Meeplang state each target as a small game that reads like the
-rule sentence? Each test plays the digest's worked example (shared/rules/otys.md) and checks its
+rule sentence? Each test plays a worked example of the Otys rulebook (Ex. n) and checks its
 numbers. Targets or parts the language cannot state are reported, not tested."""
 import pytest
 

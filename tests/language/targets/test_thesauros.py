@@ -1,7 +1,7 @@
-"""Thesauros expressiveness targets (LANGUAGE-TARGETS.md, "Thesauros (T-TH)").
+"""Thesauros expressiveness targets (T-TH-01 .. T-TH-17, rated in docs/language-targets.md).
 
 Each test states one target as a small inline game, written as close to the rule sentence as the
-language allows, and plays the worked example of shared/rules/thesauros.md (EX-nn) with its
+language allows, and plays a worked example of the Thesauros rulebook (EX-nn) with its
 numbers. Where a target can only be stated in part, the docstring says what is missing.
 """
 import pytest
