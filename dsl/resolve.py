@@ -210,6 +210,9 @@ class _Builder:
                   for k, v in (automa_spec.get("decide") or {}).items()}
         for e in decide.values():  # a policy sees `options` and the asking rule's variables
             checker.expr(e, dict({n: "any" for n in checker.locals_seen}, options="list"))
+        paid_into = self._automa_paid_into(automa_spec, counters) if automa_spec else None
+        if paid_into is not None:
+            checker.used.add(paid_into)  # what rules pay an automa seat goes there
         self._warn_unused(checker.used | self.used_tables | {kind.zone for kind in items.values()}
                           | {z for z in zones if any(k.zone_field for k in items.values())})
         self.warnings.extend(term_warnings(
@@ -226,9 +229,7 @@ class _Builder:
         variants = tuple(self._variant_info(v) for v in variant_names(self.src.folder)) \
             if self.src.variant is None and self.src.located.is_folder_game else ()
         found = self.src.located
-        automa = doc.get("automa")
-        paid_into = self._automa_paid_into(automa, counters) if automa else None
-        automa = (str(automa["name"]), int(automa.get("seats", 1))) if automa else ()
+        automa = (str(automa_spec["name"]), int(automa_spec.get("seats", 1))) if automa_spec else ()
         summary = doc.get("summary", "")
         summary = {"en": str(summary)} if isinstance(summary, str) else {
             str(k): str(v) for k, v in summary.items()}
