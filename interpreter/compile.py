@@ -8,6 +8,7 @@ state, the current player (`you`), local variables and the engine.
 from __future__ import annotations
 
 import operator
+from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable, Final
 
 import attrs
@@ -1296,8 +1297,6 @@ class _Compiler:
             return fitting
 
         def keep_options(c: Ctx, drawn: list, k: int) -> list:
-            from itertools import combinations
-
             pool = keepable(c, drawn)
             return pool if k == 1 else [list(x) for x in combinations(pool, k)]
 
@@ -1309,9 +1308,10 @@ class _Compiler:
             drawn: list = []  # (item, the pile it came from)
             for i in range(n):
                 if any_of:
-                    if not piles(c):
+                    open_piles = piles(c)
+                    if not open_piles:
                         raise Impossible(f"cannot draw {n}: the piles ran out after {i}", pos)
-                    pile = yield from c.eng.ask(c.you, "draw pile", piles(c), why,
+                    pile = yield from c.eng.ask(c.you, "draw pile", open_piles, why,
                                                 lambda: piles(c), ctx=c)
                 else:
                     pile = source(c)
@@ -2074,8 +2074,6 @@ def plain_value(value, what: str, pos):
 
 def all_subsets(pool: list) -> list:
     """Every subset of a list (as lists, in the list's order), smallest first."""
-    from itertools import combinations
-
     return [list(combo) for k in range(len(pool) + 1) for combo in combinations(pool, k)]
 
 
