@@ -1344,11 +1344,14 @@ class _Compiler:
         zone, name, why, pos = self._dest(s.zone, scope, s.pos), s.name, str(s.pos), s.pos
         options = self.options_fn(A.choice_in(name, s.zone, s.cond, pos), scope)
         searcher = self.ex(s.searcher, scope) if s.searcher is not None else None
+        by = s.searcher.pos if s.searcher is not None else pos
         body = self.block_gen(s.body, scope | {name})
         other = self.block_gen(s.other, scope) if s.other is not None else None
 
         def search(c: Ctx):
             who = c.you if searcher is None else searcher(c)
+            if type(who) is not int or not 0 <= who < c.eng.n:
+                raise RuleError(f"who searches must be a seat (got {_describe(who)})", by)
             cc = c if who == c.you else Ctx(c.s, who, c.v, c.eng)
             c.eng.peek(who, list(c.s["zones"][zone(c).key]))  # looks through the whole zone
             found = options(cc)
@@ -2055,6 +2058,8 @@ def need_items(c, value, what: str, pos) -> list:
 
 
 def _describe(value) -> str:
+    if value is None:
+        return "none"
     if isinstance(value, bool):
         return "true/false"
     if isinstance(value, ZoneRef):

@@ -2,7 +2,7 @@
 the bottom`, `search ZONE for x where ...: ... else: ...`, and the `A otherwise B` fallback."""
 import pytest
 
-from dsl.errors import MeeplangError, ResolveError, RuleSyntaxError
+from dsl.errors import MeeplangError, ResolveError, RuleError, RuleSyntaxError
 
 from .helpers import make_game, play_labels, start
 
@@ -204,6 +204,14 @@ def test_draw_mistakes_are_positioned_errors(tmp_path, old, new, error, at, mess
     with pytest.raises(error, match=rf"g/game\.yaml:{at}: error: ") as info:
         make_game(tmp_path, text)
     assert message in str(info.value)
+
+
+@pytest.mark.parametrize("who, got", [("none", "none"), ("-1", "-1"), ("2", "2")])
+def test_who_searches_must_be_a_seat(tmp_path, who, got):
+    game = make_game(tmp_path, SEARCH.replace("LOW", "3").replace("by players[1]", f"by {who}"))
+    with pytest.raises(RuleError, match=rf"g/game\.yaml:13:53: error: who searches must be a "
+                                        rf"seat \(got {got}\)"):
+        start(game)
 
 
 @pytest.mark.parametrize("old, new, at, message", [
