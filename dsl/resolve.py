@@ -1441,7 +1441,10 @@ class _Checker:
             case A.DrawStmt(count=n, source=src, dest=d, keep=k, name=name, cond=c):
                 self._want(self.expr(n, scope), "int", n, "the number of items to draw")
                 if s.any_of:
-                    self._want(self.expr(src, scope), "list", src, "the piles drawn from")
+                    piles = self.expr(src, scope)
+                    if piles == "zone":
+                        self.fail("`any of` needs a list of piles, but this is a zone", src)
+                    self._want(piles, "list", src, "the piles drawn from")
                 else:
                     self._zone(src, scope, "the pile drawn from")
                 self._zone(d, scope, "where drawn items go")

@@ -231,6 +231,14 @@ def test_a_draw_that_keeps_more_than_it_draws_is_an_error_in_the_rules(tmp_path)
         scout(tmp_path, kept="3")
 
 
+def test_any_of_needs_a_list_of_piles_not_a_zone(tmp_path):
+    text = SCOUT.replace("from deck", "from any of deck").replace("DRAWN", "2").replace(
+        "KEPT", "1").replace("WHERE", "bottom")
+    with pytest.raises(ResolveError, match=r"g/game\.yaml:14:32: error: `any of` needs a list "
+                                           r"of piles, but this is a zone"):
+        make_game(tmp_path, text)
+
+
 @pytest.mark.parametrize("lang, text, draw, search", [
     ("en", "rules", "draws 2 from deck, keeps 1; the rest to the bottom",
      "searches deck for card where card.value &gt; 1"),
