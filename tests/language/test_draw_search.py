@@ -227,8 +227,23 @@ def test_search_mistakes_are_positioned_errors(tmp_path, old, new, at, message):
 
 
 def test_a_draw_that_keeps_more_than_it_draws_is_an_error_in_the_rules(tmp_path):
-    with pytest.raises(MeeplangError, match=r"g/game\.yaml:14:13: error: cannot draw 2 and keep 3"):
-        scout(tmp_path, kept="3")
+    text = SCOUT.replace("DRAWN", "n").replace("KEPT", "3").replace("WHERE", "bottom").replace(
+        "zones:", "tables:\n  n: 2\nzones:")
+    game = make_game(tmp_path, text)                 # a count the checker does not read
+    with pytest.raises(MeeplangError, match=r"g/game\.yaml:16:13: error: cannot draw 2 and keep 3"):
+        start(game)
+
+
+@pytest.mark.parametrize("drawn, kept, at, message", [
+    ("-1", "1", "14:18", "cannot draw -1 items"),
+    ("2", "-1", "14:44", "cannot keep -1 items"),
+    ("2", "3", "14:44", "cannot draw 2 and keep 3"),
+])
+def test_written_counts_a_draw_cannot_do_are_refused_by_the_check(tmp_path, drawn, kept, at,
+                                                                  message):
+    with pytest.raises(ResolveError, match=rf"g/game\.yaml:{at}: error: ") as info:
+        scout(tmp_path, drawn=drawn, kept=kept)
+    assert message in str(info.value)
 
 
 def test_any_of_needs_a_list_of_piles_not_a_zone(tmp_path):
