@@ -1291,9 +1291,9 @@ class _Checker:
             return
         self.fail(f"{what} must be {_article(want)}, but this is {_article(got)}", node)
 
-    def _draw_counts(self, n, k):
-        """What a draw's written numbers already say is wrong: a negative count, or keeping
-        more than is drawn."""
+    def _draw_counts(self, n, k, name):
+        """What a draw's written numbers already say is wrong: a negative count, keeping more
+        than is drawn, or a name for what `keep 0` keeps (nothing)."""
         drawn = n.value if isinstance(n, A.Num) else None
         kept = k.value if isinstance(k, A.Num) else None
         if drawn is not None and drawn < 0:
@@ -1302,6 +1302,8 @@ class _Checker:
             self.fail(f"cannot keep {kept} items", k)
         if drawn is not None and kept is not None and kept > drawn:
             self.fail(f"cannot draw {drawn} and keep {kept}", k)
+        if kept == 0 and name is not None:
+            self.fail(f"`keep 0` keeps nothing for `as {name}` to name", k)
 
     # -- statements
     def block(self, block: A.Block, scope: dict):
@@ -1461,7 +1463,7 @@ class _Checker:
                     self._zone(src, scope, "the pile drawn from")
                 self._zone(d, scope, "where drawn items go")
                 self._want(self.expr(k, scope), "int", k, "the number of items kept")
-                self._draw_counts(n, k)
+                self._draw_counts(n, k, name)
                 if name is not None:
                     scope[name] = "any"
                     self.locals_seen.add(name)

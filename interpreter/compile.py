@@ -1333,8 +1333,8 @@ class _Compiler:
                                               keep_options(c, drawn, k), why,
                                               lambda: keep_options(c, drawn, k), ctx=c)
                 kept = [choice] if k == 1 else list(choice)
-                if name is not None:
-                    c.v[name] = choice
+            if name is not None:
+                c.v[name] = kept[0] if k == 1 else kept  # keeping 0 names the empty list
             rest = [(x, pile) for x, pile in drawn if x not in kept]
             for x, pile in (rest[::-1] if at_top else rest):  # the first drawn stays the upper
                 c.eng.move_item(x, pile, at_top, pos)

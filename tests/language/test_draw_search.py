@@ -238,12 +238,25 @@ def test_a_draw_that_keeps_more_than_it_draws_is_an_error_in_the_rules(tmp_path)
     ("-1", "1", "14:18", "cannot draw -1 items"),
     ("2", "-1", "14:44", "cannot keep -1 items"),
     ("2", "3", "14:44", "cannot draw 2 and keep 3"),
+    ("2", "0 as c", "14:44", "`keep 0` keeps nothing for `as c` to name"),
 ])
 def test_written_counts_a_draw_cannot_do_are_refused_by_the_check(tmp_path, drawn, kept, at,
                                                                   message):
     with pytest.raises(ResolveError, match=rf"g/game\.yaml:{at}: error: ") as info:
         scout(tmp_path, drawn=drawn, kept=kept)
     assert message in str(info.value)
+
+
+def test_keeping_a_computed_zero_names_the_empty_list(tmp_path):
+    effect = ("|\n      draw 2 from deck to hand, keep zero as c, return the rest to the bottom"
+              "\n      set seen to 5 + count(c)")
+    text = SCOUT.replace("draw DRAWN from deck to hand, keep KEPT, return the rest to the WHERE",
+                         effect).replace("zones:", "tables:\n  zero: 0\nzones:").replace(
+        "items:", "counters:\n  seen: {initial: 0}\nitems:")
+    e = start(make_game(tmp_path, text))
+    play_labels(e, ["scout"])
+    assert e.state["counters"]["seen"] == 5 and e.state["zones"]["hand@0"] == []
+    assert e.state["zones"]["deck"] == [f"card#{i}" for i in [3, 4, 5, 6, 1, 2]]
 
 
 def test_any_of_needs_a_list_of_piles_not_a_zone(tmp_path):
