@@ -210,6 +210,9 @@ class _Builder:
                   for k, v in (automa_spec.get("decide") or {}).items()}
         for e in decide.values():  # a policy sees `options` and the asking rule's variables
             checker.expr(e, dict({n: "any" for n in checker.locals_seen}, options="list"))
+        paid_into = self._automa_paid_into(automa_spec, counters) if automa_spec else None
+        if paid_into is not None:
+            checker.used.add(paid_into)  # what rules pay an automa seat goes there
         self._warn_unused(checker.used | self.used_tables | {kind.zone for kind in items.values()}
                           | {z for z in zones if any(k.zone_field for k in items.values())})
         self.warnings.extend(term_warnings(
@@ -226,9 +229,7 @@ class _Builder:
         variants = tuple(self._variant_info(v) for v in variant_names(self.src.folder)) \
             if self.src.variant is None and self.src.located.is_folder_game else ()
         found = self.src.located
-        automa = doc.get("automa")
-        paid_into = self._automa_paid_into(automa, counters) if automa else None
-        automa = (str(automa["name"]), int(automa.get("seats", 1))) if automa else ()
+        automa = (str(automa_spec["name"]), int(automa_spec.get("seats", 1))) if automa_spec else ()
         summary = doc.get("summary", "")
         summary = {"en": str(summary)} if isinstance(summary, str) else {
             str(k): str(v) for k, v in summary.items()}
@@ -1290,6 +1291,20 @@ class _Checker:
             return
         self.fail(f"{what} must be {_article(want)}, but this is {_article(got)}", node)
 
+    def _draw_counts(self, n, k, name):
+        """What a draw's written numbers already say is wrong: a negative count, keeping more
+        than is drawn, or a name for what `keep 0` keeps (nothing)."""
+        drawn = n.value if isinstance(n, A.Num) else None
+        kept = k.value if isinstance(k, A.Num) else None
+        if drawn is not None and drawn < 0:
+            self.fail(f"cannot draw {drawn} items", n)
+        if kept is not None and kept < 0:
+            self.fail(f"cannot keep {kept} items", k)
+        if drawn is not None and kept is not None and kept > drawn:
+            self.fail(f"cannot draw {drawn} and keep {kept}", k)
+        if kept == 0 and name is not None:
+            self.fail(f"`keep 0` keeps nothing for `as {name}` to name", k)
+
     # -- statements
     def block(self, block: A.Block, scope: dict):
         scope = dict(scope)
@@ -1440,11 +1455,15 @@ class _Checker:
             case A.DrawStmt(count=n, source=src, dest=d, keep=k, name=name, cond=c):
                 self._want(self.expr(n, scope), "int", n, "the number of items to draw")
                 if s.any_of:
-                    self._want(self.expr(src, scope), "list", src, "the piles drawn from")
+                    piles = self.expr(src, scope)
+                    if piles == "zone":
+                        self.fail("`any of` needs a list of piles, but this is a zone", src)
+                    self._want(piles, "list", src, "the piles drawn from")
                 else:
                     self._zone(src, scope, "the pile drawn from")
                 self._zone(d, scope, "where drawn items go")
                 self._want(self.expr(k, scope), "int", k, "the number of items kept")
+                self._draw_counts(n, k, name)
                 if name is not None:
                     scope[name] = "any"
                     self.locals_seen.add(name)

@@ -8,6 +8,7 @@ state, the current player (`you`), local variables and the engine.
 from __future__ import annotations
 
 import operator
+from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable, Final
 
 import attrs
@@ -1296,8 +1297,6 @@ class _Compiler:
             return fitting
 
         def keep_options(c: Ctx, drawn: list, k: int) -> list:
-            from itertools import combinations
-
             pool = keepable(c, drawn)
             return pool if k == 1 else [list(x) for x in combinations(pool, k)]
 
@@ -1309,9 +1308,10 @@ class _Compiler:
             drawn: list = []  # (item, the pile it came from)
             for i in range(n):
                 if any_of:
-                    if not piles(c):
+                    open_piles = piles(c)
+                    if not open_piles:
                         raise Impossible(f"cannot draw {n}: the piles ran out after {i}", pos)
-                    pile = yield from c.eng.ask(c.you, "draw pile", piles(c), why,
+                    pile = yield from c.eng.ask(c.you, "draw pile", open_piles, why,
                                                 lambda: piles(c), ctx=c)
                 else:
                     pile = source(c)
@@ -1333,8 +1333,8 @@ class _Compiler:
                                               keep_options(c, drawn, k), why,
                                               lambda: keep_options(c, drawn, k), ctx=c)
                 kept = [choice] if k == 1 else list(choice)
-                if name is not None:
-                    c.v[name] = choice
+            if name is not None:
+                c.v[name] = kept[0] if k == 1 else kept  # keeping 0 names the empty list
             rest = [(x, pile) for x, pile in drawn if x not in kept]
             for x, pile in (rest[::-1] if at_top else rest):  # the first drawn stays the upper
                 c.eng.move_item(x, pile, at_top, pos)
@@ -1344,11 +1344,14 @@ class _Compiler:
         zone, name, why, pos = self._dest(s.zone, scope, s.pos), s.name, str(s.pos), s.pos
         options = self.options_fn(A.choice_in(name, s.zone, s.cond, pos), scope)
         searcher = self.ex(s.searcher, scope) if s.searcher is not None else None
+        by = s.searcher.pos if s.searcher is not None else pos
         body = self.block_gen(s.body, scope | {name})
         other = self.block_gen(s.other, scope) if s.other is not None else None
 
         def search(c: Ctx):
             who = c.you if searcher is None else searcher(c)
+            if type(who) is not int or not 0 <= who < c.eng.n:
+                raise RuleError(f"who searches must be a seat (got {_describe(who)})", by)
             cc = c if who == c.you else Ctx(c.s, who, c.v, c.eng)
             c.eng.peek(who, list(c.s["zones"][zone(c).key]))  # looks through the whole zone
             found = options(cc)
@@ -2055,6 +2058,8 @@ def need_items(c, value, what: str, pos) -> list:
 
 
 def _describe(value) -> str:
+    if value is None:
+        return "none"
     if isinstance(value, bool):
         return "true/false"
     if isinstance(value, ZoneRef):
@@ -2074,8 +2079,6 @@ def plain_value(value, what: str, pos):
 
 def all_subsets(pool: list) -> list:
     """Every subset of a list (as lists, in the list's order), smallest first."""
-    from itertools import combinations
-
     return [list(combo) for k in range(len(pool) + 1) for combo in combinations(pool, k)]
 
 

@@ -170,6 +170,14 @@ def test_a_variant_changes_one_payee(tmp_path):
     assert (_p(e, 0)["coins"], e.state["counters"]["bank"]) == (5, 5)
 
 
+def test_paid_into_is_a_use_of_its_counter(tmp_path):
+    """The bank only ever receives what is paid to the automa: it is used, not a stray counter."""
+    assert [str(w) for w in make_game(tmp_path, SOLO).warnings] == []
+    text = SOLO.replace("paid_into: bank", "paid_into: none")
+    assert [w.message for w in make_game(tmp_path, text, name="out").warnings] == [
+        "counter 'bank' is never used"]
+
+
 @pytest.mark.parametrize("new, message", [
     ("paid_into: bnak", "unknown counter 'bnak'; did you mean 'bank'?"),
     ("paid_into: coins", "automa paid_into: 'coins' must be a counter of the game"),

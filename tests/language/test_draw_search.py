@@ -2,7 +2,7 @@
 the bottom`, `search ZONE for x where ...: ... else: ...`, and the `A otherwise B` fallback."""
 import pytest
 
-from dsl.errors import MeeplangError, ResolveError, RuleSyntaxError
+from dsl.errors import MeeplangError, ResolveError, RuleError, RuleSyntaxError
 
 from .helpers import make_game, play_labels, start
 
@@ -206,6 +206,14 @@ def test_draw_mistakes_are_positioned_errors(tmp_path, old, new, error, at, mess
     assert message in str(info.value)
 
 
+@pytest.mark.parametrize("who, got", [("none", "none"), ("-1", "-1"), ("2", "2")])
+def test_who_searches_must_be_a_seat(tmp_path, who, got):
+    game = make_game(tmp_path, SEARCH.replace("LOW", "3").replace("by players[1]", f"by {who}"))
+    with pytest.raises(RuleError, match=rf"g/game\.yaml:13:53: error: who searches must be a "
+                                        rf"seat \(got {got}\)"):
+        start(game)
+
+
 @pytest.mark.parametrize("old, new, at, message", [
     ("search deck for", "search 3 for", "13:14",
      "what is searched must be a zone, but this is a number"),
@@ -219,8 +227,44 @@ def test_search_mistakes_are_positioned_errors(tmp_path, old, new, at, message):
 
 
 def test_a_draw_that_keeps_more_than_it_draws_is_an_error_in_the_rules(tmp_path):
-    with pytest.raises(MeeplangError, match=r"g/game\.yaml:14:13: error: cannot draw 2 and keep 3"):
-        scout(tmp_path, kept="3")
+    text = SCOUT.replace("DRAWN", "n").replace("KEPT", "3").replace("WHERE", "bottom").replace(
+        "zones:", "tables:\n  n: 2\nzones:")
+    game = make_game(tmp_path, text)                 # a count the checker does not read
+    with pytest.raises(MeeplangError, match=r"g/game\.yaml:16:13: error: cannot draw 2 and keep 3"):
+        start(game)
+
+
+@pytest.mark.parametrize("drawn, kept, at, message", [
+    ("-1", "1", "14:18", "cannot draw -1 items"),
+    ("2", "-1", "14:44", "cannot keep -1 items"),
+    ("2", "3", "14:44", "cannot draw 2 and keep 3"),
+    ("2", "0 as c", "14:44", "`keep 0` keeps nothing for `as c` to name"),
+])
+def test_written_counts_a_draw_cannot_do_are_refused_by_the_check(tmp_path, drawn, kept, at,
+                                                                  message):
+    with pytest.raises(ResolveError, match=rf"g/game\.yaml:{at}: error: ") as info:
+        scout(tmp_path, drawn=drawn, kept=kept)
+    assert message in str(info.value)
+
+
+def test_keeping_a_computed_zero_names_the_empty_list(tmp_path):
+    effect = ("|\n      draw 2 from deck to hand, keep zero as c, return the rest to the bottom"
+              "\n      set seen to 5 + count(c)")
+    text = SCOUT.replace("draw DRAWN from deck to hand, keep KEPT, return the rest to the WHERE",
+                         effect).replace("zones:", "tables:\n  zero: 0\nzones:").replace(
+        "items:", "counters:\n  seen: {initial: 0}\nitems:")
+    e = start(make_game(tmp_path, text))
+    play_labels(e, ["scout"])
+    assert e.state["counters"]["seen"] == 5 and e.state["zones"]["hand@0"] == []
+    assert e.state["zones"]["deck"] == [f"card#{i}" for i in [3, 4, 5, 6, 1, 2]]
+
+
+def test_any_of_needs_a_list_of_piles_not_a_zone(tmp_path):
+    text = SCOUT.replace("from deck", "from any of deck").replace("DRAWN", "2").replace(
+        "KEPT", "1").replace("WHERE", "bottom")
+    with pytest.raises(ResolveError, match=r"g/game\.yaml:14:32: error: `any of` needs a list "
+                                           r"of piles, but this is a zone"):
+        make_game(tmp_path, text)
 
 
 @pytest.mark.parametrize("lang, text, draw, search", [
