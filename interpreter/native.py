@@ -27,7 +27,7 @@ from pathlib import Path
 from .. import dsl as dsl_layer
 from .buildinfo import GROUP, HERE, MODULES, built_files, clean, is_stale
 
-PACKAGE = __name__.rpartition(".")[0]  # meeplang.interpreter
+PACKAGE = __package__  # meeplang.interpreter (also under `python -m`, where __name__ is __main__)
 LAYERS = {"dsl": Path(dsl_layer.__file__).resolve().parent, "interpreter": HERE}  # what mypy reads
 
 SETUP = f"""
