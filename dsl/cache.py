@@ -37,7 +37,8 @@ from pathlib import Path
 
 from . import folder as files
 
-FORMAT = 2  # bump when the pickled layout changes in a way the code digest would not show
+FORMAT = 3  # bump when the pickled layout changes in a way the code digest would not show
+# (3: the model classes moved from dsl.* to meeplang.dsl.*, their pickled class paths)
 SUFFIX = ".meeplang-game"
 MAX_ENTRY_BYTES = 16 * 1024 * 1024  # a larger entry is neither written nor read
 MAX_TOTAL_BYTES = 256 * 1024 * 1024  # beyond this, the least recently written entries go

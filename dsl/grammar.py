@@ -1,14 +1,9 @@
-"""Where the grammar lives: `grammars/` in a checkout, `meeplang/grammars` when installed."""
+"""Where the grammar lives: next to this package (`grammars/` in a checkout, `meeplang/grammars`
+when installed, where this package is `meeplang/dsl`)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 
 def grammar_path() -> Path:
-    here = Path(__file__).resolve().parent
-    for candidate in (here.parent / "grammars", here.parent / "meeplang" / "grammars"):
-        if (candidate / "meeplang.lark").is_file():
-            return candidate / "meeplang.lark"
-    import meeplang  # installed layout: meeplang/grammars
-
-    return Path(meeplang.__file__).resolve().parent / "grammars" / "meeplang.lark"
+    return Path(__file__).resolve().parent.parent / "grammars" / "meeplang.lark"

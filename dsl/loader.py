@@ -26,18 +26,13 @@ GAME_FILE = "game.yaml"
 
 
 def games_dir() -> Path:
-    """The bundled games: ./games in a checkout, meeplang/games when installed; the folder
+    """The bundled games: next to this package (./games in a checkout, meeplang/games when
+    installed, where this package is meeplang/dsl); the folder
     `$MEEPLANG_GAMES_DIR` instead when set (the mutation harness points the tests at mutated copies)."""
     given = os.environ.get("MEEPLANG_GAMES_DIR")
     if given:
         return Path(given)
-    here = Path(__file__).resolve().parent
-    for candidate in (here.parent / "games", here.parent / "meeplang" / "games"):
-        if candidate.is_dir():
-            return candidate
-    import meeplang
-
-    return Path(meeplang.__file__).resolve().parent / "games"
+    return Path(__file__).resolve().parent.parent / "games"
 
 
 def bundled_games() -> list[str]:

@@ -10,12 +10,14 @@ MODULES = ("compile", "engine", "functions", "state", "decisions")
 GROUP = "_native"  # the shared library mypyc makes for the group: interpreter/_native__mypyc.*.so
 
 
-def built_files() -> list[Path]:
-    """The extension modules of a build, if any."""
+def built_files(folder: Path | None = None) -> list[Path]:
+    """The extension modules of a build in `folder` (default here; native.py builds elsewhere),
+    if any."""
+    folder = folder or HERE
     out = []
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
         for name in (*MODULES, GROUP + "__mypyc"):
-            path = HERE / f"{name}{suffix}"
+            path = folder / f"{name}{suffix}"
             if path.exists():
                 out.append(path)
     return out

@@ -14,38 +14,13 @@ from dsl.loader import bundled_games, games_dir
 from dsl.resolve import load_game
 
 from . import __version__
+from .arguments import check_writable, parse_options, split_target
 from .output import error_object, print_json
 
 # Modules that add their own subcommands: each has `register(subparsers)`; each parser it adds sets
 # `func=handler(args) -> exit status`. Handlers raise MeeplangError for bad input like the rest.
-COMMAND_MODULES = ("visualizer.cli", "interpreter.simulation_cli", "meeplang.new_variant",
+COMMAND_MODULES = ("meeplang.diagram_cli", "meeplang.simulate_cli", "meeplang.new_variant",
                    "meeplang.diff_cli", "meeplang.explain_cli", "meeplang.compile_cli")
-
-
-def _split_target(target: str, variant: str | None):
-    name, _, v = target.partition(":")
-    if v and variant and v != variant:
-        raise UsageError(f"two variants given: {v!r} and {variant!r}")
-    return name, (variant or v or None)
-
-
-def _check_writable(path: str, flag: str) -> None:
-    """Refuse an output path that cannot become a file before the work that fills it."""
-    target = Path(path)
-    if target.is_dir():
-        raise UsageError(f"{flag} {path}: this is a folder, not a file")
-    if not target.parent.is_dir():
-        raise UsageError(f"{flag} {path}: no folder {str(target.parent)!r}")
-
-
-def _parse_options(pairs) -> dict:
-    out = {}
-    for pair in pairs or []:
-        key, eq, value = pair.partition("=")
-        if not eq or not key:
-            raise UsageError(f"--option takes NAME=VALUE, not {pair!r}")
-        out[key] = value
-    return out
 
 
 # ---------------------------------------------------------------- commands
@@ -78,7 +53,7 @@ def cmd_check(args) -> int:
             raise UsageError(f"-n {args.n}: --deep plays at least 1 game per variant and player "
                              "count")
         return cmd_deep_check(args)
-    name, variant = _split_target(args.target, None)
+    name, variant = split_target(args.target)
     targets = [variant]
     base = load_game(name, variant)
     if variant is None:
@@ -172,12 +147,12 @@ def cmd_play(args) -> int:
     from interpreter.agents import make_agents
     from interpreter.log import write_log
 
-    name, variant = _split_target(args.game, args.variant)
+    name, variant = split_target(args.game, args.variant)
     if args.log:
-        _check_writable(args.log, "--log")
+        check_writable(args.log, "--log")
     game = load_game(name, variant)
     players = args.players if args.players is not None else game.min_players
-    engine = Engine(game, players, args.seed, _parse_options(args.option), trace=args.trace)
+    engine = Engine(game, players, args.seed, parse_options(args.option), trace=args.trace)
     seats = make_agents(args.agents, players, args.seed)
     d = engine.start()
     shown = [0, 0]

@@ -194,7 +194,7 @@ def test_a_broken_installation_is_an_error_without_traceback(monkeypatch, capsys
     real = importlib.import_module
 
     def refuse(name, *args):
-        if name.startswith("interpreter"):
+        if name == "meeplang.simulate_cli":
             raise ImportError("the compiled interpreter in /x is older than its sources")
         return real(name, *args)
 

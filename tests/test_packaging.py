@@ -37,8 +37,9 @@ def test_every_grammar_is_package_data():
 
 @pytest.mark.slow
 def test_building_the_wheel_warns_nothing_and_ships_the_data(tmp_path):
-    """setuptools' deprecation and 'package absent from `packages`' warnings stay gone, and the
-    wheel holds the games, the grammar and the schemas."""
+    """setuptools' deprecation and 'package absent from `packages`' warnings stay gone, the wheel
+    holds the games, the grammar and the schemas, and installs nothing beside meeplang (the
+    layers are meeplang.dsl, meeplang.interpreter, meeplang.visualizer)."""
     proc = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-v",
                            "-w", str(tmp_path)], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
@@ -47,4 +48,17 @@ def test_building_the_wheel_warns_nothing_and_ships_the_data(tmp_path):
     names = zipfile.ZipFile(next(tmp_path.glob("*.whl"))).namelist()
     assert "meeplang/games/pig/variants/short.yaml" in names
     assert "meeplang/grammars/meeplang.lark" in names
-    assert {"dsl/game.schema.json", "dsl/variant.schema.json"} <= set(names)
+    assert {"meeplang/dsl/game.schema.json", "meeplang/dsl/variant.schema.json"} <= set(names)
+    assert {name.split("/")[0] for name in names} == {"meeplang", "meeplang-0.1.0.dist-info"}
+
+
+def test_the_layers_are_importable_only_under_meeplang(tmp_path):
+    """Outside the checkout, `meeplang.dsl` and friends import, and the bare names do not: they
+    would collide with any other package called dsl or interpreter."""
+    code = ("import importlib.util, meeplang.dsl, meeplang.interpreter, meeplang.visualizer\n"
+            "print([importlib.util.find_spec(n) is None for n in ('dsl', 'interpreter', "
+            "'visualizer')])")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[True, True, True]"

@@ -1,17 +1,13 @@
-"""Rewrite docs/diagrams: for every bundled game (and each variant) the DOT text and the SVG of
-its diagram at `phases` detail, in English.
-
-    python -m visualizer.regen            rewrite docs/diagrams (needs Graphviz's `dot`)
-    python -m visualizer.regen --check    exit 1 if a committed diagram is out of date
+"""The diagrams committed in docs/diagrams: for every bundled game (and each variant) the DOT text
+and the SVG of its diagram at `phases` detail, in English. The command that rewrites or checks
+them is `python -m meeplang.regen_diagrams [--check]`.
 
 The DOT file is what the test suite compares (it needs no Graphviz); each SVG carries the SHA-256
 of the DOT it was drawn from, so an SVG left behind by a DOT change is caught too.
 """
 from __future__ import annotations
 
-import argparse
 import hashlib
-import sys
 from pathlib import Path
 
 from dsl.loader import bundled_games
@@ -22,7 +18,7 @@ from .render import render_source
 
 DETAIL = "phases"
 LANG = "en"
-REGEN_COMMAND = "python -m visualizer.regen"
+REGEN_COMMAND = "python -m meeplang.regen_diagrams"
 HASH_PREFIX = "meeplang-dot-sha256:"
 
 
@@ -102,30 +98,3 @@ def regenerate(folder: Path | None = None) -> list[Path]:
             f.unlink()
     return written
 
-
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m visualizer.regen", description=__doc__.split(
-        "\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--check", action="store_true", help="only report what is out of date")
-    p.add_argument("--out", type=Path, help=f"folder (default {default_folder()})")
-    args = p.parse_args(argv)
-    from dsl.errors import MeeplangError
-
-    try:
-        if args.check:
-            found = problems(args.out)
-            for line in found:
-                print(line)
-            if found:
-                print(f"regenerate with: {REGEN_COMMAND}")
-            return 1 if found else 0
-        for path in regenerate(args.out):
-            print(path)
-        return 0
-    except MeeplangError as exc:
-        print(f"error: {exc.message}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())

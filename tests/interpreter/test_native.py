@@ -1,6 +1,7 @@
 """The compiled build's bookkeeping (interpreter/buildinfo.py): which files make a build, when it is
-stale, and that a stale build is removed. Compiling itself is exercised by CI (`make test-native`
-runs this whole suite on the compiled interpreter)."""
+stale, and that a stale build is removed; and the staging of the sources under the names they are
+imported by. Compiling itself is exercised by CI (`make test-native` runs this whole suite on the
+compiled interpreter)."""
 from __future__ import annotations
 
 import importlib.machinery
@@ -52,14 +53,26 @@ def test_a_source_edited_after_the_build_makes_it_stale_and_clean_removes_it(tmp
 def test_importing_the_package_removes_a_stale_build(tmp_path):
     """A copy of the package with a fake build older than engine.py: importing it drops the build
     (before any compiled module could load) and says so."""
-    package = tmp_path / "interpreter"
+    package = tmp_path / "meeplang" / "interpreter"
     shutil.copytree(buildinfo.HERE, package, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    (tmp_path / "meeplang" / "__init__.py").write_text("")  # the dsl comes from the installation
     for name in (*buildinfo.MODULES, buildinfo.GROUP + "__mypyc"):
         (package / f"{name}{SUFFIX}").write_bytes(b"not a library")
         os.utime(package / f"{name}{SUFFIX}", (1_000, 1_000))
-    proc = subprocess.run([sys.executable, "-c", "import interpreter.state"], cwd=tmp_path,
+    proc = subprocess.run([sys.executable, "-c", "import meeplang.interpreter.state"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=60, check=False,
                           env={**os.environ, "PYTHONPATH": str(tmp_path)})
     assert proc.returncode == 0, proc.stderr
     assert "removed the compiled interpreter, which was older than its sources" in proc.stderr
     assert not list(package.glob(f"*{SUFFIX}"))
+
+
+def test_the_build_compiles_the_modules_under_their_installed_names(tmp_path):
+    """mypyc names a module after its folders: the sources are staged as meeplang/interpreter and
+    meeplang/dsl, so the compiled modules are meeplang.interpreter.engine and so on."""
+    staged = native.stage(tmp_path)
+    assert staged == tmp_path / "meeplang" / "interpreter"
+    for m in buildinfo.MODULES:
+        assert (staged / f"{m}.py").read_bytes() == (buildinfo.HERE / f"{m}.py").read_bytes()
+    assert (tmp_path / "meeplang" / "dsl" / "model.py").is_file()
+    assert (tmp_path / "meeplang" / "__init__.py").read_text() == ""

@@ -6,27 +6,20 @@ import sys
 from pathlib import Path
 
 from dsl.errors import UsageError
+from visualizer.dot import DETAILS
+from visualizer.labels import LANGS
+from visualizer.render import FORMATS
+from visualizer.rule_text import TEXTS
 
-from .dot import DETAILS
-from .labels import LANGS
-from .render import FORMATS
-from .rule_text import TEXTS
+from .arguments import split_target
 
 STDOUT = "-"  # `-o -` means standard output, as in most Unix tools
-
-
-def _target(text: str):
-    name, _, variant = text.partition(":")
-    if not name:
-        raise UsageError(f"expected GAME or GAME:VARIANT, not {text!r}")
-    return name, (variant or None)
 
 
 def _load(text: str):
     from dsl.resolve import load_game
 
-    name, variant = _target(text)
-    return load_game(name, variant)
+    return load_game(*split_target(text))
 
 
 def _stem(game) -> str:
@@ -43,7 +36,7 @@ def changes_from_base(game) -> list:
 
 
 def cmd_diagram(args) -> int:
-    from .render import render, write
+    from visualizer.render import render, write
 
     game = _load(args.game)
     changes = changes_from_base(game) if args.highlight_changes else None
@@ -62,7 +55,7 @@ def cmd_diagram(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from .report import write_report
+    from visualizer.report import write_report
 
     if args.output == STDOUT:
         raise UsageError("report writes a folder (index.html and its images): -o needs a folder, "

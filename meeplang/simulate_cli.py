@@ -18,12 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dsl.errors import UsageError
+from interpreter import stats
+from interpreter.agents import make_agents
+from interpreter.engine import Engine
+from interpreter.parallel import default_jobs, open_runner
+from interpreter.simulation import SimSpec, load_cached
 
-from . import stats
-from .agents import make_agents
-from .engine import Engine
-from .parallel import default_jobs, open_runner
-from .simulation import SimSpec, load_cached
+from .arguments import parse_options, split_target
+from .output import Table, print_table
 
 PLOTS_HINT = "pip install meeplang[plots]"
 TIMING_KEYS = ("elapsed_seconds", "games_per_second", "run")  # differ between identical runs
@@ -106,8 +108,6 @@ def cmd_simulate(args) -> int:
 # ------------------------------------------------------------ checking the request
 def make_plan(args) -> Plan:
     """Turn arguments into runs, refusing bad usage (exit 2) before any work starts."""
-    from meeplang.cli import _parse_options, _split_target
-
     if args.n < 1:
         raise UsageError(f"-n must be at least 1, not {args.n}")
     if args.jobs < 0:
@@ -118,8 +118,8 @@ def make_plan(args) -> Plan:
     jobs = args.jobs or default_jobs()
     if executor == "local":
         jobs = min(jobs, args.n)
-    name, variant = _split_target(args.game, args.variant)
-    options = _parse_options(args.option)
+    name, variant = split_target(args.game, args.variant)
+    options = parse_options(args.option)
     target = worker_target(name)
     base = load_cached(target, variant)  # cached: the serial runner and forked workers reuse it
     players = args.players if args.players is not None else base.min_players
@@ -281,8 +281,6 @@ def p_text(p) -> str:
 
 def print_result(plan: Plan, out: dict, report: str | None) -> None:
     """The summary table, then the comparison table under --compare."""
-    from meeplang.output import print_table
-
     print_table(summary_table(plan.runs[0], out))
     if "compare" in out:
         print_table(summary_table(plan.runs[1], out["compare"]["summary"]))
@@ -293,8 +291,6 @@ def print_result(plan: Plan, out: dict, report: str | None) -> None:
 
 def summary_table(run: Run, s: dict):
     """Per seat: win rate with its 95% interval, score mean and sd; the caption has the rest."""
-    from meeplang.output import Table
-
     opts = ", ".join(f"{k}={v}" for k, v in run.options.items())
     table = Table(f"{run.label}: {s['games']} games, {s['players']} players, seed {s['seed']}"
                   + (f" ({opts})" if opts else ""),
@@ -317,8 +313,6 @@ def summary_table(run: Run, s: dict):
 
 def compare_table(runs: list, out: dict):
     """Per seat: base → variant win rate and mean score, differences and p-values."""
-    from meeplang.output import Table
-
     cmp = out["compare"]
     table = Table(f"{runs[0].label} → {runs[1].label}: Δ = variant − base, paired on "
                   f"{cmp['paired_games']} shared seeds; * p < {ALPHA}",
