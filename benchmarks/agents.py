@@ -25,11 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dsl.parser import parse_expression  # noqa: E402
-from dsl.resolve import load_game  # noqa: E402
-from interpreter.agents import Agent, make_agents  # noqa: E402
-from interpreter.compile import Ctx, _Compiler  # noqa: E402
-from interpreter.engine import Engine  # noqa: E402
+from meeplang.dsl.parser import parse_expression  # noqa: E402
+from meeplang.dsl.resolve import load_game  # noqa: E402
+from meeplang.interpreter.agents import Agent, make_agents  # noqa: E402
+from meeplang.interpreter.compile import Ctx, _Compiler  # noqa: E402
+from meeplang.interpreter.engine import Engine  # noqa: E402
 
 
 class Timed:
@@ -131,9 +131,9 @@ def _per_call(fn, seconds: float = 1.0) -> float:
 def copy_costs() -> None:
     import random
 
-    from interpreter.belief import believed_game
-    from interpreter.engine import _copy_state
-    from interpreter.rehearsal import _restore, _save
+    from meeplang.interpreter.belief import believed_game
+    from meeplang.interpreter.engine import _copy_state
+    from meeplang.interpreter.rehearsal import _restore, _save
 
     e = Engine(load_game("new-eden"), 4, 3, record=False)
     d, rng = e.start(), random.Random(1)

@@ -18,11 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dsl.resolve import load_game  # noqa: E402
-from interpreter.codecheck import load  # noqa: E402
-from interpreter.codegen import generate  # noqa: E402
-from interpreter.compile import Compiled  # noqa: E402
-from interpreter.engine import Engine  # noqa: E402
+from meeplang.dsl.resolve import load_game  # noqa: E402
+from meeplang.interpreter.codecheck import load  # noqa: E402
+from meeplang.interpreter.codegen import generate  # noqa: E402
+from meeplang.interpreter.compile import Compiled  # noqa: E402
+from meeplang.interpreter.engine import Engine  # noqa: E402
 
 GAMES = (("new-eden", 4), ("goofspiel", 2), ("pig", 2))
 

@@ -2,7 +2,7 @@
 
 A term entry maps languages to texts (`coins: {en: coins, fr: pièces}`); a key `LANG_grammar`
 gives what a sentence in that language needs to agree with the word (`fr_grammar: f pl`: feminine,
-plural; the default is masculine singular), read by the prose templates (`visualizer.prose`).
+plural; the default is masculine singular), read by the prose templates (`meeplang.visualizer.prose`).
 
 The checker warns, at the term, about an entry missing one of the game's languages (those its
 term table uses), and, once a game has terms, at the declaration, about an action, phase, counter,

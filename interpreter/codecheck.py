@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 
-from dsl.errors import MeeplangError
+from meeplang.dsl.errors import MeeplangError
 
 from .codegen import Generated
 from .coderuntime import runtime

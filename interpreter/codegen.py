@@ -16,8 +16,8 @@ error covers) become functions of their own, named after their site.
 """
 from __future__ import annotations
 
-from dsl import ast as A
-from dsl.errors import RuleError
+from meeplang.dsl import ast as A
+from meeplang.dsl.errors import RuleError
 
 from .compile import Compiled, name_kinds
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import operator
 
-from dsl.errors import RuleError
-from dsl.limits import MAX_INT, int_too_large
-from dsl.model import member_name
+from meeplang.dsl.errors import RuleError
+from meeplang.dsl.limits import MAX_INT, int_too_large
+from meeplang.dsl.model import member_name
 
 from . import payments
 from .compile import (MAX_LIST, Ctx, Graph, _describe, _pool, bounded, need_int, need_items)

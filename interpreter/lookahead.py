@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 
-from dsl.errors import Impossible
+from meeplang.dsl.errors import Impossible
 
 from .belief import believed_game, redraw, renamed
 from .compile import EndGame, EndTurn

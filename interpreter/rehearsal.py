@@ -19,7 +19,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Any, Callable
 
-from dsl.errors import Impossible
+from meeplang.dsl.errors import Impossible
 
 from .compile import _MISSING, EndGame, EndTurn
 

@@ -21,7 +21,7 @@ import math
 import random
 import time
 
-from dsl.errors import Impossible
+from meeplang.dsl.errors import Impossible
 
 from .belief import believed_game
 from .compile import Ctx, need_int

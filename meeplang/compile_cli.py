@@ -15,10 +15,10 @@ def register(subparsers) -> None:
 
 
 def cmd_compile(args) -> int:
-    from dsl.resolve import load_game
-    from interpreter.codecheck import load
-    from interpreter.codegen import generate
-    from interpreter.compile import Compiled
+    from meeplang.dsl.resolve import load_game
+    from meeplang.interpreter.codecheck import load
+    from meeplang.interpreter.codegen import generate
+    from meeplang.interpreter.compile import Compiled
 
     game = load_game(args.game)
     generated = generate(game)

@@ -5,11 +5,11 @@ import json
 import sys
 from pathlib import Path
 
-from dsl.errors import UsageError
-from visualizer.dot import DETAILS
-from visualizer.labels import LANGS
-from visualizer.render import FORMATS
-from visualizer.rule_text import TEXTS
+from meeplang.dsl.errors import UsageError
+from meeplang.visualizer.dot import DETAILS
+from meeplang.visualizer.labels import LANGS
+from meeplang.visualizer.render import FORMATS
+from meeplang.visualizer.rule_text import TEXTS
 
 from .arguments import split_target
 
@@ -17,7 +17,7 @@ STDOUT = "-"  # `-o -` means standard output, as in most Unix tools
 
 
 def _load(text: str):
-    from dsl.resolve import load_game
+    from meeplang.dsl.resolve import load_game
 
     return load_game(*split_target(text))
 
@@ -28,7 +28,7 @@ def _stem(game) -> str:
 
 def changes_from_base(game) -> list:
     """What a variant changes from its base game, for --highlight-changes."""
-    from dsl.diff import changes_from_base as diff_from_base
+    from meeplang.dsl.diff import changes_from_base as diff_from_base
 
     if game.variant is None:
         raise UsageError("--highlight-changes needs a variant (GAME:VARIANT or a variant file)")
@@ -36,7 +36,7 @@ def changes_from_base(game) -> list:
 
 
 def cmd_diagram(args) -> int:
-    from visualizer.render import render, write
+    from meeplang.visualizer.render import render, write
 
     game = _load(args.game)
     changes = changes_from_base(game) if args.highlight_changes else None
@@ -55,7 +55,7 @@ def cmd_diagram(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from visualizer.report import write_report
+    from meeplang.visualizer.report import write_report
 
     if args.output == STDOUT:
         raise UsageError("report writes a folder (index.html and its images): -o needs a folder, "

@@ -22,8 +22,8 @@ def register(subparsers) -> None:
 
 
 def cmd_diff(args) -> int:
-    from dsl.diff import diff_games
-    from dsl.resolve import load_game
+    from meeplang.dsl.diff import diff_games
+    from meeplang.dsl.resolve import load_game
 
     a, b = load_game(args.a), load_game(args.b)
     changes = diff_games(a, b)
@@ -52,7 +52,7 @@ def _side_words(lang: str | None) -> tuple[str, str]:
     """`before`/`after`, in the language asked for."""
     if lang is None:
         return "before", "after"
-    from visualizer.labels import UI
+    from meeplang.visualizer.labels import UI
 
     return UI[lang]["before"].lower(), UI[lang]["after"].lower()
 
@@ -63,7 +63,7 @@ def _labeller(a, b, lang: str | None):
         return lambda path: path
     import attrs
 
-    from visualizer.prose.paths import path_label
+    from meeplang.visualizer.prose.paths import path_label
 
     both = attrs.evolve(b, terms={**a.terms, **b.terms})
     return lambda path: path_label(both, path, lang)

@@ -5,8 +5,8 @@ import sys
 
 
 def register(subparsers) -> None:
-    from visualizer.labels import LANGS
-    from visualizer.prose import FORMATS
+    from meeplang.visualizer.labels import LANGS
+    from meeplang.visualizer.prose import FORMATS
 
     s = subparsers.add_parser(
         "explain", help="the rules as readable prose, in English or French",
@@ -23,8 +23,8 @@ def register(subparsers) -> None:
 
 
 def cmd_explain(args) -> int:
-    from dsl.resolve import load_game
-    from visualizer.prose import explain
+    from meeplang.dsl.resolve import load_game
+    from meeplang.visualizer.prose import explain
 
     name, _, variant = args.game.partition(":")
     game = load_game(name, variant or None)

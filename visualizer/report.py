@@ -9,8 +9,8 @@ import html
 import json
 from pathlib import Path
 
-from dsl.diff import changed_parts
-from dsl.model import PhaseStep, TurnsStep, member_name
+from meeplang.dsl.diff import changed_parts
+from meeplang.dsl.model import PhaseStep, TurnsStep, member_name
 
 from . import analysis as AN
 from .dot import DETAILS, when_text
@@ -116,7 +116,7 @@ def _data(value, width: int = 80) -> str:
 
 
 def build_html(game, svg_text: str, lang: str = "en", changes=(), text: str = "prose") -> str:
-    """The page; `changes` (dsl.diff, a variant's changes from its base) are listed and marked;
+    """The page; `changes` (meeplang.dsl.diff, a variant's changes from its base) are listed and marked;
     rules are said as sentences in `lang` (`text="rules"`: as rule code)."""
     changed = changed_parts(changes)
     w = Words(game, lang)
@@ -283,7 +283,7 @@ def build_html(game, svg_text: str, lang: str = "en", changes=(), text: str = "p
 
 
 def _count_text(game, e) -> str:
-    from dsl import ast as A
+    from meeplang.dsl import ast as A
 
     text = expr(e)
     if isinstance(e, A.Name) and e.name in game.options:
@@ -295,10 +295,10 @@ def write_report(game, folder, detail: str = "actions", lang: str = "en",
                  text: str = "prose") -> Path:
     """Write folder/index.html; returns its path."""
     if detail not in DETAILS:
-        from dsl.errors import UsageError
+        from meeplang.dsl.errors import UsageError
 
         raise UsageError(f"unknown detail {detail!r}; expected one of {', '.join(DETAILS)}")
-    from dsl.diff import changes_from_base
+    from meeplang.dsl.diff import changes_from_base
 
     changes = changes_from_base(game)
     svg_text = render(game, "svg", detail, lang, changes, text).decode("utf-8")

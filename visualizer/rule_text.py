@@ -3,8 +3,8 @@ explain` in the chosen language (`prose`, the default), or the rule code as the 
 it (`rules`). Both give the same four things, so the drawing code does not care which it has."""
 from __future__ import annotations
 
-from dsl import ast as A
-from dsl.errors import UsageError
+from meeplang.dsl import ast as A
+from meeplang.dsl.errors import UsageError
 
 from .labels import Words, code_excerpt, cost_text, expr, wrap
 
@@ -27,7 +27,7 @@ class RuleCode:
         return key
 
     def path(self, path: str, entry: bool = True) -> str:
-        """A change's path (dsl.diff), as it is: `actions.power_plant.limit.times`."""
+        """A change's path (meeplang.dsl.diff), as it is: `actions.power_plant.limit.times`."""
         return path
 
     def block(self, block, max_lines: int, width: int) -> list[str]:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from dsl.errors import MeeplangError
-from interpreter.codecheck import load
-from interpreter.codegen import generate
-from interpreter.compile import Compiled
-from interpreter.engine import Engine
+from meeplang.dsl.errors import MeeplangError
+from meeplang.interpreter.codecheck import load
+from meeplang.interpreter.codegen import generate
+from meeplang.interpreter.compile import Compiled
+from meeplang.interpreter.engine import Engine
 
 
 class Differential:

@@ -6,11 +6,11 @@ import re
 
 import pytest
 
-from dsl.loader import bundled_games
-from dsl.resolve import load_game
-from interpreter.codecheck import GeneratedCodeError, load, verify
-from interpreter.codegen import generate
-from interpreter.compile import Compiled
+from meeplang.dsl.loader import bundled_games
+from meeplang.dsl.resolve import load_game
+from meeplang.interpreter.codecheck import GeneratedCodeError, load, verify
+from meeplang.interpreter.codegen import generate
+from meeplang.interpreter.compile import Compiled
 
 NAMES = frozenset({"plus", "index", "P"})
 GOOD = "def e0(c):\n    return plus(c, c.v['x'], (1), P[0])\n"

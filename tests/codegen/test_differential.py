@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from dsl.errors import MeeplangError
-from dsl.loader import bundled_games
-from dsl.resolve import load_game
+from meeplang.dsl.errors import MeeplangError
+from meeplang.dsl.loader import bundled_games
+from meeplang.dsl.resolve import load_game
 
 from language.helpers import make_game
 from language.targets import test_endeavor, test_otys, test_thesauros

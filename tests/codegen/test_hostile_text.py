@@ -12,11 +12,11 @@ import json
 
 import pytest
 
-from dsl.errors import MeeplangError
-from dsl.resolve import load_game
-from interpreter.codegen import generate
-from interpreter.compile import Compiled
-from interpreter.engine import Engine
+from meeplang.dsl.errors import MeeplangError
+from meeplang.dsl.resolve import load_game
+from meeplang.interpreter.codegen import generate
+from meeplang.interpreter.compile import Compiled
+from meeplang.interpreter.engine import Engine
 
 from .pairing import Differential
 

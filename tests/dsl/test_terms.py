@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from dsl.resolve import load_game
+from meeplang.dsl.resolve import load_game
 from tests.language.helpers import make_game
 
 GAME = """\

@@ -1,10 +1,10 @@
 """`meeplang diff --lang` and a French diagram's changes name paths with the game's terms."""
 import json
 
-from dsl.diff import changes_from_base
-from dsl.resolve import load_game
+from meeplang.dsl.diff import changes_from_base
+from meeplang.dsl.resolve import load_game
 from meeplang.cli import main
-from visualizer.dot import build_diagram
+from meeplang.visualizer.dot import build_diagram
 
 from .house import HOUSE
 

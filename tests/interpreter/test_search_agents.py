@@ -1,12 +1,12 @@
 """The mcts and greedy agents: settings, determinism, no peeking, strength against random."""
 import pytest
 
-from dsl.errors import MeeplangError, UsageError
-from dsl.resolve import load_game
-from interpreter.agents import GreedyAgent, MCTSAgent, make_agents
-from interpreter.belief import believed_game
-from interpreter.engine import Engine
-from interpreter.simulation import play_game
+from meeplang.dsl.errors import MeeplangError, UsageError
+from meeplang.dsl.resolve import load_game
+from meeplang.interpreter.agents import GreedyAgent, MCTSAgent, make_agents
+from meeplang.interpreter.belief import believed_game
+from meeplang.interpreter.engine import Engine
+from meeplang.interpreter.simulation import play_game
 
 from tests.language.helpers import make_game
 

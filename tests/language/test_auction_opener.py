@@ -6,9 +6,9 @@ bidder drops out, it wins, at 0 if it opened at 0. Afterwards it raises or drops
 others."""
 import pytest
 
-from dsl.ast import block_source
-from dsl.errors import ResolveError
-from dsl.parser import parse_block
+from meeplang.dsl.ast import block_source
+from meeplang.dsl.errors import ResolveError
+from meeplang.dsl.parser import parse_block
 
 from .helpers import make_game, play_labels, start
 

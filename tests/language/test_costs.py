@@ -3,8 +3,8 @@ that name a part, the family's automatic transfers, and actions whose price cann
 being offered."""
 import pytest
 
-from dsl.errors import ResolveError, SchemaError
-from dsl.errors import UsageError
+from meeplang.dsl.errors import ResolveError, SchemaError
+from meeplang.dsl.errors import UsageError
 
 from .helpers import make_game, play_labels, start
 
@@ -99,7 +99,7 @@ def test_misuse_is_a_positioned_error(tmp_path, old, new, error, message):
 
 @pytest.mark.parametrize("lang, word", [("en", "cost: "), ("fr", "coût : ")])
 def test_action_boxes_draw_the_parts_payees_and_discounts(tmp_path, lang, word):
-    from visualizer.dot import dot_source
+    from meeplang.visualizer.dot import dot_source
 
     import re
 
@@ -159,7 +159,7 @@ def test_a_pay_to_an_automa_seat_goes_into_its_paid_into_too(tmp_path):
 
 
 def test_a_variant_changes_one_payee(tmp_path):
-    from dsl.resolve import load_game
+    from meeplang.dsl.resolve import load_game
 
     make_game(tmp_path, SOLO, name="solo")
     (tmp_path / "solo" / "variants").mkdir()
@@ -191,6 +191,6 @@ def test_a_bad_paid_into_is_a_positioned_error(tmp_path, new, message):
 @pytest.mark.parametrize("lang, word", [("en", "paid to the automa → bank"),
                                         ("fr", "payé à l'automa → bank")])
 def test_turns_draw_where_the_automa_is_paid(tmp_path, lang, word):
-    from visualizer.dot import dot_source
+    from meeplang.visualizer.dot import dot_source
 
     assert word in dot_source(make_game(tmp_path, SOLO), "phases", lang).replace("&#x27;", "'")

@@ -3,7 +3,7 @@
 test_draw_search.py."""
 import pytest
 
-from dsl.errors import MeeplangError
+from meeplang.dsl.errors import MeeplangError
 
 from .helpers import make_game, play_labels, start
 

@@ -2,7 +2,7 @@
 the bottom`, `search ZONE for x where ...: ... else: ...`, and the `A otherwise B` fallback."""
 import pytest
 
-from dsl.errors import MeeplangError, ResolveError, RuleError, RuleSyntaxError
+from meeplang.dsl.errors import MeeplangError, ResolveError, RuleError, RuleSyntaxError
 
 from .helpers import make_game, play_labels, start
 
@@ -280,7 +280,7 @@ def test_any_of_needs_a_list_of_piles_not_a_zone(tmp_path):
 def test_action_boxes_draw_the_deck_operations(tmp_path, lang, text, draw, search):
     import re
 
-    from visualizer.dot import dot_source
+    from meeplang.visualizer.dot import dot_source
 
     game = SCOUT.replace("DRAWN", "2").replace("KEPT", "1").replace("WHERE", "bottom").replace(
         "rest: {effect: pass}", "rest:\n    effect: |\n      search deck for card where card.value"
@@ -293,8 +293,8 @@ def test_action_boxes_draw_the_deck_operations(tmp_path, lang, text, draw, searc
 def test_a_game_of_draws_and_searches_logs_the_same_every_time_and_replays(tmp_path):
     import json
 
-    from interpreter.agents import RandomAgent
-    from interpreter.log import dumps_line, header, replay_records
+    from meeplang.interpreter.agents import RandomAgent
+    from meeplang.interpreter.log import dumps_line, header, replay_records
 
     text = SCOUT.replace("DRAWN", "2").replace("KEPT", "1").replace("WHERE", "bottom").replace(
         "rest: {effect: pass}", "rest:\n    effect: |\n      search deck for card where card.value"

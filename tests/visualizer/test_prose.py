@@ -1,6 +1,6 @@
 """Rules as prose: every construct of the language has its sentence in every language, French
 grammar is done by the templates' grammar, and `meeplang explain` says each bundled game as the
-golden files under tests/visualizer/explain/ (regenerate: python -m visualizer.prose.regen)."""
+golden files under tests/visualizer/explain/ (regenerate: python -m meeplang.visualizer.prose.regen)."""
 from __future__ import annotations
 
 import html
@@ -10,13 +10,13 @@ import re
 import attrs
 import pytest
 
-from dsl import ast, model
-from dsl.resolve import load_game
+from meeplang.dsl import ast, model
+from meeplang.dsl.resolve import load_game
 from meeplang.cli import main
 from tests.language.helpers import make_game
-from visualizer import dot_source
-from visualizer.prose import TEMPLATES, Sentences, explain, regen
-from visualizer.prose.grammar import GRAMMARS, Phrase
+from meeplang.visualizer import dot_source
+from meeplang.visualizer.prose import TEMPLATES, Sentences, explain, regen
+from meeplang.visualizer.prose.grammar import GRAMMARS, Phrase
 
 
 def constructs() -> list[str]:
@@ -52,7 +52,7 @@ def test_the_template_test_names_a_missing_class_and_language(monkeypatch):
     monkeypatch.delitem(TEMPLATES["fr"], "AuctionStmt")
     with pytest.raises(AssertionError) as failure:
         test_every_construct_has_a_template_in_every_language()
-    assert "dsl.ast.AuctionStmt has no sentence template in fr (visualizer/prose/fr.py)" in str(
+    assert "meeplang.dsl.ast.AuctionStmt has no sentence template in fr (visualizer/prose/fr.py)" in str(
         failure.value)
 
 
@@ -194,7 +194,7 @@ def test_a_french_diagram_has_no_english_rule_code(detail):
 
 
 def test_the_french_report_says_its_rules_in_french(tmp_path):
-    from visualizer.report import build_html
+    from meeplang.visualizer.report import build_html
 
     page = build_html(load_game("new-eden"), "<svg></svg>", "fr")
     text = html.unescape(re.sub(r"<[^>]*>", " ", page.split("<body>", 1)[1]))
@@ -205,7 +205,7 @@ def test_the_french_report_says_its_rules_in_french(tmp_path):
 
 def test_the_python_api_explains_and_refuses_an_unknown_language_or_format():
     import meeplang
-    from dsl.errors import UsageError
+    from meeplang.dsl.errors import UsageError
 
     game = meeplang.load("pig")
     assert game.explain(lang="fr") == (regen.default_folder() / "pig.fr.txt").read_text("utf-8")

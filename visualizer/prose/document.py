@@ -8,7 +8,7 @@ import html
 
 import attrs
 
-from dsl.model import IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
+from meeplang.dsl.model import IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
 
 from .. import analysis
 from .sentences import Line, Sentences
@@ -402,7 +402,7 @@ class Explanation:
 def explain(game, lang: str, fmt: str = "text") -> str:
     """The rules of a game as text, Markdown or a self-contained HTML page."""
     if fmt not in FORMATS:
-        from dsl.errors import UsageError
+        from meeplang.dsl.errors import UsageError
 
         raise UsageError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
     doc = Explanation(game, lang)

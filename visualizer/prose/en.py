@@ -1,6 +1,6 @@
-"""English sentence templates: one entry per construct of the language (`dsl.ast`) and of the
-Game model (`dsl.model`), keyed by class name. A string is the construct's one template; a mapping
-gives its forms (an operator, a verb, a built-in function...), chosen by `visualizer.prose.sentences`.
+"""English sentence templates: one entry per construct of the language (`meeplang.dsl.ast`) and of the
+Game model (`meeplang.dsl.model`), keyed by class name. A string is the construct's one template; a mapping
+gives its forms (an operator, a verb, a built-in function...), chosen by `meeplang.visualizer.prose.sentences`.
 `None`: the construct has no sentence of its own, its parts are said. Fields in braces are filled
 from the model; `{x:the}`, `{x:your}`, `{x:of}`... are the grammar forms of `grammar.py`.
 
@@ -21,7 +21,7 @@ TEMPLATES = {
         "option": "{term:the} ({value})", "formula": "{term:the}", "action": "{term:quote}",
         "local": "{term:the}", "graph": "{term:the}",
         "flag_option": "option {term:quote} is on ({value})", "text_option": "option {term:quote}",
-        # what a trigger sees (dsl.model.TRIGGER_LOCALS)
+        # what a trigger sees (meeplang.dsl.model.TRIGGER_LOCALS)
         "bound_excess": "the excess", "bound_amount": "the amount", "bound_item": "the item",
         "bound_key": "its key", "bound_space": "the space", "bound_position": "the position",
         "bound_track": "the track",

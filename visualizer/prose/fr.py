@@ -1,5 +1,5 @@
-"""Modèles de phrases en français : une entrée par construction du langage (`dsl.ast`) et du
-modèle de jeu (`dsl.model`), comme `en.py` (mêmes clés, mêmes formes). Les règles s'adressent au
+"""Modèles de phrases en français : une entrée par construction du langage (`meeplang.dsl.ast`) et du
+modèle de jeu (`meeplang.dsl.model`), comme `en.py` (mêmes clés, mêmes formes). Les règles s'adressent au
 joueur en « tu », comme la règle de New Eden. Articles, élisions et contractions (`du`, `aux`,
 `l'`, `d'`) viennent de `grammar.py` : `{x:the}`, `{x:of}`, `{x:to}`, `{x:your}`, `{x:their}`.
 """
@@ -17,7 +17,7 @@ TEMPLATES = {
         "option": "{term:the} ({value})", "formula": "{term:the}", "action": "{term:quote}",
         "local": "{term:the}", "graph": "{term:the}",
         "flag_option": "l'option {term:quote} est choisie ({value})", "text_option": "l'option {term:quote}",
-        # ce que voit un déclencheur (dsl.model.TRIGGER_LOCALS)
+        # ce que voit un déclencheur (meeplang.dsl.model.TRIGGER_LOCALS)
         "bound_excess": "l'excédent", "bound_amount": "le montant", "bound_item": "l'élément",
         "bound_key": "sa clé", "bound_space": "la case", "bound_position": "la position",
         "bound_track": "la piste",

@@ -1,4 +1,4 @@
-"""A change's path (`actions.power_plant.limit.times`, from `dsl.diff`) in a reader's language:
+"""A change's path (`actions.power_plant.limit.times`, from `meeplang.dsl.diff`) in a reader's language:
 each name by the game's term, each key of the language by its word (`en.py`/`fr.py` KEYS):
 `actions › Centrale › limite › fois`."""
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Rewrite the golden explanations: `tests/visualizer/explain/<game>[-<variant>].<lang>.txt`,
 what `meeplang explain` says for every bundled game and variant in every language.
 
-    python -m visualizer.prose.regen            rewrite them
-    python -m visualizer.prose.regen --check    exit 1 if one is out of date
+    python -m meeplang.visualizer.prose.regen            rewrite them
+    python -m meeplang.visualizer.prose.regen --check    exit 1 if one is out of date
 
 The test suite compares them with the explanations made from the rules, so a change to a game,
 a term or a template shows up as a diff of sentences to read before it is committed.
@@ -17,7 +17,7 @@ from ..labels import LANGS
 from ..regen import targets
 from .document import explain
 
-REGEN_COMMAND = "python -m visualizer.prose.regen"
+REGEN_COMMAND = "python -m meeplang.visualizer.prose.regen"
 
 
 def default_folder() -> Path:

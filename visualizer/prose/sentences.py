@@ -11,8 +11,8 @@ import re
 
 import attrs
 
-from dsl import ast as A
-from dsl.builtins import VALUES
+from meeplang.dsl import ast as A
+from meeplang.dsl.builtins import VALUES
 
 from . import en, fr
 from .grammar import GRAMMARS, Phrase
@@ -43,7 +43,7 @@ class Sentences:
 
     def __init__(self, game, lang: str):
         if lang not in TEMPLATES:
-            from dsl.errors import UsageError
+            from meeplang.dsl.errors import UsageError
 
             raise UsageError(f"unknown language {lang!r}; expected one of {', '.join(TEMPLATES)}")
         self.game = game
@@ -61,7 +61,7 @@ class Sentences:
 
     def term(self, key: str, singular: bool = False) -> Phrase:
         """A game term as a noun, with its grammar notes (`fr_grammar: f pl`)."""
-        from dsl.terms import grammar
+        from meeplang.dsl.terms import grammar
 
         notes = grammar(self.game.terms, key, self.lang)
         text = self.game.term(key, self.lang)

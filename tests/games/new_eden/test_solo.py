@@ -146,7 +146,7 @@ def test_rulebook_s3_harder(gift):
 @pytest.mark.parametrize("gift", [0, 4])
 def test_harder_mode_gives_one_two_or_three_cards(gift):
     """FR l.522 « en donnant une, deux ou même trois cartes à Deep Thought »: `dt_gift` is 1..3."""
-    from dsl.errors import UsageError
+    from meeplang.dsl.errors import UsageError
     with pytest.raises(UsageError, match=r"option dt_gift=\d is out of bounds \(1\.\.3\)"):
         start(1, "solo-hard", dt_gift=gift)
 
