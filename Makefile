@@ -36,7 +36,7 @@ test-all: setup
 # The compiled interpreter (mypyc, about 2x faster; see interpreter/native.py), and the suite on it.
 native: setup
 	$(BIN)/pip install -q -e '.[dev,native]'
-	$(BIN)/python -m interpreter.native build
+	$(BIN)/python -m meeplang.interpreter.native build
 
 test-native: native
 	$(BIN)/python -m pytest -m "not slow" -n auto

@@ -20,9 +20,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("MEEPLANG_CACHE", "off")  # mutated games would only fill the cache
 
-from dsl.resolve import load_game  # noqa: E402
-from interpreter.log import log_lines  # noqa: E402
-from interpreter.simulation import play_game  # noqa: E402
+from meeplang.dsl.resolve import load_game  # noqa: E402
+from meeplang.interpreter.log import log_lines  # noqa: E402
+from meeplang.interpreter.simulation import play_game  # noqa: E402
 from tests.fuzz.mutations import (bundled_documents, dump, mutate, mutate_argv,  # noqa: E402
                                   mutate_log)
 from tests.fuzz.runner import try_cli, try_game, try_log  # noqa: E402

@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 CHILD = r"""
 import json, time
 t0 = time.perf_counter()
-from dsl.loader import bundled_games, games_dir, variant_names
-from dsl.resolve import load_game
+from meeplang.dsl.loader import bundled_games, games_dir, variant_names
+from meeplang.dsl.resolve import load_game
 t1 = time.perf_counter()
 targets = []
 for name in bundled_games():

@@ -39,8 +39,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from dsl.loader import GAME_FILE, games_dir  # noqa: E402
-from dsl.mutation import Mutant, game_mutants, select  # noqa: E402
+from meeplang.dsl.loader import GAME_FILE, games_dir  # noqa: E402
+from meeplang.dsl.mutation import Mutant, game_mutants, select  # noqa: E402
 
 
 def shown_root() -> Path:
@@ -125,8 +125,8 @@ def serve(timeout: float, tests: list[str]) -> None:
     """The server's side: one line (a games folder) in, one exit status out, per run."""
     import pytest
 
-    from dsl.parser import parse_expression
-    from interpreter.engine import Engine  # noqa: F401  (imported once, for every child)
+    from meeplang.dsl.parser import parse_expression
+    from meeplang.interpreter.engine import Engine  # noqa: F401  (imported once, for every child)
 
     parse_expression("1")
     for line in sys.stdin:

@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dsl.resolve import load_game  # noqa: E402
-from interpreter.engine import Engine  # noqa: E402
+from meeplang.dsl.resolve import load_game  # noqa: E402
+from meeplang.interpreter.engine import Engine  # noqa: E402
 
 
 def meeplang_rate(name: str, players: int, seconds: float) -> tuple[float, float]:
@@ -86,9 +86,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args()
-    from interpreter.native import status
+    from meeplang.interpreter.native import status
 
-    print(f"interpreter: {status()} (python -m interpreter.native build|clean)")
+    print(f"interpreter: {status()} (python -m meeplang.interpreter.native build|clean)")
     cases = [("goofspiel", 2, "goofspiel(num_cards=13,points_order=random,returns_type=total_points)"),
              ("pig", 2, "pig(players=2,winscore=100)")]
     print(f"{'game':<10} {'meeplang games/s':>17} {'decisions/s':>12} {'us/decision':>12} "

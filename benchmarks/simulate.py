@@ -13,9 +13,9 @@ import json
 import os
 import time
 
-from dsl.resolve import load_game
-from interpreter.parallel import open_runner
-from interpreter.simulation import SimSpec
+from meeplang.dsl.resolve import load_game
+from meeplang.interpreter.parallel import open_runner
+from meeplang.interpreter.simulation import SimSpec
 
 GAMES = (("pig", 2), ("goofspiel", 2))
 

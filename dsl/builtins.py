@@ -1,7 +1,7 @@
 """Names every game can use without declaring them: values and functions, with their signatures.
 
 The checker reads the signatures (arity, argument and result kinds); the interpreter implements
-each function under the same name (`interpreter.functions`), and a test keeps the two in step.
+each function under the same name (`meeplang.interpreter.functions`), and a test keeps the two in step.
 """
 
 # name -> kind of value

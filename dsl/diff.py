@@ -148,7 +148,7 @@ def source_text(value):
 
 
 def _is_model(value) -> bool:
-    return attrs.has(type(value)) and type(value).__module__ == "dsl.model"
+    return attrs.has(type(value)) and type(value).__module__ == "meeplang.dsl.model"
 
 
 def _are_limits(value) -> bool:

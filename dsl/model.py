@@ -1,6 +1,6 @@
 """The Game model: what every tool (interpreter, visualizer, checker) reads. Immutable.
 
-Built by `dsl.resolve` from the YAML tree; positions point back at the YAML so runtime errors can
+Built by `meeplang.dsl.resolve` from the YAML tree; positions point back at the YAML so runtime errors can
 name the rule that failed.
 """
 from __future__ import annotations

@@ -2,7 +2,7 @@
 schema with errors placed on the offending node.
 
 `dsl/game.schema.json` is written by hand: a complete game file. The two others are made from it
-(`python -m dsl.schema` rewrites them; a test fails when they are stale), so a key added to the
+(`python -m meeplang.dsl.schema` rewrites them; a test fails when they are stale), so a key added to the
 language is added once:
   - `variant.schema.json`: an overlay says only what it changes (every mapping partial, any key
     may be `null` to remove it; a list replaces the base list, so list items stay complete);
@@ -90,13 +90,13 @@ def schema_text(schema: dict) -> str:
 
 
 def main(argv=None) -> int:
-    """`python -m dsl.schema` rewrites the derived schemas; `--check` lists stale ones (exit 1)."""
+    """`python -m meeplang.dsl.schema` rewrites the derived schemas; `--check` lists stale ones (exit 1)."""
     check = "--check" in (argv if argv is not None else sys.argv[1:])
     stale = [path for path, schema in derived_schemas().items()
              if not path.is_file() or path.read_text(encoding="utf-8") != schema_text(schema)]
     for path in stale:
         if check:
-            print(f"out of date: {path.name} (run python -m dsl.schema)")
+            print(f"out of date: {path.name} (run python -m meeplang.dsl.schema)")
         else:
             path.write_text(schema_text(derived_schemas()[path]), encoding="utf-8")
             print(f"wrote {path}")

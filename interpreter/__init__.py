@@ -14,10 +14,10 @@ def _drop_stale_build() -> None:
             buildinfo.clean()
         except OSError as exc:
             raise ImportError(f"the compiled interpreter in {buildinfo.HERE} is older than its sources "
-                              f"and cannot be removed ({exc}): python -m interpreter.native clean"
+                              f"and cannot be removed ({exc}): python -m meeplang.interpreter.native clean"
                               ) from None
         print("meeplang: removed the compiled interpreter, which was older than its sources "
-              "(`python -m interpreter.native build` makes a new one)", file=sys.stderr)
+              "(`python -m meeplang.interpreter.native build` makes a new one)", file=sys.stderr)
 
 
 _drop_stale_build()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 import sys
 
-from dsl.errors import UsageError
+from meeplang.dsl.errors import UsageError
 
 from .decisions import Decision
 

@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Final
 
 import attrs
 
-from dsl import ast as A
-from dsl import limits
-from dsl.builtins import VALUES
-from dsl.errors import Impossible, RuleError
-from dsl.limits import int_too_large
-from dsl.model import (TRIGGER_LOCALS, DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep,
+from meeplang.dsl import ast as A
+from meeplang.dsl import limits
+from meeplang.dsl.builtins import VALUES
+from meeplang.dsl.errors import Impossible, RuleError
+from meeplang.dsl.limits import int_too_large
+from meeplang.dsl.model import (TRIGGER_LOCALS, DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep,
                        member_name)
 
 from . import payments

@@ -9,8 +9,8 @@ import random
 
 import attrs
 
-from dsl.errors import MeeplangError
-from dsl.resolve import load_game
+from meeplang.dsl.errors import MeeplangError
+from meeplang.dsl.resolve import load_game
 
 from . import invariants
 from .agents import make_agents

@@ -15,9 +15,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from dsl.errors import Impossible, RuleError, UsageError
-from dsl.limits import MAX_INT, bounds_text, short_number
-from dsl.model import Game, member_name
+from meeplang.dsl.errors import Impossible, RuleError, UsageError
+from meeplang.dsl.limits import MAX_INT, bounds_text, short_number
+from meeplang.dsl.model import Game, member_name
 
 from . import state as st
 from .compile import (Compiled, Ctx, EndGame, EndTurn, PassTurn, compiled, limit_key, need_int,
@@ -36,7 +36,7 @@ _NO_USES = [0] * 64
 
 def pos_of(why: str):
     """A decision's `why` (`path:line:col` of the asking rule) back as a position."""
-    from dsl.errors import Pos
+    from meeplang.dsl.errors import Pos
 
     path, _, rest = why.rpartition(":")
     path, _, line = path.rpartition(":")
@@ -201,7 +201,7 @@ class Engine:
                             f"than can be paid; legal: {legal}")
                 if not ca.requires(c):
                     req = ca.action.requires
-                    from dsl.ast import expr_source
+                    from meeplang.dsl.ast import expr_source
                     return (f"{name} is not allowed now: it requires {expr_source(req)} "
                             f"({req.pos}), which is false; legal: {legal}")
             return f"{text!r} is not a legal way to {name} now; legal: {legal}"

@@ -1,11 +1,11 @@
-"""The built-in functions of the language (signatures in `dsl.builtins`).
+"""The built-in functions of the language (signatures in `meeplang.dsl.builtins`).
 
 Each takes the context first, then evaluated arguments; zones arrive as ZoneRef and are read from
 the state.
 """
 from __future__ import annotations
 
-from dsl.errors import RuleError
+from meeplang.dsl.errors import RuleError
 
 from .state import FamilyRef, ZoneRef, zone_key
 

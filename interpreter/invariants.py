@@ -6,7 +6,7 @@ zones within capacity); a game adds its own under `invariants:` (e.g. "damage wi
 """
 from __future__ import annotations
 
-from dsl.errors import MeeplangError
+from meeplang.dsl.errors import MeeplangError
 
 from .compile import Ctx
 from .state import ZoneRef, zone_key

@@ -11,10 +11,10 @@ import hashlib
 import json
 from pathlib import Path
 
-from dsl import folder as files
-from dsl.errors import LoadError, Pos, UsageError
-from dsl.loader import games_dir
-from dsl.resolve import load_game
+from meeplang.dsl import folder as files
+from meeplang.dsl.errors import LoadError, Pos, UsageError
+from meeplang.dsl.loader import games_dir
+from meeplang.dsl.resolve import load_game
 
 import meeplang
 

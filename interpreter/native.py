@@ -1,8 +1,8 @@
 """The compiled interpreter (optional): the engine's hot modules built to C with mypyc.
 
-    python -m interpreter.native build     # needs mypy (pip install 'meeplang[native]') and a C compiler
-    python -m interpreter.native clean
-    python -m interpreter.native status
+    python -m meeplang.interpreter.native build     # needs mypy (pip install 'meeplang[native]') and a C compiler
+    python -m meeplang.interpreter.native clean
+    python -m meeplang.interpreter.native status
 
 mypyc compiles the same sources (their type annotations become run-time checks) into extension
 modules next to them, and Python imports those in place of the .py files: the same results, the
@@ -97,7 +97,7 @@ def main(argv: list[str]) -> int:
     if command == "status":
         print(status())
         return 0
-    print("usage: python -m interpreter.native build|clean|status", file=sys.stderr)
+    print("usage: python -m meeplang.interpreter.native build|clean|status", file=sys.stderr)
     return 2
 
 

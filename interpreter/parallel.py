@@ -14,7 +14,7 @@ import signal
 import threading
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
-from dsl.errors import UsageError
+from meeplang.dsl.errors import UsageError
 
 from .simulation import SimSpec, play_chunk
 

@@ -6,8 +6,8 @@ A slot is what `Compiled.counter_slot` gives: (holder dict, state key, spec, sea
 """
 from __future__ import annotations
 
-from dsl.errors import Impossible, RuleError
-from dsl.model import member_name
+from meeplang.dsl.errors import Impossible, RuleError
+from meeplang.dsl.model import member_name
 
 
 def floor_of(spec) -> int:

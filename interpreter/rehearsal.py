@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from dsl.errors import Impossible
+from meeplang.dsl.errors import Impossible
 
 from .compile import EndGame, EndTurn
 

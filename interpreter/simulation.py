@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from dsl.errors import MeeplangError, UsageError
-from dsl.resolve import load_game
+from meeplang.dsl.errors import MeeplangError, UsageError
+from meeplang.dsl.resolve import load_game
 
 from .agents import make_agents
 from .engine import Engine

@@ -8,7 +8,7 @@ See meeplang.api for the whole API, and meeplang.cli for the `meeplang` command.
 """
 __version__ = "0.1.0"
 
-from dsl.errors import MeeplangError  # noqa: E402 - after __version__, which dsl's users read
+from meeplang.dsl.errors import MeeplangError  # noqa: E402 - after __version__, which dsl's users read
 
 from .api import Check, Game, Problem, Result, Simulation, games, load  # noqa: E402
 

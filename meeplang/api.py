@@ -17,8 +17,8 @@ import html
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dsl.errors import MeeplangError, Pos, UsageError
-from dsl.resolve import load_game
+from meeplang.dsl.errors import MeeplangError, Pos, UsageError
+from meeplang.dsl.resolve import load_game
 
 
 @dataclass(frozen=True)
@@ -68,11 +68,11 @@ class Result:
     turns: int
     log: list[dict]  # the events, as `meeplang play --log` writes them after its header line
     final_state: dict
-    engine: object = field(repr=False)  # the finished interpreter.engine.Engine
+    engine: object = field(repr=False)  # the finished meeplang.interpreter.engine.Engine
 
     def write_log(self, path) -> None:
         """The JSON Lines log `meeplang replay` verifies."""
-        from interpreter.log import write_log
+        from meeplang.interpreter.log import write_log
 
         write_log(str(path), self.engine)
 
@@ -122,7 +122,7 @@ class Game:
 
     @property
     def model(self):
-        """The checked Game model (dsl.model.Game) every tool reads; raises MeeplangError."""
+        """The checked Game model (meeplang.dsl.model.Game) every tool reads; raises MeeplangError."""
         if self._model is None:
             self._model = load_game(self.target, self.variant)
         return self._model
@@ -157,7 +157,7 @@ class Game:
              options: dict | None = None) -> Result:
         """One game; `agents` names one agent per seat (`"random,greedy"` or a list; the last
         repeats): random, first, greedy."""
-        from interpreter.simulation import play_game
+        from meeplang.interpreter.simulation import play_game
 
         players = self.players[0] if players is None else players
         engine = play_game(self.model, players, seed, agents, options)
@@ -168,9 +168,9 @@ class Game:
     def simulate(self, n: int = 100, players: int | None = None, seed: int = 0,
                  agents="random", options: dict | None = None, jobs: int = 1) -> Simulation:
         """n games; game i has seed `game_seed(seed, i)` whatever `jobs` is, like the command."""
-        from interpreter import stats
-        from interpreter.parallel import open_runner
-        from interpreter.simulation import SimSpec
+        from meeplang.interpreter import stats
+        from meeplang.interpreter.parallel import open_runner
+        from meeplang.interpreter.simulation import SimSpec
 
         if n < 1:
             raise UsageError(f"n must be at least 1, not {n}")
@@ -195,13 +195,13 @@ class Game:
     def diagram(self, detail: str = "phases", lang: str = "en", format: str = "dot"):
         """The flowchart: DOT text (no program needed), or "svg" text, or "png"/"pdf" bytes
         (these need Graphviz's `dot`)."""
-        import visualizer
+        import meeplang.visualizer
 
         if format == "dot":
-            return visualizer.dot_source(self.model, detail=detail, lang=lang)
+            return meeplang.visualizer.dot_source(self.model, detail=detail, lang=lang)
         if format == "svg":
-            return visualizer.svg(self.model, detail=detail, lang=lang)
-        return visualizer.render(self.model, format, detail=detail, lang=lang)
+            return meeplang.visualizer.svg(self.model, detail=detail, lang=lang)
+        return meeplang.visualizer.render(self.model, format, detail=detail, lang=lang)
 
     def __repr__(self) -> str:
         try:
@@ -219,7 +219,7 @@ class Game:
 
 def games() -> list[str]:
     """The bundled games' names."""
-    from dsl.loader import bundled_games
+    from meeplang.dsl.loader import bundled_games
 
     return bundled_games()
 

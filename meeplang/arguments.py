@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dsl.errors import UsageError
+from meeplang.dsl.errors import UsageError
 
 
 def split_target(target: str, variant: str | None = None) -> tuple[str, str | None]:

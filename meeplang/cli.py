@@ -9,9 +9,9 @@ import os
 import sys
 from pathlib import Path
 
-from dsl.errors import MeeplangError, UsageError, remember_source, source_line
-from dsl.loader import bundled_games, games_dir
-from dsl.resolve import load_game
+from meeplang.dsl.errors import MeeplangError, UsageError, remember_source, source_line
+from meeplang.dsl.loader import bundled_games, games_dir
+from meeplang.dsl.resolve import load_game
 
 from . import __version__
 from .arguments import check_writable, parse_options, split_target
@@ -80,7 +80,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_deep_check(args) -> int:
-    from interpreter.deep_check import run_deep
+    from meeplang.interpreter.deep_check import run_deep
 
     summary, broken = run_deep(args.target, args.n, args.agents, args.seed)
     if args.json:
@@ -143,9 +143,9 @@ def _print_trace(engine, shown: list) -> None:
 
 
 def cmd_play(args) -> int:
-    from interpreter.engine import Engine
-    from interpreter.agents import make_agents
-    from interpreter.log import write_log
+    from meeplang.interpreter.engine import Engine
+    from meeplang.interpreter.agents import make_agents
+    from meeplang.interpreter.log import write_log
 
     name, variant = split_target(args.game, args.variant)
     if args.log:
@@ -193,7 +193,7 @@ def cmd_play(args) -> int:
 
 
 def cmd_replay(args) -> int:
-    from interpreter.log import replay
+    from meeplang.interpreter.log import replay
 
     engine = replay(args.log)
     r = engine.result

@@ -5,10 +5,10 @@ import json
 import sys
 from pathlib import Path
 
-from dsl.errors import UsageError
-from visualizer.dot import DETAILS
-from visualizer.labels import LANGS
-from visualizer.render import FORMATS
+from meeplang.dsl.errors import UsageError
+from meeplang.visualizer.dot import DETAILS
+from meeplang.visualizer.labels import LANGS
+from meeplang.visualizer.render import FORMATS
 
 from .arguments import split_target
 
@@ -16,7 +16,7 @@ STDOUT = "-"  # `-o -` means standard output, as in most Unix tools
 
 
 def _load(text: str):
-    from dsl.resolve import load_game
+    from meeplang.dsl.resolve import load_game
 
     return load_game(*split_target(text))
 
@@ -27,7 +27,7 @@ def _stem(game) -> str:
 
 def changes_from_base(game) -> list:
     """What a variant changes from its base game, for --highlight-changes."""
-    from dsl.diff import changes_from_base as diff_from_base
+    from meeplang.dsl.diff import changes_from_base as diff_from_base
 
     if game.variant is None:
         raise UsageError("--highlight-changes needs a variant (GAME:VARIANT or a variant file)")
@@ -35,7 +35,7 @@ def changes_from_base(game) -> list:
 
 
 def cmd_diagram(args) -> int:
-    from visualizer.render import render, write
+    from meeplang.visualizer.render import render, write
 
     game = _load(args.game)
     changes = changes_from_base(game) if args.highlight_changes else None
@@ -54,7 +54,7 @@ def cmd_diagram(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from visualizer.report import write_report
+    from meeplang.visualizer.report import write_report
 
     if args.output == STDOUT:
         raise UsageError("report writes a folder (index.html and its images): -o needs a folder, "

@@ -19,8 +19,8 @@ def register(subparsers) -> None:
 
 
 def cmd_diff(args) -> int:
-    from dsl.diff import diff_games
-    from dsl.resolve import load_game
+    from meeplang.dsl.diff import diff_games
+    from meeplang.dsl.resolve import load_game
 
     changes = diff_games(load_game(args.a), load_game(args.b))
     if args.json:

@@ -11,7 +11,7 @@ import re
 import sys
 from pathlib import Path
 
-from dsl.errors import UsageError
+from meeplang.dsl.errors import UsageError
 
 WIDE = 100  # a table longer than this on one line is listed by name only
 _PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_ .-]*$")
@@ -33,7 +33,7 @@ def register(subparsers) -> None:
 
 
 def cmd_new_variant(args) -> int:
-    from dsl.resolve import load_game
+    from meeplang.dsl.resolve import load_game
 
     if not re.fullmatch(r"[a-z][a-z0-9_-]*", args.name):
         raise UsageError(f"a variant name is lowercase letters, digits, - and _: not {args.name!r}")
@@ -68,7 +68,7 @@ def flow_value(value) -> str:
 
 def variant_template(game, target: str, name: str) -> str:
     """The commented starting file for a variant NAME of `game` (named `target` by the user)."""
-    from dsl.ast import expr_source
+    from meeplang.dsl.ast import expr_source
 
     title = game.title.get("en", game.name)
     lines = [f"# A house rule for {title}. Uncomment what you change and edit the value; anything",

@@ -7,7 +7,7 @@ import json
 import sys
 from dataclasses import dataclass, field
 
-from dsl.errors import MeeplangError, UsageError
+from meeplang.dsl.errors import MeeplangError, UsageError
 
 
 @dataclass

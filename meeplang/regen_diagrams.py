@@ -9,8 +9,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from dsl.errors import MeeplangError
-from visualizer.regen import REGEN_COMMAND, default_folder, problems, regenerate
+from meeplang.dsl.errors import MeeplangError
+from meeplang.visualizer.regen import REGEN_COMMAND, default_folder, problems, regenerate
 
 
 def main(argv=None) -> int:

@@ -17,12 +17,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dsl.errors import UsageError
-from interpreter import stats
-from interpreter.agents import make_agents
-from interpreter.engine import Engine
-from interpreter.parallel import default_jobs, open_runner
-from interpreter.simulation import SimSpec, load_cached
+from meeplang.dsl.errors import UsageError
+from meeplang.interpreter import stats
+from meeplang.interpreter.agents import make_agents
+from meeplang.interpreter.engine import Engine
+from meeplang.interpreter.parallel import default_jobs, open_runner
+from meeplang.interpreter.simulation import SimSpec, load_cached
 
 from .arguments import parse_options, split_target
 from .output import Table, print_table

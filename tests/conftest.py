@@ -48,7 +48,7 @@ def write_game(tmp_path, monkeypatch):
 @pytest.fixture
 def load(write_game):
     """load(yaml_text) -> Game, loaded from a fresh folder `g` in tmp_path."""
-    from dsl.resolve import load_game
+    from meeplang.dsl.resolve import load_game
 
     def do(text: str, name: str = "g", **kw):
         return load_game(write_game(text, name, **kw))
@@ -60,8 +60,8 @@ def load(write_game):
 def stop_message():
     """stop_message(game, players=2, agents="random") -> the text of the RuleError that a game of
     these rules (seed 0) stops with; fails the test if it does not stop with one."""
-    from dsl.errors import RuleError
-    from interpreter.simulation import play_game
+    from meeplang.dsl.errors import RuleError
+    from meeplang.interpreter.simulation import play_game
 
     def run(game, players: int = 2, agents: str = "random") -> str:
         with pytest.raises(RuleError) as info:

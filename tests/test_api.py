@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import meeplang
-from interpreter.simulation import game_seed
+from meeplang.interpreter.simulation import game_seed
 from meeplang.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]

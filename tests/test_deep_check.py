@@ -1,7 +1,7 @@
 """`meeplang check --deep` passes on every bundled game and variant (a few games each)."""
 import pytest
 
-from dsl.loader import bundled_games
+from meeplang.dsl.loader import bundled_games
 from meeplang.cli import main
 
 

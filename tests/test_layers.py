@@ -25,7 +25,7 @@ def imports(path: Path) -> list[tuple[str, list[str]]]:
 
 
 def folder_of(module: str) -> str:
-    """The repository folder a module lives in (`meeplang.dsl.x` and `dsl.x` are in dsl/)."""
+    """The repository folder a module lives in (`meeplang.dsl.x` and `meeplang.dsl.x` are in dsl/)."""
     parts = module.split(".")
     return parts[1] if parts[0] == "meeplang" and parts[1:2] and parts[1] in ENGINE_LAYERS \
         else parts[0]

@@ -71,7 +71,7 @@ def test_readme_new_eden_house_rule_tutorial(tmp_path, monkeypatch, capsys):
     import json
     import shlex
 
-    from visualizer.render import have_dot
+    from meeplang.visualizer.render import have_dot
 
     text = README.read_text(encoding="utf-8")
     tutorial = text.split("## Tutorial: a New Eden house rule", 1)[1].split("\n## ", 1)[0]

@@ -1,7 +1,7 @@
 """Rules diagrams and reports drawn from the Game model.
 
-    visualizer.svg(game, detail="phases", lang="en") -> str   SVG text (needs Graphviz's `dot`)
-    visualizer.dot_source(game, detail, lang) -> str          DOT text (no program needed)
+    meeplang.visualizer.svg(game, detail="phases", lang="en") -> str   SVG text (needs Graphviz's `dot`)
+    meeplang.visualizer.dot_source(game, detail, lang) -> str          DOT text (no program needed)
 
 Commands: `meeplang diagram GAME[:VARIANT]` and `meeplang report GAME[:VARIANT] -o DIR`.
 """

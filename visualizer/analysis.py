@@ -2,8 +2,8 @@
 which blocks say `end game`, which steps never finish, and which triggers fire where."""
 from __future__ import annotations
 
-from dsl import ast as A
-from dsl.model import IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
+from meeplang.dsl import ast as A
+from meeplang.dsl.model import IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
 
 
 def _nodes(block):

@@ -31,10 +31,10 @@ import json
 import attrs
 import graphviz
 
-from dsl import ast as A
-from dsl.diff import changed_parts
-from dsl.errors import UsageError
-from dsl.model import DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
+from meeplang.dsl import ast as A
+from meeplang.dsl.diff import changed_parts
+from meeplang.dsl.errors import UsageError
+from meeplang.dsl.model import DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
 
 from . import analysis as AN
 from .labels import Words, code_excerpt, cost_text, expr, h, html_label, shorten, wrap
@@ -162,7 +162,7 @@ class _Builder:
         if detail not in DETAILS:
             raise UsageError(f"unknown detail {detail!r}; expected one of {', '.join(DETAILS)}")
         self.game = game
-        self.changes = changes  # dsl.diff changes to highlight, or None
+        self.changes = changes  # meeplang.dsl.diff changes to highlight, or None
         self.changed = {} if changes is None else changed_parts(changes)
         self.detail = detail
         self.w = Words(game, lang)
@@ -710,7 +710,7 @@ def _short(value, width: int = 48) -> str:
 
 
 def build_diagram(game, detail: str = "phases", lang: str = "en", changes=None) -> Diagram:
-    """The drawing; `changes` (from dsl.diff) are highlighted and listed when given."""
+    """The drawing; `changes` (from meeplang.dsl.diff) are highlighted and listed when given."""
     return _Builder(game, detail, lang, changes).build()
 
 

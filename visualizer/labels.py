@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import textwrap
 
-from dsl.ast import block_source, expr_source
+from meeplang.dsl.ast import block_source, expr_source
 
 LANGS = ("en", "fr")
 
@@ -140,7 +140,7 @@ class Words:
 
     def __init__(self, game, lang: str = "en"):
         if lang not in LANGS:
-            from dsl.errors import UsageError
+            from meeplang.dsl.errors import UsageError
 
             raise UsageError(f"unknown language {lang!r}; expected one of {', '.join(LANGS)}")
         self.game = game

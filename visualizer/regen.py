@@ -10,8 +10,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from dsl.loader import bundled_games
-from dsl.resolve import load_game
+from meeplang.dsl.loader import bundled_games
+from meeplang.dsl.resolve import load_game
 
 from .dot import dot_source
 from .render import render_source

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import graphviz
 
-from dsl.errors import UsageError
+from meeplang.dsl.errors import UsageError
 
 from .dot import DETAILS, dot_source
 

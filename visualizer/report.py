@@ -9,9 +9,9 @@ import html
 import json
 from pathlib import Path
 
-from dsl.ast import choice_source
-from dsl.diff import changed_parts
-from dsl.model import PhaseStep, TurnsStep, member_name
+from meeplang.dsl.ast import choice_source
+from meeplang.dsl.diff import changed_parts
+from meeplang.dsl.model import PhaseStep, TurnsStep, member_name
 
 from . import analysis as AN
 from .dot import DETAILS, when_text
@@ -115,7 +115,7 @@ def _data(value, width: int = 80) -> str:
 
 
 def build_html(game, svg_text: str, lang: str = "en", changes=()) -> str:
-    """The page; `changes` (dsl.diff, a variant's changes from its base) are listed and marked."""
+    """The page; `changes` (meeplang.dsl.diff, a variant's changes from its base) are listed and marked."""
     changed = changed_parts(changes)
     w = Words(game, lang)
     ui = w.ui
@@ -276,7 +276,7 @@ def build_html(game, svg_text: str, lang: str = "en", changes=()) -> str:
 
 
 def _count_text(game, e) -> str:
-    from dsl import ast as A
+    from meeplang.dsl import ast as A
 
     text = expr(e)
     if isinstance(e, A.Name) and e.name in game.options:
@@ -287,10 +287,10 @@ def _count_text(game, e) -> str:
 def write_report(game, folder, detail: str = "actions", lang: str = "en") -> Path:
     """Write folder/index.html; returns its path."""
     if detail not in DETAILS:
-        from dsl.errors import UsageError
+        from meeplang.dsl.errors import UsageError
 
         raise UsageError(f"unknown detail {detail!r}; expected one of {', '.join(DETAILS)}")
-    from dsl.diff import changes_from_base
+    from meeplang.dsl.diff import changes_from_base
 
     changes = changes_from_base(game)
     svg_text = render(game, "svg", detail, lang, changes).decode("utf-8")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from dsl.builtins import FUNCTIONS, VALUES
+from meeplang.dsl.builtins import FUNCTIONS, VALUES
 
 from .names import Declaration
 

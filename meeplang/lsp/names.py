@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from dsl.builtins import FUNCTIONS, VALUES
-from dsl.errors import Pos
-from dsl.yamlpos import YMap
+from meeplang.dsl.builtins import FUNCTIONS, VALUES
+from meeplang.dsl.errors import Pos
+from meeplang.dsl.yamlpos import YMap
 
 # section -> what its keys declare
 SECTIONS = {"counters": "counter", "zones": "zone", "items": "item", "actions": "action",

@@ -6,10 +6,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dsl.errors import MeeplangError
-from dsl.loader import GAME_FILE, Source, file_of, load_source, unsaved
-from dsl.resolve import build_game
-from dsl.schema import INCLUDE_SCHEMA_PATH, SCHEMA_PATH, VARIANT_SCHEMA_PATH
+from meeplang.dsl.errors import MeeplangError
+from meeplang.dsl.loader import GAME_FILE, Source, file_of, load_source, unsaved
+from meeplang.dsl.resolve import build_game
+from meeplang.dsl.schema import INCLUDE_SCHEMA_PATH, SCHEMA_PATH, VARIANT_SCHEMA_PATH
 from meeplang.api import Problem
 
 _EXTENDS = re.compile(r"^extends\s*:", re.M)

@@ -11,8 +11,8 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from dsl.errors import Pos
-from dsl.loader import file_of
+from meeplang.dsl.errors import Pos
+from meeplang.dsl.loader import file_of
 
 from .. import __version__
 from ..api import Problem

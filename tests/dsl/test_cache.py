@@ -10,9 +10,9 @@ import pickle
 
 import pytest
 
-from dsl import cache, resolve
-from dsl.errors import MeeplangError
-from dsl.resolve import load_game
+from meeplang.dsl import cache, resolve
+from meeplang.dsl.errors import MeeplangError
+from meeplang.dsl.resolve import load_game
 
 GAME = """\
 game: g

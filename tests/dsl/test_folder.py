@@ -7,9 +7,9 @@ import os
 
 import pytest
 
-from dsl.errors import LoadError
-from dsl.resolve import load_game
-from dsl.yamlpos import MAX_FILE_BYTES
+from meeplang.dsl.errors import LoadError
+from meeplang.dsl.resolve import load_game
+from meeplang.dsl.yamlpos import MAX_FILE_BYTES
 
 GAME = """\
 game: g

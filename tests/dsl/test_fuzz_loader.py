@@ -11,9 +11,9 @@ import yaml
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from dsl.errors import MeeplangError
-from dsl.model import Game
-from dsl.resolve import load_game
+from meeplang.dsl.errors import MeeplangError
+from meeplang.dsl.model import Game
+from meeplang.dsl.resolve import load_game
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
 BUNDLED = {p.parent.name: p.read_text(encoding="utf-8") for p in sorted(GAMES.glob("*/game.yaml"))}

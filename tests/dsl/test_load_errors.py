@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from dsl.errors import LoadError, MeeplangError, ResolveError, RuleSyntaxError, SchemaError
-from dsl.resolve import load_game
+from meeplang.dsl.errors import LoadError, MeeplangError, ResolveError, RuleSyntaxError, SchemaError
+from meeplang.dsl.resolve import load_game
 from meeplang.cli import main
 
 BASE = """\

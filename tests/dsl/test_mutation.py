@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from dsl.mutation import game_mutants
+from meeplang.dsl.mutation import game_mutants
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,8 +38,8 @@ tables:
 """
 
 TEST = """\
-from dsl.resolve import load_game
-from interpreter.engine import Engine
+from meeplang.dsl.resolve import load_game
+from meeplang.interpreter.engine import Engine
 
 
 def test_tiny_scores_five():

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from dsl import ast as A
-from dsl.errors import Pos, RuleSyntaxError
-from dsl.parser import parse_block, parse_expression, parse_param
-from dsl.resolve import load_game
+from meeplang.dsl import ast as A
+from meeplang.dsl.errors import Pos, RuleSyntaxError
+from meeplang.dsl.parser import parse_block, parse_expression, parse_param
+from meeplang.dsl.resolve import load_game
 
 
 def N(name):

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsl import ast as A
-from dsl.ast import block_source, expr_source
-from dsl.loader import bundled_games, load_source
-from dsl.parser import parse_block, parse_expression, parse_param
-from dsl.yamlpos import YMap, YStr
+from meeplang.dsl import ast as A
+from meeplang.dsl.ast import block_source, expr_source
+from meeplang.dsl.loader import bundled_games, load_source
+from meeplang.dsl.parser import parse_block, parse_expression, parse_param
+from meeplang.dsl.yamlpos import YMap, YStr
 
 TURN_KEYWORDS = {"all_passed", "one_round", "never"}
 

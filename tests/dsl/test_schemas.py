@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 import yaml
 
-from dsl import schema
+from meeplang.dsl import schema
 
 ROOT = Path(__file__).resolve().parents[2]
 MODELINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$")
@@ -35,7 +35,7 @@ def named_schema(path: Path) -> Path:
 def test_the_derived_schemas_are_up_to_date():
     for path, derived in schema.derived_schemas().items():
         assert path.read_text(encoding="utf-8") == schema.schema_text(derived), \
-            f"{path.name} is stale: run python -m dsl.schema"
+            f"{path.name} is stale: run python -m meeplang.dsl.schema"
     assert schema.main(["--check"]) == 0
 
 
@@ -113,8 +113,8 @@ def test_a_game_file_is_whole_and_an_included_file_is_a_part():
 
 
 def test_the_loader_says_what_a_game_file_lacks(tmp_path):
-    from dsl.errors import SchemaError
-    from dsl.resolve import load_game
+    from meeplang.dsl.errors import SchemaError
+    from meeplang.dsl.resolve import load_game
 
     (tmp_path / "g").mkdir()
     (tmp_path / "g" / "game.yaml").write_text("game: g\nplayers: 2\n")

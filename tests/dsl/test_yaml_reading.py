@@ -3,8 +3,8 @@ each text is read as YAML once per process and every reader gets a tree of its o
 YAML scalars become."""
 from __future__ import annotations
 
-from dsl import loader
-from dsl.yamlpos import load_yaml_text
+from meeplang.dsl import loader
+from meeplang.dsl.yamlpos import load_yaml_text
 
 TEXT = """\
 game: g

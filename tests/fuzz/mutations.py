@@ -11,7 +11,7 @@ import random
 
 import yaml
 
-from dsl.loader import GAME_FILE, bundled_games, games_dir
+from meeplang.dsl.loader import GAME_FILE, bundled_games, games_dir
 
 RULE_NOISE = ["(", ")", ":", "\n  ", " and ", " to ", "[", "]", "0", "-1", "//0", "\"", "#",
               " if ", " each ", "\t", "é", "\x00", " where ", "999999999999999999999"]

@@ -8,11 +8,11 @@ import io
 import traceback
 from pathlib import Path
 
-from dsl.errors import MeeplangError, UsageError
-from dsl.loader import load_source
-from dsl.resolve import build_game
-from interpreter.agents import RandomAgent
-from interpreter.engine import Engine
+from meeplang.dsl.errors import MeeplangError, UsageError
+from meeplang.dsl.loader import load_source
+from meeplang.dsl.resolve import build_game
+from meeplang.interpreter.agents import RandomAgent
+from meeplang.interpreter.engine import Engine
 
 MAX_DECISIONS = 60
 
@@ -43,7 +43,7 @@ def try_game(folder, seed: int = 0) -> str | None:
 
 def try_log(path: Path) -> str | None:
     """None if the log replays or is refused with a positioned error; else the escape."""
-    from interpreter.log import replay
+    from meeplang.interpreter.log import replay
 
     try:
         replay(str(path))

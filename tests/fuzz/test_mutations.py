@@ -4,9 +4,9 @@ import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from interpreter.log import log_lines
-from interpreter.simulation import play_game
-from dsl.resolve import load_game
+from meeplang.interpreter.log import log_lines
+from meeplang.interpreter.simulation import play_game
+from meeplang.dsl.resolve import load_game
 
 from .mutations import bundled_documents, dump, mutate, mutate_argv, mutate_log
 from .runner import try_cli, try_game, try_log

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from dsl.resolve import load_game
-from interpreter.simulation import play_game
+from meeplang.dsl.resolve import load_game
+from meeplang.interpreter.simulation import play_game
 
 
 @functools.cache

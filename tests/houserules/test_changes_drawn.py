@@ -1,8 +1,8 @@
 """Diagrams and reports show limits and the tables rules read, and mark a variant's changes."""
-from dsl.diff import changes_from_base
-from dsl.resolve import load_game
-from visualizer.dot import C_CHANGED, build_diagram
-from visualizer.report import build_html
+from meeplang.dsl.diff import changes_from_base
+from meeplang.dsl.resolve import load_game
+from meeplang.visualizer.dot import C_CHANGED, build_diagram
+from meeplang.visualizer.report import build_html
 
 from .house import HOUSE
 

@@ -1,8 +1,8 @@
 """`meeplang diff`: the semantic difference between games, rule text compared as syntax."""
 import json
 
-from dsl.diff import diff_games
-from dsl.resolve import load_game
+from meeplang.dsl.diff import diff_games
+from meeplang.dsl.resolve import load_game
 from meeplang.cli import main
 
 from .house import HOUSE

@@ -1,7 +1,7 @@
 """`meeplang new variant`: a commented starting file that checks as it is and once uncommented."""
 import re
 
-from dsl.resolve import load_game
+from meeplang.dsl.resolve import load_game
 from meeplang.cli import main
 
 

@@ -1,8 +1,8 @@
 """A variant changes only what the game has; new entries are said with `add:`."""
 import pytest
 
-from dsl.errors import LoadError
-from dsl.resolve import load_game
+from meeplang.dsl.errors import LoadError
+from meeplang.dsl.resolve import load_game
 
 
 def _variant(tmp_path, text: str) -> str:
@@ -79,7 +79,7 @@ def test_a_game_file_not_named_game_yaml_is_checked_as_itself(tmp_path):
 
 
 def test_variant_given_as_a_file_must_extend_that_game(tmp_path):
-    from dsl.errors import UsageError
+    from meeplang.dsl.errors import UsageError
 
     path = _variant(tmp_path, "options:\n  target: {default: 30}\n")
     assert load_game("pig", path).options["target"].default == 30
@@ -88,7 +88,7 @@ def test_variant_given_as_a_file_must_extend_that_game(tmp_path):
 
 
 def test_a_table_of_one_number_is_read_as_that_number_and_overridden_in_one_line(tmp_path):
-    from interpreter.engine import Engine
+    from meeplang.interpreter.engine import Engine
 
     race = RACE.replace("counters:", "tables:\n  step: 3\ncounters:").replace(
         "add 1 to position", "add step to position")

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from dsl.errors import LoadError
+from meeplang.dsl.errors import LoadError
 from meeplang.cli import main
 
 FAST = "variant: fast\nextends: pig\noptions:\n  target: {default: 30}\n"
@@ -29,7 +29,7 @@ def test_play_a_variant_file_then_replay_its_log_elsewhere(fast_pig, tmp_path, m
 
 
 def test_a_changed_variant_file_is_refused(fast_pig, tmp_path):
-    from interpreter.log import replay
+    from meeplang.interpreter.log import replay
 
     assert main(["play", "fast-pig.yaml", "--players", "2", "--log", "g.jsonl"]) == 0
     fast_pig.write_text(FAST.replace("30", "40"))

@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from dsl.errors import RuleError, SchemaError, UsageError
-from interpreter.engine import Engine
-from interpreter.simulation import play_game
+from meeplang.dsl.errors import RuleError, SchemaError, UsageError
+from meeplang.interpreter.engine import Engine
+from meeplang.interpreter.simulation import play_game
 
 
 def logs(engine):

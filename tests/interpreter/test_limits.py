@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from dsl.errors import LoadError, MeeplangError, RuleError, RuleSyntaxError, SchemaError
-from dsl.limits import MAX_INT, MAX_PLAYERS
-from dsl.resolve import load_game
-from interpreter.engine import MAX_DECISIONS, Engine
-from interpreter.simulation import play_game
+from meeplang.dsl.errors import LoadError, MeeplangError, RuleError, RuleSyntaxError, SchemaError
+from meeplang.dsl.limits import MAX_INT, MAX_PLAYERS
+from meeplang.dsl.resolve import load_game
+from meeplang.interpreter.engine import MAX_DECISIONS, Engine
+from meeplang.interpreter.simulation import play_game
 
 GAME = """\
 game: g

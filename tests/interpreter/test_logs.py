@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from dsl.errors import LoadError, Pos
-from dsl.resolve import load_game
-from interpreter import log as L
-from interpreter.agents import make_agents
-from interpreter.engine import Engine
-from interpreter.simulation import play_game
+from meeplang.dsl.errors import LoadError, Pos
+from meeplang.dsl.resolve import load_game
+from meeplang.interpreter import log as L
+from meeplang.interpreter.agents import make_agents
+from meeplang.interpreter.engine import Engine
+from meeplang.interpreter.simulation import play_game
 from meeplang.cli import main
 
 GAMES = Path(__file__).resolve().parents[2] / "games"

@@ -10,7 +10,7 @@ import shutil
 import subprocess
 import sys
 
-from interpreter import buildinfo, native
+from meeplang.interpreter import buildinfo, native
 
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
 

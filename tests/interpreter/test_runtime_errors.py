@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl.errors import MeeplangError, RuleError
-from dsl.resolve import load_game
-from interpreter.engine import Engine
-from interpreter.simulation import play_game
+from meeplang.dsl.errors import MeeplangError, RuleError
+from meeplang.dsl.resolve import load_game
+from meeplang.interpreter.engine import Engine
+from meeplang.interpreter.simulation import play_game
 from meeplang.cli import main
 
 GAME = """\
@@ -180,9 +180,9 @@ def test_wrong_kind_at_run_time_is_a_rule_error(write_game, name, rule, what):
 
 
 def test_a_huge_item_count_is_refused_not_a_hang(write_game):
-    from dsl.errors import RuleError
-    from dsl.resolve import load_game
-    from interpreter.simulation import play_game
+    from meeplang.dsl.errors import RuleError
+    from meeplang.dsl.resolve import load_game
+    from meeplang.interpreter.simulation import play_game
 
     folder = write_game("""
 game: g
@@ -204,9 +204,9 @@ scoring:
 
 
 def test_a_list_doubling_in_a_loop_is_stopped(write_game):
-    from dsl.errors import RuleError
-    from dsl.resolve import load_game
-    from interpreter.simulation import play_game
+    from meeplang.dsl.errors import RuleError
+    from meeplang.dsl.resolve import load_game
+    from meeplang.interpreter.simulation import play_game
 
     folder = write_game("""
 game: g

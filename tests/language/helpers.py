@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import textwrap
 
-from dsl.resolve import load_game
-from interpreter.engine import Engine
+from meeplang.dsl.resolve import load_game
+from meeplang.interpreter.engine import Engine
 
 
 def make_game(tmp_path, yaml_text: str, name: str = "g"):

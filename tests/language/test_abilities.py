@@ -2,7 +2,7 @@
 payments and use limits for the player holding one, and only while they hold it."""
 import pytest
 
-from dsl.errors import MeeplangError
+from meeplang.dsl.errors import MeeplangError
 
 from .helpers import make_game, play_labels, start
 
@@ -89,7 +89,7 @@ def test_a_bonus_names_a_player_counter(tmp_path):
 
 
 def test_the_report_shows_what_held_items_grant(tmp_path):
-    from visualizer.report import build_html
+    from meeplang.visualizer.report import build_html
     game = make_game(tmp_path, ROLES)
     assert "on each gain of research" in build_html(game, "", lang="en")
     assert "à chaque paiement de coins" in build_html(game, "", lang="fr")

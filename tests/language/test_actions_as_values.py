@@ -2,9 +2,9 @@
 `do any of`, `may do ... else`, and performing another seat's or item's action."""
 import pytest
 
-from dsl import ast as A
-from dsl.errors import MeeplangError, RuleError
-from dsl.parser import parse_block
+from meeplang.dsl import ast as A
+from meeplang.dsl.errors import MeeplangError, RuleError
+from meeplang.dsl.parser import parse_block
 
 from .helpers import make_game, play_labels, start
 
@@ -240,7 +240,7 @@ def test_do_of_an_unknown_name_is_an_error(tmp_path):
 
 
 def test_the_report_names_the_tables_holding_rule_text(tmp_path):
-    from visualizer.report import build_html
+    from meeplang.visualizer.report import build_html
     game = make_game(tmp_path, CARDS)
     assert "Rule text held in data: cards" in build_html(game, "", lang="en")
     assert "Texte de règle tenu dans les données : cards" in build_html(game, "", lang="fr")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dsl.errors import RuleError
+from meeplang.dsl.errors import RuleError
 
 from .helpers import make_game, start
 

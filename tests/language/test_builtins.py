@@ -1,6 +1,6 @@
 """Every built-in the checker knows is implemented by the interpreter, and nothing more."""
-from dsl.builtins import FUNCTIONS as SIGNATURES
-from interpreter.functions import FUNCTIONS as IMPLEMENTATIONS
+from meeplang.dsl.builtins import FUNCTIONS as SIGNATURES
+from meeplang.interpreter.functions import FUNCTIONS as IMPLEMENTATIONS
 
 
 def test_each_builtin_signature_has_an_implementation_and_back():

@@ -2,7 +2,7 @@
 open auctions, use limits, overflow triggers, item fields, table-made items, automa seats."""
 import pytest
 
-from dsl.errors import ResolveError, RuleError, RuleSyntaxError
+from meeplang.dsl.errors import ResolveError, RuleError, RuleSyntaxError
 
 from .helpers import cells, make_game, play_labels, start
 
@@ -58,7 +58,7 @@ invariants:
             "[row(x) * 10 + column(x) for x in sorted(each x in board by [row(x), column(x)])]"))
     e = start(game, players=1)
     assert [e.state["items"][x]["name"] for x in e.state["zones"]["board"]] == list("abcde")
-    from interpreter.invariants import declared
+    from meeplang.interpreter.invariants import declared
     assert declared(e) == []
 
 
@@ -654,14 +654,14 @@ def test_move_without_gravity_leaves_the_grid_as_it_is(tmp_path):
 def _pig_copy(tmp_path):
     import shutil
 
-    from dsl.loader import games_dir
+    from meeplang.dsl.loader import games_dir
     folder = tmp_path / "pig"
     shutil.copytree(games_dir() / "pig", folder)
     return folder
 
 
 def test_flow_patches_change_a_named_step_and_partial_overrides_merge(tmp_path):
-    from dsl.resolve import load_game
+    from meeplang.dsl.resolve import load_game
     folder = _pig_copy(tmp_path)
     game = (folder / "game.yaml").read_text().replace("  - phase: play\n",
                                                       "  - name: play\n    phase: play\n")
@@ -686,8 +686,8 @@ actions:
 
 
 def test_flow_patches_name_an_unknown_step(tmp_path):
-    from dsl.errors import LoadError
-    from dsl.resolve import load_game
+    from meeplang.dsl.errors import LoadError
+    from meeplang.dsl.resolve import load_game
     folder = _pig_copy(tmp_path)
     (folder / "variants" / "bad.yaml").write_text("variant: bad\nextends: pig\n"
                                                   "flow_patches:\n  nowhere: {}\n")
@@ -696,7 +696,7 @@ def test_flow_patches_name_an_unknown_step(tmp_path):
 
 
 def test_a_variant_removes_a_rule_with_null(tmp_path):
-    from dsl.resolve import load_game
+    from meeplang.dsl.resolve import load_game
     folder = _pig_copy(tmp_path)
     (folder / "variants" / "no_horizon.yaml").write_text(
         "variant: no_horizon\nextends: pig\ntriggers:\n  count_moves: null\n")
@@ -707,8 +707,8 @@ def test_a_variant_removes_a_rule_with_null(tmp_path):
 def test_a_variant_removing_what_the_game_lacks_is_an_error(tmp_path):
     """A misspelt removal would otherwise change nothing, silently (found by the fuzzer's
     neighbour: an empty action name in the game made the engine fail with a KeyError)."""
-    from dsl.errors import LoadError
-    from dsl.resolve import load_game
+    from meeplang.dsl.errors import LoadError
+    from meeplang.dsl.resolve import load_game
     folder = _pig_copy(tmp_path)
     (folder / "variants" / "typo.yaml").write_text(
         "variant: typo\nextends: pig\ntriggers:\n  count_move: null\n")

@@ -3,8 +3,8 @@ that name a part, the family's automatic transfers, and actions whose price cann
 being offered."""
 import pytest
 
-from dsl.errors import ResolveError, SchemaError
-from dsl.errors import UsageError
+from meeplang.dsl.errors import ResolveError, SchemaError
+from meeplang.dsl.errors import UsageError
 
 from .helpers import make_game, play_labels, start
 
@@ -99,7 +99,7 @@ def test_misuse_is_a_positioned_error(tmp_path, old, new, error, message):
 
 @pytest.mark.parametrize("lang, word", [("en", "cost: "), ("fr", "coût : ")])
 def test_action_boxes_draw_the_parts_payees_and_discounts(tmp_path, lang, word):
-    from visualizer.dot import dot_source
+    from meeplang.visualizer.dot import dot_source
 
     import re
 

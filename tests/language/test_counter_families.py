@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from dsl.errors import ResolveError, RuleError, RuleSyntaxError, SchemaError
-from interpreter import invariants
-from interpreter.log import dumps_line, header, load, replay_records, save
+from meeplang.dsl.errors import ResolveError, RuleError, RuleSyntaxError, SchemaError
+from meeplang.interpreter import invariants
+from meeplang.interpreter.log import dumps_line, header, load, replay_records, save
 from meeplang.cli import main
 
 from .helpers import make_game, play_labels, start

@@ -2,7 +2,7 @@
 `recycle:` (an empty bag takes back its discards, shuffled), plus `peek` to search a deck."""
 import pytest
 
-from dsl.errors import MeeplangError
+from meeplang.dsl.errors import MeeplangError
 
 from .helpers import make_game, play_labels, start
 

@@ -2,7 +2,7 @@
 `gain of COUNTER`, and `limit:` (at most N firings per period)."""
 import pytest
 
-from dsl.errors import MeeplangError
+from meeplang.dsl.errors import MeeplangError
 
 from .helpers import make_game, play_labels, start
 

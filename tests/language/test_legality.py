@@ -3,7 +3,7 @@
 leave an inner decision with nothing to choose."""
 import pytest
 
-from dsl.errors import RuleError
+from meeplang.dsl.errors import RuleError
 
 from .helpers import make_game, play_labels, start
 

@@ -2,7 +2,7 @@
 (`shared: true`), and `uses(action, period)` reading the count of a named period."""
 import pytest
 
-from dsl.errors import ResolveError, RuleError, UsageError
+from meeplang.dsl.errors import ResolveError, RuleError, UsageError
 
 from .helpers import make_game, play_labels, start
 
@@ -87,7 +87,7 @@ def test_uses_of_a_period_the_action_does_not_limit_stops_at_the_rule(tmp_path):
 
 
 def test_action_boxes_draw_the_limits(tmp_path):
-    from visualizer.dot import dot_source
+    from meeplang.visualizer.dot import dot_source
 
     text = dot_source(make_game(tmp_path, LIMITS), "actions", "en")
     assert "at most 2 per round" in text and "at most 1 per round (shared)" in text

@@ -3,8 +3,8 @@ multiset helpers (`contains`, `fits_groups`), an item's home zone (`home(x)`), a
 whose bids may go beyond one's means with its bid history bound."""
 import pytest
 
-from dsl.errors import ResolveError, RuleError, RuleSyntaxError
-from dsl.parser import parse_expression
+from meeplang.dsl.errors import ResolveError, RuleError, RuleSyntaxError
+from meeplang.dsl.parser import parse_expression
 
 from .helpers import make_game, play_labels, start
 
@@ -109,7 +109,7 @@ def test_misuse_is_a_positioned_error(tmp_path, old, new, error, message):
 
 
 def test_slices_print_back_as_written():
-    from dsl.ast import expr_source
+    from meeplang.dsl.ast import expr_source
 
     for text in ["L[1:2]", "L[:-1]", "L[a + 1:]", "L[:]"]:
         assert expr_source(parse_expression(text)) == text

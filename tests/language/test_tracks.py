@@ -1,7 +1,7 @@
 """Tracks: a counter whose values are the spaces of a table, advanced one space at a time."""
 import pytest
 
-from dsl.errors import MeeplangError
+from meeplang.dsl.errors import MeeplangError
 
 from .helpers import make_game, play_labels, start
 

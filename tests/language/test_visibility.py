@@ -2,7 +2,7 @@
 players, and neutral labels for a choice among items the chooser cannot see."""
 import pytest
 
-from dsl.errors import MeeplangError
+from meeplang.dsl.errors import MeeplangError
 
 from .helpers import make_game, play_labels, start
 

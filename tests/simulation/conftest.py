@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from dsl.loader import games_dir
+from meeplang.dsl.loader import games_dir
 from meeplang.cli import main
 
 SHORT_VARIANT = "variant: short\nextends: pig\noptions:\n  target: {default: 30, min: 1}\n"

@@ -5,9 +5,9 @@ import importlib.util
 
 import pytest
 
-from dsl.errors import RuleError, UsageError
-from interpreter import parallel
-from interpreter.simulation import SimSpec, game_seed, play_chunk
+from meeplang.dsl.errors import RuleError, UsageError
+from meeplang.interpreter import parallel
+from meeplang.interpreter.simulation import SimSpec, game_seed, play_chunk
 
 PIG = SimSpec("pig", None, 2, 5, "random", {}, None)
 

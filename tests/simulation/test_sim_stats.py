@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from interpreter import stats
+from meeplang.interpreter import stats
 
 
 def test_mean_sd_uses_n_minus_one():

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from interpreter.simulation import game_seed
+from meeplang.interpreter.simulation import game_seed
 from meeplang.simulate_cli import without_timing
 
 HAS_DASK = importlib.util.find_spec("distributed") is not None

@@ -2,7 +2,7 @@
 SVG drawn from it. Fails when the rules or the visualizer changed and they were not redrawn."""
 from __future__ import annotations
 
-from visualizer import regen
+from meeplang.visualizer import regen
 
 
 def test_committed_diagrams_are_up_to_date():

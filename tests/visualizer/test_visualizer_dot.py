@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from dsl.loader import bundled_games
-from dsl.model import IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
-from dsl.resolve import load_game
-from visualizer import analysis as AN
-from visualizer.dot import DETAILS, build_diagram, dot_source, to_digraph
+from meeplang.dsl.loader import bundled_games
+from meeplang.dsl.model import IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
+from meeplang.dsl.resolve import load_game
+from meeplang.visualizer import analysis as AN
+from meeplang.visualizer.dot import DETAILS, build_diagram, dot_source, to_digraph
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIXTURE = FIXTURES / "mini_eden"  # rounds, lettered phases, a bidding loop, ifs, triggers (en, fr)
@@ -254,7 +254,7 @@ def test_dot_source_is_deterministic(games, target):
 
 
 def test_unknown_detail_and_language():
-    from dsl.errors import UsageError
+    from meeplang.dsl.errors import UsageError
 
     game = load_game("pig")
     with pytest.raises(UsageError, match="detail"):

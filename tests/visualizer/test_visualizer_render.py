@@ -5,11 +5,11 @@ import shutil
 
 import pytest
 
-from dsl.errors import UsageError
-from dsl.resolve import load_game
+from meeplang.dsl.errors import UsageError
+from meeplang.dsl.resolve import load_game
 from meeplang.cli import main
-from visualizer import render, svg
-from visualizer.render import INSTALL_HINT
+from meeplang.visualizer import render, svg
+from meeplang.visualizer.render import INSTALL_HINT
 
 HAVE_DOT = shutil.which("dot") is not None
 needs_dot = pytest.mark.skipif(not HAVE_DOT, reason="Graphviz's dot is not installed")

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from dsl.loader import bundled_games
-from dsl.model import PhaseStep
-from dsl.resolve import load_game
+from meeplang.dsl.loader import bundled_games
+from meeplang.dsl.model import PhaseStep
+from meeplang.dsl.resolve import load_game
 from meeplang.cli import main
-from visualizer import analysis as AN
-from visualizer.report import build_html, summary_text
+from meeplang.visualizer import analysis as AN
+from meeplang.visualizer.report import build_html, summary_text
 
 CHROMIUM = "/usr/bin/chromium"
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from dsl.resolve import load_game
-from interpreter import invariants
-from interpreter.compile import Ctx
-from interpreter.engine import Engine
+from meeplang.dsl.resolve import load_game
+from meeplang.interpreter import invariants
+from meeplang.interpreter.compile import Ctx
+from meeplang.interpreter.engine import Engine
 
 MAIN = ["buy_card", "move_deeples", "pass_development"]   # the Phase A turn's actions
 FREE = ["power_plant", "build_extension"]                  # its free actions
@@ -60,8 +60,8 @@ def modules(e: Engine, n: int, **fields) -> list[str]:
 
 def formula(e: Engine, text: str, seat: int = 0, **local):
     """Evaluate a Meeplang expression (formulas included) for `seat` in the current state."""
-    from dsl.parser import parse_expression
-    from interpreter.compile import _Compiler
+    from meeplang.dsl.parser import parse_expression
+    from meeplang.interpreter.compile import _Compiler
     fn = _Compiler(e.prog, e.game).ex(parse_expression(text), set(local))
     return fn(Ctx(e.state, seat, dict(local), e))
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter import invariants
-from interpreter.agents import GreedyAgent, make_agents
-from interpreter.engine import Engine
+from meeplang.interpreter import invariants
+from meeplang.interpreter.agents import GreedyAgent, make_agents
+from meeplang.interpreter.engine import Engine
 
 from .helpers import game, labels, me, pass_all, play, start
 

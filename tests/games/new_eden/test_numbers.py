@@ -306,7 +306,7 @@ def test_two_to_four_players(players, allowed):
     """FR l.165, 172, 190: the rules are given for two, three and four players (« une partie à
     trois ou quatre joueurs », the « variante à deux joueurs »); one player plays the solo game
     (l.500)."""
-    from dsl.errors import UsageError
+    from meeplang.dsl.errors import UsageError
     if allowed:
         assert start(players).decision is not None
     else:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from dsl.errors import UsageError
+from meeplang.dsl.errors import UsageError
 
 from .helpers import (advance, at_phase, cell, clear, end_turn, formula, item, labels, me,
                       modules, pass_all, phase, play, put, refresh, start, stay_home, where, zone)
@@ -502,7 +502,7 @@ def test_two_player_discard_stops_once_the_nautilus_holder_has_passed():
 def test_rulebook_d15(damage, winners):
     """FR l.498: equal scores, the least damage wins. Both stations hold, so the tie is between
     two scores that count their station values (not two collapsed stations)."""
-    from interpreter.simulation import play_game
+    from meeplang.interpreter.simulation import play_game
     from .helpers import game
     e = play_game(game(), 2, 4, "first")
     assert e.result is not None

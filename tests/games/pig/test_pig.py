@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from dsl.errors import UsageError
-from dsl.resolve import load_game
-from interpreter.engine import Engine
-from interpreter.simulation import play_game
+from meeplang.dsl.errors import UsageError
+from meeplang.dsl.resolve import load_game
+from meeplang.interpreter.engine import Engine
+from meeplang.interpreter.simulation import play_game
 
 
 @pytest.fixture(scope="module")

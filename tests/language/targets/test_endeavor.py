@@ -250,7 +250,7 @@ def test_target_t_en_03_turn_or_pass_until_all_passed_and_wave_moves_left(tmp_pa
 
 
 def test_target_t_en_03_solo_mode_plays_seven_rounds(tmp_path):
-    from dsl.resolve import load_game
+    from meeplang.dsl.resolve import load_game
     make_game(tmp_path, ROUNDS)
     (tmp_path / "g" / "variants").mkdir()
     (tmp_path / "g" / "variants" / "solo.yaml").write_text(
@@ -1196,8 +1196,8 @@ scoring:
 
 
 def coop_game(tmp_path, publication, variant="coop", difficulty=None):
-    from dsl.resolve import load_game
-    from interpreter.engine import Engine
+    from meeplang.dsl.resolve import load_game
+    from meeplang.interpreter.engine import Engine
     make_game(tmp_path, COOP_BASE.replace("PUBLICATION", publication))
     (tmp_path / "g" / "variants").mkdir()
     (tmp_path / "g" / "variants" / "coop.yaml").write_text(COOP_VARIANT)

@@ -3,7 +3,7 @@ rule sentence? Each test plays the digest's worked example (shared/rules/otys.md
 numbers. Targets or parts the language cannot state are reported, not tested."""
 import pytest
 
-from dsl.errors import UsageError
+from meeplang.dsl.errors import UsageError
 
 from ..helpers import make_game, play_labels, start
 
@@ -1262,7 +1262,7 @@ add:                                          # everything here is new to the ba
 
 
 def test_target_t_ot_15_authors_variant_copied_diver_surfaces(tmp_path):
-    from dsl.resolve import load_game
+    from meeplang.dsl.resolve import load_game
     make_game(tmp_path, AUTHOR_BASE, name="author")      # writes (and checks) the base game
     folder = tmp_path / "author"
     (folder / "variants").mkdir()

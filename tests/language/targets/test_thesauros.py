@@ -6,8 +6,8 @@ numbers. Where a target can only be stated in part, the docstring says what is m
 """
 import pytest
 
-from dsl.resolve import load_game
-from dsl.errors import UsageError
+from meeplang.dsl.resolve import load_game
+from meeplang.dsl.errors import UsageError
 
 from ..helpers import make_game, play_labels, start
 
