@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from meeplang.dsl.parser import parse_expression  # noqa: E402
 from meeplang.dsl.resolve import load_game  # noqa: E402
 from meeplang.interpreter.agents import Agent, make_agents  # noqa: E402
-from meeplang.interpreter.compile import Ctx, _Compiler  # noqa: E402
+from meeplang.interpreter.compile import Ctx, compile_expression  # noqa: E402
 from meeplang.interpreter.engine import Engine  # noqa: E402
 
 
@@ -132,17 +132,20 @@ def copy_costs() -> None:
     import random
 
     from meeplang.interpreter.belief import believed_game
-    from meeplang.interpreter.engine import _copy_state
-    from meeplang.interpreter.rehearsal import _restore, _save
+    from meeplang.interpreter.engine import copy_state
+    from meeplang.interpreter.rehearsal import trial
 
     e = Engine(load_game("new-eden"), 4, 3, record=False)
     d, rng = e.start(), random.Random(1)
     while len(e.choices) < 150 or len(d.options) < 2:
         d = e.choose(rng.randrange(len(d.options)))
     print(f"\nA New Eden game (4 players) after {len(e.choices)} decisions, one copy:")
-    print(f"  the state (plain data)            {_per_call(lambda: _copy_state(e.state)):10.0f} us")
-    print(f"  a rehearsal's save + restore      "
-          f"{_per_call(lambda: _restore(e, _save(e))):10.0f} us")
+    print(f"  the state (plain data)            {_per_call(lambda: copy_state(e.state)):10.0f} us")
+    def save_and_restore() -> None:
+        with trial(e):
+            pass
+
+    print(f"  a rehearsal's save + restore      {_per_call(save_and_restore):10.0f} us")
     print(f"  the game, replayed (Engine.fork)  {_per_call(e.fork, 3.0):10.0f} us")
     print(f"  a belief (replay + redraw)        "
           f"{_per_call(lambda: believed_game(e, d.player, rng), 3.0):10.0f} us")
@@ -162,7 +165,7 @@ def new_eden(games: int, iterations: int) -> None:
             d = e.start()
             while d is not None:
                 d = e.choose(seats[d.player].choose(e, d, None))
-            holds = _Compiler(e.prog, game).ex(parse_expression("holds(you)"), set())
+            holds = compile_expression(e.prog, game, parse_expression("holds(you)"))
             fell = [not holds(Ctx(e.state, p, {}, e)) for p in range(4)]
             collapsed += fell[0]
             others += sum(fell[1:])

@@ -263,6 +263,12 @@ def name_kinds(game) -> dict[str, str]:
     return kinds
 
 
+
+def compile_expression(prog, game, expr):
+    """A rule-text expression compiled against a game's program, for tools and benchmarks that
+    read something the rules do not (no local names in scope)."""
+    return _Compiler(prog, game).ex(expr, set())
+
 class _Compiler:
     def __init__(self, prog: Compiled, game, expr_hook: Callable[..., Any] | None = None):
         self.prog, self.g = prog, game

@@ -56,7 +56,7 @@ def _what(value) -> str:
     return text if len(text) <= 40 and "\n" not in text else text.split("\n")[0][:37] + "..."
 
 
-def _copy_state(state: dict) -> dict:
+def copy_state(state: dict) -> dict:
     """A copy of plain-data state, faster than deepcopy for its known two-level layout."""
     out = dict(state)
     out["counters"] = dict(state["counters"])
@@ -384,9 +384,9 @@ class Engine:
         template = prog.initial_states.get(key)
         if template is None:
             self._make_components()
-            prog.initial_states[key] = _copy_state(s)
+            prog.initial_states[key] = copy_state(s)
         else:  # components depend only on seats and options: copy them instead of remaking
-            s.update(_copy_state(template))
+            s.update(copy_state(template))
         if self.record:
             self.events.append({"event": "start", "players": self.n, "seed": self.seed})
         try:

@@ -99,10 +99,10 @@ def _snapshot(eng) -> dict:
     the fields it sets from `eng.field_undo`. The outermost rehearsal keeps its copy on the
     engine and brings it up to date by copying only what changed since (most of the state is
     the same from one decision to the next); nested rehearsals take a copy of their own."""
-    from .engine import _copy_state
+    from .engine import copy_state
 
     if eng.rehearsing or eng.snapshot is None:
-        snap = _copy_state(eng.state)
+        snap = copy_state(eng.state)
         del snap["items"]
         if eng.rehearsing:
             return snap

@@ -1,6 +1,6 @@
 """Rules as prose: every construct of the language has its sentence in every language, French
 grammar is done by the templates' grammar, and `meeplang explain` says each bundled game as the
-golden files under tests/visualizer/explain/ (regenerate: python -m meeplang.visualizer.prose.regen)."""
+golden files under tests/visualizer/explain/ (regenerate: python -m meeplang.regen_explanations)."""
 from __future__ import annotations
 
 import html
