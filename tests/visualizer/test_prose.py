@@ -215,3 +215,44 @@ def test_the_python_api_explains_and_refuses_an_unknown_language_or_format():
         game.explain(format="pdf")
     assert "Roll a 6-sided die" in game.diagram(detail="full")
     assert "roll d6 as die" in game.diagram(detail="full", text="rules")
+
+
+@pytest.fixture(scope="module")
+def new_eden_said():
+    game = load_game("new-eden")
+    return {lang: explain(game, lang) for lang in ("en", "fr")}
+
+
+def test_parameters_and_comprehension_variables_are_never_read_as_terms(new_eden_said):
+    # `has_extension(p, name)`: the parameter `name` is not the term of the field `name`
+    assert "le nom de t est name." in new_eden_said["fr"]
+    assert "the name of t is name." in new_eden_said["en"]
+    assert "le côté de c est side." in new_eden_said["fr"]
+    assert "est le nom." not in new_eden_said["fr"] and "is the side." not in new_eden_said["en"]
+
+
+def test_an_auction_names_its_winner_and_price_readably_and_its_ties_rule_once(new_eden_said):
+    en, fr = new_eden_said["en"], new_eden_said["fr"]
+    assert "the highest bidder wins: that is the winner, and their bid is the price; " \
+           "the player winning ties may also match the highest bid;" in en
+    assert "le plus offrant l'emporte : c'est le gagnant, et son offre est le prix ; " \
+           "le joueur qui gagne les égalités peut aussi égaler la plus forte enchère ;" in fr
+    auction = next(line for line in fr.splitlines() if "Enchères entre" in line)
+    assert "winner is the winner" not in en and auction.count("égalités") == 1
+
+
+def test_french_comparisons_with_an_expression_and_sets_of_a_player(new_eden_said):
+    fr = new_eden_said["fr"]
+    assert "où r dépasse le nombre des lignes − " in fr and "vaut plus du" not in fr
+    assert "valent plus de 0" in fr  # a written number keeps `plus de N`
+    assert "Le joueur qui choisit la prochaine ligne devient le joueur avec le marqueur " \
+           "Nautilus." in fr and "Mets le joueur qui choisit" not in fr
+
+
+def test_french_agreement_elision_and_que_after_si(new_eden_said):
+    fr = new_eden_said["fr"]
+    assert "ses cartes achetées face cachée, visibles de son propriétaire seulement." in fr
+    assert "la catégorie de a n'est pas" in fr and "d'a " not in fr
+    assert "si le nombre de joueurs vaut 2 et que tu es le joueur avec le marqueur Nautilus " \
+           "et qu'il reste" in fr
+    assert "Construis une station" in fr and " vous " not in fr and "vos " not in fr

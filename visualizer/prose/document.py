@@ -94,8 +94,10 @@ class Explanation:
             lines.append(Line(0, self.say.word("sub", name=self.say.word("formulas"))))
             for f in g.formulas.values():
                 form = "formula" if f.params else "none"
+                with self.say.scope(*f.params):
+                    body = self.say.expr(f.body)
                 lines.append(Line(1, self._s(self._fill(
-                    "Formula", form, name=self.say.term(f.name), body=self.say.expr(f.body),
+                    "Formula", form, name=self.say.term(f.name), body=body,
                     params=", ".join(f.params)))))
         return Section(self.say.word("components"), tuple(lines))
 
@@ -126,9 +128,13 @@ class Explanation:
 
     def zone(self, z):
         say = self.say
-        phrase = self._fill("Zone", "player" if z.per_player else "game", name=say.term(z.name))
+        name = say.term(z.name)
+        phrase = self._fill("Zone", "player" if z.per_player else "game", name=name)
         if z.visibility in ("hidden", "owner"):
-            phrase = self._fill("Zone", z.visibility, text=phrase)
+            form = z.visibility
+            if "pl" in name.notes and form + "_pl" in say.templates["Zone"]:
+                form += "_pl"  # `visibles`: agrees with a plural term
+            phrase = self._fill("Zone", form, text=phrase)
         if z.grid is not None:
             phrase = self._fill("Zone", "grid", text=phrase, rows=z.grid[0], columns=z.grid[1])
         elif z.capacity is not None:
@@ -222,7 +228,7 @@ class Explanation:
                     form = "free" if step.free_if is None else "free_if"
                     lines.append(Line(depth + 1, self._s(self._fill(
                         "PhaseStep", form, actions=self._actions(step.free_actions),
-                        cond=say.expr(step.free_if)))))
+                        cond=say.condition(step.free_if)))))
                 return lines + self.steps(step.steps, depth + 1)
             case RepeatStep():
                 head = self._fill("RepeatStep", "as" if step.var else "repeat",
@@ -233,7 +239,8 @@ class Explanation:
                                   cond=say.expr(step.cond))
                 return [Line(depth, self._s(head))] + self.steps(step.steps, depth + 1)
             case IfStep():
-                lines = [Line(depth, self._s(self._fill("IfStep", "if", cond=say.expr(step.cond))))]
+                head = self._fill("IfStep", "if", cond=say.condition(step.cond))
+                lines = [Line(depth, self._s(head))]
                 lines += self.steps(step.steps, depth + 1)
                 if step.other:
                     lines += [Line(depth, self._s(self._fill("IfStep", "else")))]
@@ -305,7 +312,7 @@ class Explanation:
                     "Action", "choice", text=say.choice("Param", a.param)))))
             if a.requires is not None:
                 lines.append(Line(1, self._s(self._fill("Action", "requires",
-                                                        cond=say.expr(a.requires)))))
+                                                        cond=say.condition(a.requires)))))
             if a.cost is not None:
                 lines.append(Line(1, self._s(self.cost(a.cost))))
             for lim in a.limits:
@@ -352,11 +359,11 @@ class Explanation:
                 event = event.split("_")[0] + "_any"
             target = say.action(t.target) if event.endswith("_action") else \
                 say.term(t.target) if t.target else say.plain("")
-            when = self._fill("Trigger", event, target=target, cond=say.expr(t.cond))
+            when = self._fill("Trigger", event, target=target, cond=say.condition(t.cond))
             if t.each is not None:
                 when = self._fill("Trigger", "each", text=when, each=self.each(t.each))
             if t.cond is not None and event != "as_soon_as":
-                when = self._fill("Trigger", "if", text=when, cond=say.expr(t.cond))
+                when = self._fill("Trigger", "if", text=when, cond=say.condition(t.cond))
             if t.once:
                 when = self._fill("Trigger", "once", text=when)
             if t.immediate:

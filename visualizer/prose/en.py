@@ -148,9 +148,10 @@ TEMPLATES = {
                    "else": "If there is none:"},
     "AuctionStmt": {
         "auction": "auction among {bidders}, paid in {currency}: in turn, each bids more or drops "
-                   "out for good; {winner} is the winner and {price} the price",
+                   "out for good; the highest bidder wins: that is {winner:the}, and their bid is "
+                   "{price:the}",
         "beyond": "{text} (bids may go beyond what a bidder holds)",
-        "ties": "{text}; {ties} may also bid the highest bid itself and win ties",
+        "ties": "{text}; {ties} may also match the highest bid",
         "opener": "{text}; the first bidder may not drop out at its opening (0 is a bid)",
         "opener_if": "{text}; if {cond}, the first bidder may not drop out at its opening (0 is a bid)",
     },

@@ -8,6 +8,7 @@ is shown as its rule source rather than stopping the explanation; the template t
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 
 import attrs
 
@@ -54,6 +55,19 @@ class Sentences:
         # item fields that are yes/no (`face_up: true`): said as `the card is face up`
         self.flags = {name for kind in game.items.values() for name, e in kind.fields
                       if isinstance(e, A.Const) and isinstance(e.value, bool)}
+        # parameters and loop variables in scope: said as their names, never as a term that
+        # happens to share the key (`has_extension(p, name)`: `name` is not the field's term)
+        self.variables: frozenset[str] = frozenset()
+
+    @contextmanager
+    def scope(self, *names: str | None):
+        """Parameters or loop variables in scope while their body is said."""
+        outer = self.variables
+        self.variables = outer | {n for n in names if n}
+        try:
+            yield
+        finally:
+            self.variables = outer
 
     # ------------------------------------------------------------ phrases and templates
     def plain(self, text) -> Phrase:
@@ -72,8 +86,12 @@ class Sentences:
         return Phrase(text, self.grammar, noun=True, notes=notes)
 
     def name(self, key: str) -> Phrase:
-        """A local name: its term if the game has one (`card` -> la carte), else the name."""
-        return self.term(key) if key in (self.game.terms or {}) else self.plain(key)
+        """A local name: a formula's parameter or a comprehension's variable is its name; a
+        value a statement names (`let`, `choose card in`, `for each card in`) is its term if the
+        game has one (`card` -> la carte)."""
+        if key in self.variables or key not in (self.game.terms or {}):
+            return self.plain(key)
+        return self.term(key)
 
     def template(self, construct: str, form: str | None = None) -> str:
         entry = self.templates.get(construct)
@@ -130,6 +148,8 @@ class Sentences:
 
     def _Name(self, e):
         n, g = e.name, self.game
+        if n in self.variables:
+            return self.fill("Name", "local", term=self.plain(n))
         if n in VALUES:
             return self.fill("Name", n)
         bound = "bound_" + n  # what a trigger sees: `excess`, `amount`, `item`...
@@ -238,12 +258,13 @@ class Sentences:
 
     def _Comprehension(self, e):
         source = self.expr(e.source)
-        if e.cond is not None:
-            source = self.fill("Comprehension", "where", head=source, cond=self.expr(e.cond))
-        elem_is_var = isinstance(e.elem, A.Name) and e.elem.name == e.var
-        form = e.func or ("each" if elem_is_var else "list")
-        return self.fill("Comprehension", form, var=self.name(e.var), source=source,
-                         elem=self.expr(e.elem))
+        with self.scope(e.var):
+            if e.cond is not None:
+                source = self.fill("Comprehension", "where", head=source, cond=self.expr(e.cond))
+            elem_is_var = isinstance(e.elem, A.Name) and e.elem.name == e.var
+            form = e.func or ("each" if elem_is_var else "list")
+            return self.fill("Comprehension", form, var=self.name(e.var), source=source,
+                             elem=self.expr(e.elem))
 
     def _ListExpr(self, e, last: str = "last"):
         if not e.items:
@@ -287,18 +308,29 @@ class Sentences:
                              right=self.expr(right))
         if op == "==" and isinstance(right, (A.Num, A.Neg)):
             op = "num=="
+        elif not isinstance(right, (A.Num, A.Neg)) and op + "_expr" in self.templates["Compare"]:
+            op += "_expr"  # a language whose `more than N` does not suit an expression
         subject = self._operand_of(left, right)
         if "pl" in subject.notes:
             op += "_pl"
         return self.fill("Compare", op, left=subject, right=self._operand_of(right, left))
 
-    def _BoolOp(self, e):
+    def _BoolOp(self, e, form: str | None = None):
         def side(x):
+            if isinstance(x, A.BoolOp) and x.op == e.op:
+                return self._BoolOp(x, form)
             phrase = self.expr(x)
-            if isinstance(x, A.BoolOp) and x.op != e.op:
+            if isinstance(x, A.BoolOp):
                 return self.fill("BinOp", "paren", text=phrase)
             return phrase
-        return self.fill("BoolOp", e.op, left=side(e.left), right=side(e.right))
+        return self.fill("BoolOp", form or e.op, left=side(e.left), right=side(e.right))
+
+    def condition(self, e) -> Phrase:
+        """A condition said after `if`: a language may join its clauses otherwise there (French
+        `si A et que B`)."""
+        if isinstance(e, A.BoolOp) and e.op + "_if" in self.templates["BoolOp"]:
+            return self._BoolOp(e, e.op + "_if")
+        return self.expr(e)
 
     def _Not(self, e):
         o = e.operand
@@ -402,7 +434,11 @@ class Sentences:
         if isinstance(t, A.Attr) and t.name in self.flags and isinstance(v, A.Const):
             return self.fill("SetStmt", "flag_true" if v.value else "flag_false",
                              name=self.term(t.name), obj=self.expr(t.obj))
-        return self.fill("SetStmt", "set", target=self.expr(s.target), value=self.expr(s.value))
+        target, form = self.expr(t), "set"
+        if not isinstance(v, (A.Num, A.Neg, A.BinOp)) and "set_expr" in self.templates["SetStmt"]:
+            # a language whose `set X to` suits numbers only (`X devient le gagnant`)
+            form = "set_expr_pl" if "pl" in target.notes else "set_expr"
+        return self.fill("SetStmt", form, target=target, value=self.expr(v))
 
     def _AddStmt(self, s, depth):
         return self.fill("AddStmt", "add" if s.sign > 0 else "subtract", amount=self.expr(s.amount),
@@ -512,7 +548,7 @@ class Sentences:
         if s.opener_bids is not None:
             always = isinstance(s.opener_bids, A.Const) and s.opener_bids.value is True
             phrase = self.fill("AuctionStmt", "opener" if always else "opener_if", text=phrase,
-                               cond=self.expr(s.opener_bids))
+                               cond=self.condition(s.opener_bids))
         return phrase
 
     def _PlaceStmt(self, s, depth):
@@ -544,7 +580,7 @@ class Sentences:
         out: list[Line] = []
         for i, (cond, body) in enumerate(s.branches):
             out += self.headed(self.fill("IfStmt", "if" if i == 0 else "elif",
-                                         cond=self.expr(cond)), body, depth)
+                                         cond=self.condition(cond)), body, depth)
         if s.other is not None:
             out += self.headed(self.fill("IfStmt", "else"), s.other, depth)
         return out
