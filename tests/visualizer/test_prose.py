@@ -256,3 +256,17 @@ def test_french_agreement_elision_and_que_after_si(new_eden_said):
     assert "si le nombre de joueurs vaut 2 et que tu es le joueur avec le marqueur Nautilus " \
            "et qu'il reste" in fr
     assert "Construis une station" in fr and " vous " not in fr and "vos " not in fr
+
+
+@pytest.mark.parametrize("source, said", [
+    ("top(coins, 3)", "the top 3 of your coins"),
+    ("top(coins, coins)", "the top items of your coins, as many as your coins"),
+    ("top(coins)", "the top item of your coins"),
+    ("max(coins)", "the highest of your coins"),
+    ("max(coins, 2)", "the greater of your coins and 2"),
+])
+def test_a_built_in_call_takes_the_form_of_its_arguments(tmp_path, source, said):
+    from dsl.parser import parse_expression
+
+    say = Sentences(make_game(tmp_path, TINY), "en")
+    assert str(say.expr(parse_expression(source))) == said

@@ -8,6 +8,7 @@ import html
 
 import attrs
 
+from dsl import ast as A
 from dsl.model import IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
 
 from .. import analysis
@@ -261,7 +262,7 @@ class Explanation:
             order = self._fill("TurnsStep", t.order)
         until = self._fill("TurnsStep", t.until, cond=say.expr(t.until_cond))
         first = say.expr(t.first)
-        if t.first is not None and type(t.first).__name__ == "Num":
+        if t.first is not None and isinstance(t.first, A.Num):
             first = self._fill("TurnsStep", "seat", n=t.first.value + 1)
         lines = [self._s(self._fill("TurnsStep", "turns", order=order, first=first, until=until))]
         if t.until_round is not None:
@@ -386,7 +387,7 @@ class Explanation:
             lines.append(Line(0, self._s(self._fill("Scoring", "best"))))
         if s.tie_break:
             keys = [self._fill("Scoring", "lowest", key=say.expr(k.operand))
-                    if type(k).__name__ == "Neg" else
+                    if isinstance(k, A.Neg) else
                     self._fill("Scoring", "highest", key=say.expr(k)) for k in s.tie_break]
             lines.append(Line(0, self._s(self._fill("Scoring", "tie_break",
                                                     keys=say.join(keys, "then")))))

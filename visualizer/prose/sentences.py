@@ -25,6 +25,12 @@ WORDS = {"en": en.WORDS, "fr": fr.WORDS}
 _OPPOSITE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">", "in": "not in",
              "not in": "in"}
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "//": 2, "%": 2}
+# the form of a built-in's template a call takes by its name and number of arguments
+# (`max(list)` is `max_list`, `max(a, b)` is `max`), and the form when its last argument is a
+# written number (`top(deck, 3)`: the top 3 of the deck)
+_ARITY_FORMS = {("top", 2): "top_expr", ("bottom", 2): "bottom_expr", ("uses", 2): "uses_in",
+                ("max", 1): "max_list", ("min", 1): "min_list"}
+_NUMBER_FORMS = {"top_expr": "top_n", "bottom_expr": "bottom_n"}
 
 
 class MissingTemplate(KeyError):
@@ -236,16 +242,12 @@ class Sentences:
 
     def _call_form(self, e) -> str:
         """Which form of a built-in's template: `top_n`, `max_list`, `passed_you`..."""
-        form = e.func
+        form = _ARITY_FORMS.get((e.func, len(e.args)), e.func)
+        if e.args and isinstance(e.args[-1], A.Num):
+            form = _NUMBER_FORMS.get(form, form)
         yours = bool(e.args) and isinstance(e.args[0], A.Name) and e.args[0].name == "you"
         if yours and form + "_you" in self.templates["Call"]:  # `tu as passé`
             form += "_you"
-        if e.func in ("top", "bottom") and len(e.args) == 2:
-            form += "_n" if isinstance(e.args[1], A.Num) else "_expr"
-        elif e.func == "uses" and len(e.args) == 2:
-            form = "uses_in"
-        elif e.func in ("max", "min") and len(e.args) == 1:
-            form += "_list"
         return form
 
     def join(self, phrases, last: str = "last") -> Phrase:
