@@ -15,7 +15,7 @@ from . import ast as A
 from . import cache
 from . import folder as files
 from .builtins import ANY, COUNTER_FUNCTIONS, FUNCTIONS, VALUES
-from .errors import Pos, ResolveError, SchemaError, Warning_
+from .errors import Pos, ResolveError, SchemaError, UsageError, Warning_
 from .limits import MAX_PLAYERS, bounds_text
 from .terms import NAMED as TERM_NAMED, term_warnings
 from .loader import Source, load_source, locate, variant_names
@@ -51,6 +51,15 @@ LANGS = ("en", "fr")
 # what an item kind's `visible_to:` sees: the viewing seat, the item, its zone's family key
 VISIBLE_TO_SCOPE = {"viewer": "player", "item": "any", "key": "any"}
 
+
+
+def split_target(target: str, variant: str | None = None) -> tuple[str, str | None]:
+    """`GAME:VARIANT` (or `GAME` with `--variant`) as the game and its variant; both given
+    and different is a usage error."""
+    name, _, named = str(target).partition(":")
+    if named and variant and named != variant:
+        raise UsageError(f"two variants given: {named!r} and {variant!r}")
+    return name, variant or named or None
 
 
 def load_game(target: str, variant: str | None = None) -> Game:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from dsl.errors import MeeplangError, UsageError, remember_source, source_line
 from dsl.loader import bundled_games, games_dir
-from dsl.resolve import load_game
+from dsl.resolve import load_game, split_target
 
 from . import __version__
 from .output import error_object, print_json
@@ -20,13 +20,6 @@ from .output import error_object, print_json
 # `func=handler(args) -> exit status`. Handlers raise MeeplangError for bad input like the rest.
 COMMAND_MODULES = ("visualizer.cli", "interpreter.simulation_cli", "meeplang.new_variant",
                    "meeplang.diff_cli", "meeplang.explain_cli", "meeplang.compile_cli")
-
-
-def _split_target(target: str, variant: str | None):
-    name, _, v = target.partition(":")
-    if v and variant and v != variant:
-        raise UsageError(f"two variants given: {v!r} and {variant!r}")
-    return name, (variant or v or None)
 
 
 def _check_writable(path: str, flag: str) -> None:
@@ -78,7 +71,7 @@ def cmd_check(args) -> int:
             raise UsageError(f"-n {args.n}: --deep plays at least 1 game per variant and player "
                              "count")
         return cmd_deep_check(args)
-    name, variant = _split_target(args.target, None)
+    name, variant = split_target(args.target, None)
     targets = [variant]
     base = load_game(name, variant)
     if variant is None:
@@ -172,7 +165,7 @@ def cmd_play(args) -> int:
     from interpreter.agents import make_agents
     from interpreter.log import write_log
 
-    name, variant = _split_target(args.game, args.variant)
+    name, variant = split_target(args.game, args.variant)
     if args.log:
         _check_writable(args.log, "--log")
     game = load_game(name, variant)

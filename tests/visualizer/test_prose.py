@@ -148,7 +148,7 @@ def test_explain_command_in_each_format(capsys):
     assert main(["explain", "pig", "--lang", "fr"]) == 0
     text = capsys.readouterr().out
     assert text == (regen.default_folder() / "pig.fr.txt").read_text(encoding="utf-8")
-    assert main(["explain", "pig:short", "--format", "md"]) == 0
+    assert main(["explain", "pig", "--variant", "short", "--format", "md"]) == 0
     md = capsys.readouterr().out
     assert md.startswith("# Pig to 50\n") and "\n## Actions\n" in md
     assert main(["explain", "goofspiel", "--format", "html", "--lang", "fr"]) == 0
@@ -164,6 +164,8 @@ def test_explain_command_errors_are_positioned_or_usage(tmp_path, capsys):
     assert main(["explain", str(folder)]) == 1
     assert "game.yaml:19:9: error: unknown player counter 'coinz'" in capsys.readouterr().err
     assert main(["explain", "no-such-game"]) == 2
+    assert main(["explain", "pig:short", "--variant", "long"]) == 2
+    assert "two variants given: 'short' and 'long'" in capsys.readouterr().err
     with pytest.raises(SystemExit) as usage:
         main(["explain", "pig", "--lang", "de"])
     assert usage.value.code == 2
