@@ -106,7 +106,8 @@ def cmd_simulate(args) -> int:
 # ------------------------------------------------------------ checking the request
 def make_plan(args) -> Plan:
     """Turn arguments into runs, refusing bad usage (exit 2) before any work starts."""
-    from meeplang.cli import _parse_options, _split_target
+    from dsl.resolve import split_target
+    from meeplang.cli import _parse_options
 
     if args.n < 1:
         raise UsageError(f"-n must be at least 1, not {args.n}")
@@ -118,7 +119,7 @@ def make_plan(args) -> Plan:
     jobs = args.jobs or default_jobs()
     if executor == "local":
         jobs = min(jobs, args.n)
-    name, variant = _split_target(args.game, args.variant)
+    name, variant = split_target(args.game, args.variant)
     options = _parse_options(args.option)
     target = worker_target(name)
     base = load_cached(target, variant)  # cached: the serial runner and forked workers reuse it
