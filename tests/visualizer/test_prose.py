@@ -272,3 +272,13 @@ def test_a_built_in_call_takes_the_form_of_its_arguments(tmp_path, source, said)
 
     say = Sentences(make_game(tmp_path, TINY), "en")
     assert str(say.expr(parse_expression(source))) == said
+
+
+def test_a_condition_formula_and_lists_put_together_read_as_words(new_eden_said):
+    en, fr = new_eden_said["en"], new_eden_said["fr"]
+    assert "- The station holds (p) when the damage of p is at most " in en
+    assert "- La station résiste (p) quand les dégâts de p valent au plus " in fr
+    assert "- Places a deeple can go (p) is nowhere and the modules outside the station (p)." in en
+    assert "each o in the oxygen cards of p and each o in the station of p" in en
+    # a sum of numbers stays a sum
+    assert "3 × the number of Research cards (p, “R2”) + the sum of " in en

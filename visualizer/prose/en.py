@@ -71,10 +71,12 @@ TEMPLATES = {
         "all": "for every {var} in {source}, {elem}",
         "where": "{head} where {cond}",
     },
-    "ListExpr": {"empty": "nothing", "sep": ", ", "last": " or ", "and": " and ", "then": ", then "},
+    "ListExpr": {"empty": "nothing", "sep": ", ", "last": " or ", "and": " and ", "then": ", then ",
+                 "nowhere": "nowhere"},
     "BinOp": {"+": "{left} + {right}", "-": "{left} − {right}", "*": "{left} × {right}",
               "/": "{left} ÷ {right}", "//": "{left} ÷ {right} rounded down",
-              "%": "the remainder of {left} ÷ {right}", "paren": "({text})"},
+              "%": "the remainder of {left} ÷ {right}", "paren": "({text})",
+              "+_list": "{left} and {right}"},  # lists put together
     "Compare": {
         "==": "{left} is {right}", "!=": "{left} is not {right}", "<": "{left} is less than {right}",
         "<=": "{left} is at most {right}", ">": "{left} is more than {right}",
@@ -206,7 +208,10 @@ TEMPLATES = {
                "rules": "{name:quote}, done by the rules", "takes": "{text} (with {args})",
                "requires": "Only if {cond}.", "choice": "{text:cap}."},
     "RuleText": "Rule text held in data: {text}",
-    "Formula": {"formula": "{name:cap} ({params}) is {body}.", "none": "{name:cap} is {body}."},
+    "Formula": {"formula": "{name:cap} ({params}) is {body}.", "none": "{name:cap} is {body}.",
+                # a condition (`pred` term): said when it holds
+                "predicate": "{name:cap} ({params}) when {body}.",
+                "predicate_none": "{name:cap} when {body}."},
     "Trigger": {
         "before_turn": "before each turn", "after_turn": "after each turn",
         "before_action": "before {target}", "after_action": "after {target}",

@@ -271,6 +271,8 @@ class Sentences:
     def _ListExpr(self, e, last: str = "last"):
         if not e.items:
             return self.fill("ListExpr", "empty")
+        if len(e.items) == 1 and isinstance(e.items[0], A.Const) and e.items[0].value is None:
+            return self.fill("ListExpr", "nowhere")  # `[none] + places`: no place at all
         return self.join([self.expr(x) for x in e.items], last)
 
     def _operand(self, parent_prec: int, e, right: bool) -> Phrase:
@@ -282,7 +284,12 @@ class Sentences:
 
     def _BinOp(self, e):
         p = _PREC[e.op]
-        return self.fill("BinOp", e.op, left=self._operand(p, e.left, False),
+        def is_list(x) -> bool:
+            return isinstance(x, A.ListExpr) or isinstance(x, A.Comprehension) and x.func is None
+
+        # lists put together: `a and b`, not a sum
+        form = "+_list" if e.op == "+" and (is_list(e.left) or is_list(e.right)) else e.op
+        return self.fill("BinOp", form, left=self._operand(p, e.left, False),
                          right=self._operand(p, e.right, True))
 
     def _operand_of(self, e, other) -> Phrase:
