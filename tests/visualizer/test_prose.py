@@ -282,3 +282,10 @@ def test_a_condition_formula_and_lists_put_together_read_as_words(new_eden_said)
     assert "each o in the oxygen cards of p and each o in the station of p" in en
     # a sum of numbers stays a sum
     assert "3 × the number of Research cards (p, “R2”) + the sum of " in en
+
+
+def test_markdown_escapes_what_markdown_would_read_as_markup(tmp_path):
+    game = make_game(tmp_path, TINY.replace("en: Coins,", "en: '*Gold* coins_<b>',"))
+    md = explain(game, "en", "md")
+    assert r"\*gold\* coins\_\<b\>" in md.lower() and "*gold* coins_<b>" not in md.lower()
+    assert "*gold* coins_<b>" in explain(game, "en", "text").lower()

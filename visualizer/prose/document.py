@@ -5,6 +5,7 @@ Markdown or HTML."""
 from __future__ import annotations
 
 import html
+import re
 
 import attrs
 
@@ -429,11 +430,19 @@ def to_text(title: str, sections, lang: str) -> str:
 
 
 def to_markdown(title: str, sections, lang: str) -> str:
-    out = [f"# {title}"]
+    e = markdown_escape
+    out = [f"# {e(title)}"]
     for s in sections:
-        out += ["", f"## {s.title}", ""]
-        out += ["  " * line.depth + "- " + line.text for line in s.lines]
+        out += ["", f"## {e(s.title)}", ""]
+        out += ["  " * line.depth + "- " + e(line.text) for line in s.lines]
     return "\n".join(out) + "\n"
+
+
+def markdown_escape(text: str) -> str:
+    """Text said as itself in Markdown: a term or a rule text with `*`, `_`, `[`, `<`... (or
+    opening like `1.` or `#`) is not read as emphasis, a link, HTML or a list."""
+    text = re.sub(r"([\\`*_\[\]<>|~#])", r"\\\1", text)
+    return re.sub(r"^(\d+)([.)])", r"\1\\\2", text)
 
 
 def to_html(title: str, sections, lang: str) -> str:
