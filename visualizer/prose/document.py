@@ -70,7 +70,7 @@ class Explanation:
     def options(self) -> Section:
         lines = []
         for o in self.game.options.values():
-            value = self.say.fill("Str", "text", value=o.default) if isinstance(o.default, str) \
+            value = self.say.option_value(o.name, o.default) if isinstance(o.default, str) \
                 else self.say.value(o.default)  # an option's text is a code, not a term
             phrase = self._fill("Option", "option", name=self.say.term(o.name), value=value)
             if o.min is not None and o.max is not None:

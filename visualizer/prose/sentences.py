@@ -177,7 +177,9 @@ class Sentences:
             default = g.options[n].default
             form = "flag_option" if isinstance(default, bool) else "text_option" if isinstance(
                 default, str) else "option"
-            return self.fill("Name", form, term=self.term(n), value=self.value(default))
+            value = self.option_value(n, default) if isinstance(default, str) \
+                else self.value(default)
+            return self.fill("Name", form, term=self.term(n), value=value)
         if n in g.actions:
             return self.fill("Name", "action", term=self.term(n))
         if n in g.graphs:
@@ -195,6 +197,13 @@ class Sentences:
         if v is None:
             return self._Const(A.Const(None, pos=None))
         return self.plain(v)
+
+    def option_value(self, option: str, value: str) -> Phrase:
+        """One of an option's text values: its term (`OPTION.VALUE` in the term table) in
+        quotes, else its code (`« must_bid »`)."""
+        key = f"{option}.{value}"
+        text = self.game.term(key, self.lang) if key in (self.game.terms or {}) else value
+        return self.fill("Str", "text", value=text)
 
     def _Attr(self, e):
         name = self.term(e.name)
@@ -297,7 +306,7 @@ class Sentences:
         (`"up"`), not a term that happens to have that key."""
         option = self.game.options.get(other.name) if isinstance(other, A.Name) else None
         if isinstance(e, A.Str) and option is not None:
-            return self.fill("Str", "text", value=e.value)
+            return self.option_value(other.name, e.value)
         return self.expr(e)
 
     def _Compare(self, e, op: str | None = None):
