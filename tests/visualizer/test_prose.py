@@ -83,6 +83,8 @@ def test_french_elides_across_the_joins_of_templates():
     assert fr.finish("si il reste une carte") == "s'il reste une carte"
     assert fr.finish("le nombre de un joueur") == "le nombre d'un joueur"
     assert fr.finish("la catégorie de a") == "la catégorie de a"  # a name, not a word
+    assert format(Phrase("a", fr), "of") == "de a" and format(Phrase("un joueur", fr), "of") \
+        == "d'un joueur"  # nor when `de` joins a one-letter name to its phrase
 
 
 TINY = """\
