@@ -52,7 +52,6 @@ LANGS = ("en", "fr")
 VISIBLE_TO_SCOPE = {"viewer": "player", "item": "any", "key": "any"}
 
 
-
 def load_game(target: str, variant: str | None = None) -> Game:
     """Load, validate, parse and check a game (optionally with a variant overlay). A game loaded
     before from the same bytes by the same Meeplang comes from the cache (dsl/cache.py)."""

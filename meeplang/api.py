@@ -20,6 +20,8 @@ from pathlib import Path
 from meeplang.dsl.errors import MeeplangError, Pos, UsageError
 from meeplang.dsl.resolve import load_game
 
+from .arguments import split_target
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -234,7 +236,4 @@ def games() -> list[str]:
 
 def load(target, variant: str | None = None) -> Game:
     """A bundled game's name, a game folder, a game or variant .yaml file, or GAME:VARIANT."""
-    name, _, named = str(target).partition(":")
-    if named and variant and named != variant:
-        raise UsageError(f"two variants given: {named!r} and {variant!r}")
-    return Game(name, variant or named or None)
+    return Game(*split_target(target, variant))

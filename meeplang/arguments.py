@@ -9,7 +9,7 @@ from meeplang.dsl.errors import UsageError
 
 def split_target(target: str, variant: str | None = None) -> tuple[str, str | None]:
     """(game, variant) of `GAME[:VARIANT]`, with `--variant` (given once, either way)."""
-    name, _, v = target.partition(":")
+    name, _, v = str(target).partition(":")
     if not name:
         raise UsageError(f"expected GAME or GAME:VARIANT, not {target!r}")
     if v and variant and v != variant:

@@ -33,11 +33,12 @@ def cmd_diff(args) -> int:
                           for c in changes], indent=2, ensure_ascii=False))
         return 0
     sides = _side_words(args.lang)
+    nothing = _nothing_word(args.lang)
     for c in changes:
         print(label(c.path))
         for side, value, where in ((sides[0], c.before, c.where[0]),
                                    (sides[1], c.after, c.where[1])):
-            text = "(none)" if value is None else (value if isinstance(value, str)
+            text = nothing if value is None else (value if isinstance(value, str)
                                                    else json.dumps(value, ensure_ascii=False))
             lines = text.rstrip("\n").split("\n")
             at = f"   ({where})" if where else ""
@@ -46,6 +47,15 @@ def cmd_diff(args) -> int:
                 print(f"  {'':<8}{line}")
     print(f"{len(changes)} change{'s' if len(changes) != 1 else ''} from {args.a} to {args.b}")
     return 0
+
+
+def _nothing_word(lang: str | None) -> str:
+    """What a side without the entry shows: `(none)`, in the language asked for."""
+    if lang is None:
+        return "(none)"
+    from meeplang.visualizer.labels import UI
+
+    return UI[lang]["none"]
 
 
 def _side_words(lang: str | None) -> tuple[str, str]:

@@ -1,4 +1,4 @@
-"""`meeplang explain GAME[:VARIANT] --lang en|fr [--format text|md|html]`: the rules as prose."""
+"""`meeplang explain GAME[:VARIANT] [--variant V] --lang en|fr [--format text|md|html]`: the rules as prose."""
 from __future__ import annotations
 
 import sys
@@ -16,6 +16,7 @@ def register(subparsers) -> None:
                     "variant's explanation says its own numbers and rules.")
     s.add_argument("game", metavar="GAME[:VARIANT]",
                    help="a bundled game, GAME:VARIANT, a folder or a .yaml file")
+    s.add_argument("--variant", help="a variant of the game (same as GAME:VARIANT)")
     s.add_argument("--lang", "-l", choices=LANGS, default="en", help="language (default en)")
     s.add_argument("--format", "-f", choices=FORMATS, default="text",
                    help="text (default), md (Markdown) or html (a self-contained page)")
@@ -26,7 +27,8 @@ def cmd_explain(args) -> int:
     from meeplang.dsl.resolve import load_game
     from meeplang.visualizer.prose import explain
 
-    name, _, variant = args.game.partition(":")
-    game = load_game(name, variant or None)
+    from .arguments import split_target
+
+    game = load_game(*split_target(args.game, args.variant))
     sys.stdout.write(explain(game, args.lang, args.format))
     return 0

@@ -74,7 +74,7 @@ UI = {
         "turn": "turn", "game": "game", "limit": "at most {} per {}", "reads": "tables: {}", "changed": "✎ changed: {}", "added": "added",
         "changes": "Changed by this variant", "tables": "Tables", "value": "Value",
         "read_by": "Read by", "limit_col": "Limit", "changes_col": "Changes",
-        "before": "Before", "after": "After", "where": "Where",
+        "before": "Before", "after": "After", "where": "Where", "none": "(none)",
     },
     "fr": {
         "setup": "Mise en place", "start": "Début", "final_scoring": "Décompte final",
@@ -136,7 +136,7 @@ UI = {
         "turn": "tour", "game": "partie", "limit": "au plus {} par {}", "reads": "tables : {}", "changed": "✎ modifié : {}", "added": "ajouté",
         "changes": "Modifié par cette variante", "tables": "Tables", "value": "Valeur",
         "read_by": "Lue par", "limit_col": "Limite", "changes_col": "Modifications",
-        "before": "Avant", "after": "Après", "where": "Où",
+        "before": "Avant", "after": "Après", "where": "Où", "none": "(rien)",
     },
 }
 

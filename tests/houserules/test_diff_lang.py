@@ -28,7 +28,9 @@ def test_diff_in_french_names_paths_with_the_game_s_terms(tmp_path, capsys):
 
 def test_diff_names_what_a_variant_adds_with_the_variant_s_own_terms(capsys):
     assert main(["diff", "new-eden", "new-eden:solo", "--lang", "fr"]) == 0
-    assert "compteurs › Activations de Deep Thought cette manche" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "compteurs › Activations de Deep Thought cette manche" in out
+    assert "  avant:  (rien)" in out and "(none)" not in out  # what the base lacks, in French
 
 
 def test_a_french_diagram_lists_the_changes_in_french(tmp_path):

@@ -83,6 +83,8 @@ def test_french_elides_across_the_joins_of_templates():
     assert fr.finish("si il reste une carte") == "s'il reste une carte"
     assert fr.finish("le nombre de un joueur") == "le nombre d'un joueur"
     assert fr.finish("la catégorie de a") == "la catégorie de a"  # a name, not a word
+    assert format(Phrase("a", fr), "of") == "de a" and format(Phrase("un joueur", fr), "of") \
+        == "d'un joueur"  # nor when `de` joins a one-letter name to its phrase
 
 
 TINY = """\
@@ -137,18 +139,31 @@ def test_the_golden_explanations_are_up_to_date():
     assert not found, "\n".join(found) + f"\nregenerate with: {regen.REGEN_COMMAND}"
 
 
-def test_french_explanations_have_no_untranslated_rule_words():
-    for name in ("new-eden.fr.txt", "pig.fr.txt", "goofspiel.fr.txt"):
-        text = (regen.default_folder() / name).read_text(encoding="utf-8")
-        for english in (" the ", " for each ", " your ", " if ", " and ", "Choose", " gain "):
-            assert english not in text, (name, english)
+@pytest.mark.parametrize("target", ["new-eden", "new-eden:solo", "new-eden:solo-hard", "pig",
+                                    "goofspiel"])
+def test_french_explanations_have_no_untranslated_rule_words(target):
+    game = load_game(*target.split(":"))
+    text = explain(game, "fr")
+    for english in (" the ", " for each ", " your ", " if ", " and ", "Choose", " gain "):
+        assert english not in text, (target, english)
+    # a quoted lower-case word is a code (an option's value) unless it is one of the French terms
+    french = {entry["fr"] for entry in game.terms.values() if entry.get("fr")}
+    codes = {m.group(1) for m in re.finditer(r"«\s*([a-z_]+)\s*»", text)} - french
+    assert not codes, (target, sorted(codes))
+
+
+def test_an_option_value_is_said_by_its_term(tmp_path):
+    said = explain(load_game("new-eden"), "fr")
+    assert "- Un joueur désigné pour ouvrir : « peut passer »." in said
+    assert "l'option « Un joueur désigné pour ouvrir » est « doit enchérir »" in said
+    assert "« must_bid »" not in said
 
 
 def test_explain_command_in_each_format(capsys):
     assert main(["explain", "pig", "--lang", "fr"]) == 0
     text = capsys.readouterr().out
     assert text == (regen.default_folder() / "pig.fr.txt").read_text(encoding="utf-8")
-    assert main(["explain", "pig:short", "--format", "md"]) == 0
+    assert main(["explain", "pig", "--variant", "short", "--format", "md"]) == 0
     md = capsys.readouterr().out
     assert md.startswith("# Pig to 50\n") and "\n## Actions\n" in md
     assert main(["explain", "goofspiel", "--format", "html", "--lang", "fr"]) == 0
@@ -164,6 +179,8 @@ def test_explain_command_errors_are_positioned_or_usage(tmp_path, capsys):
     assert main(["explain", str(folder)]) == 1
     assert "game.yaml:19:9: error: unknown player counter 'coinz'" in capsys.readouterr().err
     assert main(["explain", "no-such-game"]) == 2
+    assert main(["explain", "pig:short", "--variant", "long"]) == 2
+    assert "two variants given: 'short' and 'long'" in capsys.readouterr().err
     with pytest.raises(SystemExit) as usage:
         main(["explain", "pig", "--lang", "de"])
     assert usage.value.code == 2
@@ -215,3 +232,75 @@ def test_the_python_api_explains_and_refuses_an_unknown_language_or_format():
         game.explain(format="pdf")
     assert "Roll a 6-sided die" in game.diagram(detail="full")
     assert "roll d6 as die" in game.diagram(detail="full", text="rules")
+
+
+@pytest.fixture(scope="module")
+def new_eden_said():
+    game = load_game("new-eden")
+    return {lang: explain(game, lang) for lang in ("en", "fr")}
+
+
+def test_parameters_and_comprehension_variables_are_never_read_as_terms(new_eden_said):
+    # `has_extension(p, name)`: the parameter `name` is not the term of the field `name`
+    assert "le nom de t est name." in new_eden_said["fr"]
+    assert "the name of t is name." in new_eden_said["en"]
+    assert "le côté de c est side." in new_eden_said["fr"]
+    assert "est le nom." not in new_eden_said["fr"] and "is the side." not in new_eden_said["en"]
+
+
+def test_an_auction_names_its_winner_and_price_readably_and_its_ties_rule_once(new_eden_said):
+    en, fr = new_eden_said["en"], new_eden_said["fr"]
+    assert "the highest bidder wins: that is the winner, and their bid is the price; " \
+           "the player winning ties may also match the highest bid;" in en
+    assert "le plus offrant l'emporte : c'est le gagnant, et son offre est le prix ; " \
+           "le joueur qui gagne les égalités peut aussi égaler la plus forte enchère ;" in fr
+    auction = next(line for line in fr.splitlines() if "Enchères entre" in line)
+    assert "winner is the winner" not in en and auction.count("égalités") == 1
+
+
+def test_french_comparisons_with_an_expression_and_sets_of_a_player(new_eden_said):
+    fr = new_eden_said["fr"]
+    assert "où r dépasse le nombre des lignes − " in fr and "vaut plus du" not in fr
+    assert "valent plus de 0" in fr  # a written number keeps `plus de N`
+    assert "Le joueur qui choisit la prochaine ligne devient le joueur avec le marqueur " \
+           "Nautilus." in fr and "Mets le joueur qui choisit" not in fr
+
+
+def test_french_agreement_elision_and_que_after_si(new_eden_said):
+    fr = new_eden_said["fr"]
+    assert "ses cartes achetées face cachée, visibles de son propriétaire seulement." in fr
+    assert "la catégorie de a n'est pas" in fr and "d'a " not in fr
+    assert "si le nombre de joueurs vaut 2 et que tu es le joueur avec le marqueur Nautilus " \
+           "et qu'il reste" in fr
+    assert "Construis une station" in fr and " vous " not in fr and "vos " not in fr
+
+
+@pytest.mark.parametrize("source, said", [
+    ("top(coins, 3)", "the top 3 of your coins"),
+    ("top(coins, coins)", "the top items of your coins, as many as your coins"),
+    ("top(coins)", "the top item of your coins"),
+    ("max(coins)", "the highest of your coins"),
+    ("max(coins, 2)", "the greater of your coins and 2"),
+])
+def test_a_built_in_call_takes_the_form_of_its_arguments(tmp_path, source, said):
+    from meeplang.dsl.parser import parse_expression
+
+    say = Sentences(make_game(tmp_path, TINY), "en")
+    assert str(say.expr(parse_expression(source))) == said
+
+
+def test_a_condition_formula_and_lists_put_together_read_as_words(new_eden_said):
+    en, fr = new_eden_said["en"], new_eden_said["fr"]
+    assert "- The station holds (p) when the damage of p is at most " in en
+    assert "- La station résiste (p) quand les dégâts de p valent au plus " in fr
+    assert "- Places a deeple can go (p) is nowhere and the modules outside the station (p)." in en
+    assert "each o in the oxygen cards of p and each o in the station of p" in en
+    # a sum of numbers stays a sum
+    assert "3 × the number of Research cards (p, “R2”) + the sum of " in en
+
+
+def test_markdown_escapes_what_markdown_would_read_as_markup(tmp_path):
+    game = make_game(tmp_path, TINY.replace("en: Coins,", "en: '*Gold* coins_<b>',"))
+    md = explain(game, "en", "md")
+    assert r"\*gold\* coins\_\<b\>" in md.lower() and "*gold* coins_<b>" not in md.lower()
+    assert "*gold* coins_<b>" in explain(game, "en", "text").lower()

@@ -5,9 +5,11 @@ Markdown or HTML."""
 from __future__ import annotations
 
 import html
+import re
 
 import attrs
 
+from meeplang.dsl import ast as A
 from meeplang.dsl.model import IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
 
 from .. import analysis
@@ -68,7 +70,7 @@ class Explanation:
     def options(self) -> Section:
         lines = []
         for o in self.game.options.values():
-            value = self.say.fill("Str", "text", value=o.default) if isinstance(o.default, str) \
+            value = self.say.option_value(o.name, o.default) if isinstance(o.default, str) \
                 else self.say.value(o.default)  # an option's text is a code, not a term
             phrase = self._fill("Option", "option", name=self.say.term(o.name), value=value)
             if o.min is not None and o.max is not None:
@@ -94,8 +96,12 @@ class Explanation:
             lines.append(Line(0, self.say.word("sub", name=self.say.word("formulas"))))
             for f in g.formulas.values():
                 form = "formula" if f.params else "none"
+                if "pred" in self.say.term(f.name).notes:
+                    form = "predicate" if f.params else "predicate_none"
+                with self.say.scope(*f.params):
+                    body = self.say.expr(f.body)
                 lines.append(Line(1, self._s(self._fill(
-                    "Formula", form, name=self.say.term(f.name), body=self.say.expr(f.body),
+                    "Formula", form, name=self.say.term(f.name), body=body,
                     params=", ".join(f.params)))))
         return Section(self.say.word("components"), tuple(lines))
 
@@ -126,9 +132,13 @@ class Explanation:
 
     def zone(self, z):
         say = self.say
-        phrase = self._fill("Zone", "player" if z.per_player else "game", name=say.term(z.name))
+        name = say.term(z.name)
+        phrase = self._fill("Zone", "player" if z.per_player else "game", name=name)
         if z.visibility in ("hidden", "owner"):
-            phrase = self._fill("Zone", z.visibility, text=phrase)
+            form = z.visibility
+            if "pl" in name.notes and form + "_pl" in say.templates["Zone"]:
+                form += "_pl"  # `visibles`: agrees with a plural term
+            phrase = self._fill("Zone", form, text=phrase)
         if z.grid is not None:
             phrase = self._fill("Zone", "grid", text=phrase, rows=z.grid[0], columns=z.grid[1])
         elif z.capacity is not None:
@@ -222,7 +232,7 @@ class Explanation:
                     form = "free" if step.free_if is None else "free_if"
                     lines.append(Line(depth + 1, self._s(self._fill(
                         "PhaseStep", form, actions=self._actions(step.free_actions),
-                        cond=say.expr(step.free_if)))))
+                        cond=say.condition(step.free_if)))))
                 return lines + self.steps(step.steps, depth + 1)
             case RepeatStep():
                 head = self._fill("RepeatStep", "as" if step.var else "repeat",
@@ -233,7 +243,8 @@ class Explanation:
                                   cond=say.expr(step.cond))
                 return [Line(depth, self._s(head))] + self.steps(step.steps, depth + 1)
             case IfStep():
-                lines = [Line(depth, self._s(self._fill("IfStep", "if", cond=say.expr(step.cond))))]
+                head = self._fill("IfStep", "if", cond=say.condition(step.cond))
+                lines = [Line(depth, self._s(head))]
                 lines += self.steps(step.steps, depth + 1)
                 if step.other:
                     lines += [Line(depth, self._s(self._fill("IfStep", "else")))]
@@ -254,7 +265,7 @@ class Explanation:
             order = self._fill("TurnsStep", t.order)
         until = self._fill("TurnsStep", t.until, cond=say.expr(t.until_cond))
         first = say.expr(t.first)
-        if t.first is not None and type(t.first).__name__ == "Num":
+        if t.first is not None and isinstance(t.first, A.Num):
             first = self._fill("TurnsStep", "seat", n=t.first.value + 1)
         lines = [self._s(self._fill("TurnsStep", "turns", order=order, first=first, until=until))]
         if t.until_round is not None:
@@ -305,7 +316,7 @@ class Explanation:
                     "Action", "choice", text=say.choice("Param", a.param)))))
             if a.requires is not None:
                 lines.append(Line(1, self._s(self._fill("Action", "requires",
-                                                        cond=say.expr(a.requires)))))
+                                                        cond=say.condition(a.requires)))))
             if a.cost is not None:
                 lines.append(Line(1, self._s(self.cost(a.cost))))
             for lim in a.limits:
@@ -352,11 +363,11 @@ class Explanation:
                 event = event.split("_")[0] + "_any"
             target = say.action(t.target) if event.endswith("_action") else \
                 say.term(t.target) if t.target else say.plain("")
-            when = self._fill("Trigger", event, target=target, cond=say.expr(t.cond))
+            when = self._fill("Trigger", event, target=target, cond=say.condition(t.cond))
             if t.each is not None:
                 when = self._fill("Trigger", "each", text=when, each=self.each(t.each))
             if t.cond is not None and event != "as_soon_as":
-                when = self._fill("Trigger", "if", text=when, cond=say.expr(t.cond))
+                when = self._fill("Trigger", "if", text=when, cond=say.condition(t.cond))
             if t.once:
                 when = self._fill("Trigger", "once", text=when)
             if t.immediate:
@@ -379,7 +390,7 @@ class Explanation:
             lines.append(Line(0, self._s(self._fill("Scoring", "best"))))
         if s.tie_break:
             keys = [self._fill("Scoring", "lowest", key=say.expr(k.operand))
-                    if type(k).__name__ == "Neg" else
+                    if isinstance(k, A.Neg) else
                     self._fill("Scoring", "highest", key=say.expr(k)) for k in s.tie_break]
             lines.append(Line(0, self._s(self._fill("Scoring", "tie_break",
                                                     keys=say.join(keys, "then")))))
@@ -419,11 +430,19 @@ def to_text(title: str, sections, lang: str) -> str:
 
 
 def to_markdown(title: str, sections, lang: str) -> str:
-    out = [f"# {title}"]
+    e = markdown_escape
+    out = [f"# {e(title)}"]
     for s in sections:
-        out += ["", f"## {s.title}", ""]
-        out += ["  " * line.depth + "- " + line.text for line in s.lines]
+        out += ["", f"## {e(s.title)}", ""]
+        out += ["  " * line.depth + "- " + e(line.text) for line in s.lines]
     return "\n".join(out) + "\n"
+
+
+def markdown_escape(text: str) -> str:
+    """Text said as itself in Markdown: a term or a rule text with `*`, `_`, `[`, `<`... (or
+    opening like `1.` or `#`) is not read as emphasis, a link, HTML or a list."""
+    text = re.sub(r"([\\`*_\[\]<>|~#])", r"\\\1", text)
+    return re.sub(r"^(\d+)([.)])", r"\1\\\2", text)
 
 
 def to_html(title: str, sections, lang: str) -> str:

@@ -71,10 +71,12 @@ TEMPLATES = {
         "all": "for every {var} in {source}, {elem}",
         "where": "{head} where {cond}",
     },
-    "ListExpr": {"empty": "nothing", "sep": ", ", "last": " or ", "and": " and ", "then": ", then "},
+    "ListExpr": {"empty": "nothing", "sep": ", ", "last": " or ", "and": " and ", "then": ", then ",
+                 "nowhere": "nowhere"},
     "BinOp": {"+": "{left} + {right}", "-": "{left} − {right}", "*": "{left} × {right}",
               "/": "{left} ÷ {right}", "//": "{left} ÷ {right} rounded down",
-              "%": "the remainder of {left} ÷ {right}", "paren": "({text})"},
+              "%": "the remainder of {left} ÷ {right}", "paren": "({text})",
+              "+_list": "{left} and {right}"},  # lists put together
     "Compare": {
         "==": "{left} is {right}", "!=": "{left} is not {right}", "<": "{left} is less than {right}",
         "<=": "{left} is at most {right}", ">": "{left} is more than {right}",
@@ -148,9 +150,10 @@ TEMPLATES = {
                    "else": "If there is none:"},
     "AuctionStmt": {
         "auction": "auction among {bidders}, paid in {currency}: in turn, each bids more or drops "
-                   "out for good; {winner} is the winner and {price} the price",
+                   "out for good; the highest bidder wins: that is {winner:the}, and their bid is "
+                   "{price:the}",
         "beyond": "{text} (bids may go beyond what a bidder holds)",
-        "ties": "{text}; {ties} may also bid the highest bid itself and win ties",
+        "ties": "{text}; {ties} may also match the highest bid",
         "opener": "{text}; the first bidder may not drop out at its opening (0 is a bid)",
         "opener_if": "{text}; if {cond}, the first bidder may not drop out at its opening (0 is a bid)",
     },
@@ -205,7 +208,10 @@ TEMPLATES = {
                "rules": "{name:quote}, done by the rules", "takes": "{text} (with {args})",
                "requires": "Only if {cond}.", "choice": "{text:cap}."},
     "RuleText": "Rule text held in data: {text}",
-    "Formula": {"formula": "{name:cap} ({params}) is {body}.", "none": "{name:cap} is {body}."},
+    "Formula": {"formula": "{name:cap} ({params}) is {body}.", "none": "{name:cap} is {body}.",
+                # a condition (`pred` term): said when it holds
+                "predicate": "{name:cap} ({params}) when {body}.",
+                "predicate_none": "{name:cap} when {body}."},
     "Trigger": {
         "before_turn": "before each turn", "after_turn": "after each turn",
         "before_action": "before {target}", "after_action": "after {target}",

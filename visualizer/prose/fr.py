@@ -68,10 +68,12 @@ TEMPLATES = {
         "all": "pour chaque {var} {source:of}, {elem}",
         "where": "{head} où {cond}",
     },
-    "ListExpr": {"empty": "rien", "sep": ", ", "last": " ou ", "and": " et ", "then": ", puis "},
+    "ListExpr": {"empty": "rien", "sep": ", ", "last": " ou ", "and": " et ", "then": ", puis ",
+                 "nowhere": "nulle part"},
     "BinOp": {"+": "{left} + {right}", "-": "{left} − {right}", "*": "{left} × {right}",
               "/": "{left} ÷ {right}", "//": "{left} ÷ {right} arrondi à l'inférieur",
-              "%": "le reste de {left} ÷ {right}", "paren": "({text})"},
+              "%": "le reste de {left} ÷ {right}", "paren": "({text})",
+              "+_list": "{left} et {right}"},
     "Compare": {
         "==": "{left} est {right}", "!=": "{left} n'est pas {right}", "<": "{left} vaut moins {right:of}",
         "<=": "{left} vaut au plus {right}", ">": "{left} vaut plus {right:of}",
@@ -86,8 +88,12 @@ TEMPLATES = {
         ">_pl": "{left} valent plus {right:of}", ">=_pl": "{left} valent au moins {right}",
         "in_pl": "{left} font partie {right:of}", "not in_pl": "{left} ne font pas partie {right:of}",
         "num==_pl": "{left} valent {right}",
+        # devant autre chose qu'un nombre écrit (« plus du nombre des lignes » ne se dit pas)
+        "<_expr": "{left} n'atteint pas {right}", ">_expr": "{left} dépasse {right}",
+        "<_expr_pl": "{left} n'atteignent pas {right}", ">_expr_pl": "{left} dépassent {right}",
     },
-    "BoolOp": {"and": "{left} et {right}", "or": "{left} ou {right}"},
+    "BoolOp": {"and": "{left} et {right}", "or": "{left} ou {right}",
+               "and_if": "{left} et que {right}"},  # après « si » : si A et que B
     "Not": {"not": "il est faux que {operand}", "not_flag": "{obj} n'est pas {name}",
             "option_off": "l'option {term:quote} n'est pas choisie ({value})"},
     "Neg": "−{operand}",
@@ -100,7 +106,8 @@ TEMPLATES = {
                "sorted": "{source} dans l'ordre de {key}"},
     # ------------------------------------------------------------ instructions
     "Block": {"empty": "rien ne se passe"},
-    "SetStmt": {"set": "mets {target} {value:to}", "clear": "{target} ne désigne plus rien",
+    "SetStmt": {"set": "mets {target} {value:to}", "set_expr": "{target} devient {value}",
+                "set_expr_pl": "{target} deviennent {value}", "clear": "{target} ne désigne plus rien",
                 "set_you": "tu deviens {target}", "flag_true": "{obj} est maintenant {name}",
                 "flag_false": "{obj} n'est plus {name}"},
     "AddStmt": {"add": "ajoute {amount} {target:to}", "subtract": "retire {amount} {target:of}"},
@@ -147,9 +154,10 @@ TEMPLATES = {
                    "else": "S'il n'y en a pas :"},
     "AuctionStmt": {
         "auction": "enchères entre {bidders}, payées en {currency} : à tour de rôle, chacun "
-                   "surenchérit ou se retire pour de bon ; {winner} est le gagnant et {price} le prix",
+                   "surenchérit ou se retire pour de bon ; le plus offrant l'emporte : c'est "
+                   "{winner:the}, et son offre est {price:the}",
         "beyond": "{text} (on peut offrir plus que ce qu'on possède)",
-        "ties": "{text} ; {ties} peut aussi offrir la plus forte enchère elle-même et gagne les égalités",
+        "ties": "{text} ; {ties} peut aussi égaler la plus forte enchère",
         "opener": "{text} ; le premier enchérisseur ne peut pas se retirer à son ouverture (0 est une offre)",
         "opener_if": "{text} ; si {cond}, le premier enchérisseur ne peut pas se retirer à son ouverture (0 est une offre)",
     },
@@ -187,6 +195,7 @@ TEMPLATES = {
     "Zone": {
         "player": "Chaque joueur a {name:their}", "game": "{name:cap}",
         "hidden": "{text}, face cachée", "owner": "{text}, visible de son propriétaire seulement",
+        "owner_pl": "{text}, visibles de son propriétaire seulement",
         "capacity": "{text}, au plus {capacity}", "grid": "{text}, une grille de {rows} lignes et {columns} colonnes",
         "family": "{text}, une pour chaque {keys}",
         "refill": "{text}, toujours complétée depuis {source}", "recycle": "{text} ; vide, on y remet {source} mélangée",
@@ -204,7 +213,9 @@ TEMPLATES = {
                "rules": "{name:quote}, faite par les règles", "takes": "{text} (avec {args})",
                "requires": "Seulement si {cond}.", "choice": "{text:cap}."},
     "RuleText": "Texte de règle tenu dans les données : {text}",
-    "Formula": {"formula": "{name:cap} ({params}) : {body}.", "none": "{name:cap} : {body}."},
+    "Formula": {"formula": "{name:cap} ({params}) : {body}.", "none": "{name:cap} : {body}.",
+                "predicate": "{name:cap} ({params}) quand {body}.",
+                "predicate_none": "{name:cap} quand {body}."},
     "Trigger": {
         "before_turn": "avant chaque tour", "after_turn": "après chaque tour",
         "before_action": "avant {target}", "after_action": "après {target}",

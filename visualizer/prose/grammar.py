@@ -132,7 +132,7 @@ class French:
             return f"{with_le} {text[3:]}"
         if text.startswith("les "):
             return f"{with_les} {text[4:]}"
-        if prep == "de" and _starts_with_vowel(text):
+        if prep == "de" and _starts_with_vowel(text) and not re.match(r"\w\b", text):
             return f"d'{text}"
         return f"{prep} {text}"
 

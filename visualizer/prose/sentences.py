@@ -8,6 +8,7 @@ is shown as its rule source rather than stopping the explanation; the template t
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 
 import attrs
 
@@ -24,6 +25,12 @@ WORDS = {"en": en.WORDS, "fr": fr.WORDS}
 _OPPOSITE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">", "in": "not in",
              "not in": "in"}
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "//": 2, "%": 2}
+# the form of a built-in's template a call takes by its name and number of arguments
+# (`max(list)` is `max_list`, `max(a, b)` is `max`), and the form when its last argument is a
+# written number (`top(deck, 3)`: the top 3 of the deck)
+_ARITY_FORMS = {("top", 2): "top_expr", ("bottom", 2): "bottom_expr", ("uses", 2): "uses_in",
+                ("max", 1): "max_list", ("min", 1): "min_list"}
+_NUMBER_FORMS = {"top_expr": "top_n", "bottom_expr": "bottom_n"}
 
 
 class MissingTemplate(KeyError):
@@ -54,6 +61,19 @@ class Sentences:
         # item fields that are yes/no (`face_up: true`): said as `the card is face up`
         self.flags = {name for kind in game.items.values() for name, e in kind.fields
                       if isinstance(e, A.Const) and isinstance(e.value, bool)}
+        # parameters and loop variables in scope: said as their names, never as a term that
+        # happens to share the key (`has_extension(p, name)`: `name` is not the field's term)
+        self.variables: frozenset[str] = frozenset()
+
+    @contextmanager
+    def scope(self, *names: str | None):
+        """Parameters or loop variables in scope while their body is said."""
+        outer = self.variables
+        self.variables = outer | {n for n in names if n}
+        try:
+            yield
+        finally:
+            self.variables = outer
 
     # ------------------------------------------------------------ phrases and templates
     def plain(self, text) -> Phrase:
@@ -72,8 +92,12 @@ class Sentences:
         return Phrase(text, self.grammar, noun=True, notes=notes)
 
     def name(self, key: str) -> Phrase:
-        """A local name: its term if the game has one (`card` -> la carte), else the name."""
-        return self.term(key) if key in (self.game.terms or {}) else self.plain(key)
+        """A local name: a formula's parameter or a comprehension's variable is its name; a
+        value a statement names (`let`, `choose card in`, `for each card in`) is its term if the
+        game has one (`card` -> la carte)."""
+        if key in self.variables or key not in (self.game.terms or {}):
+            return self.plain(key)
+        return self.term(key)
 
     def template(self, construct: str, form: str | None = None) -> str:
         entry = self.templates.get(construct)
@@ -130,6 +154,8 @@ class Sentences:
 
     def _Name(self, e):
         n, g = e.name, self.game
+        if n in self.variables:
+            return self.fill("Name", "local", term=self.plain(n))
         if n in VALUES:
             return self.fill("Name", n)
         bound = "bound_" + n  # what a trigger sees: `excess`, `amount`, `item`...
@@ -151,7 +177,9 @@ class Sentences:
             default = g.options[n].default
             form = "flag_option" if isinstance(default, bool) else "text_option" if isinstance(
                 default, str) else "option"
-            return self.fill("Name", form, term=self.term(n), value=self.value(default))
+            value = self.option_value(n, default) if isinstance(default, str) \
+                else self.value(default)
+            return self.fill("Name", form, term=self.term(n), value=value)
         if n in g.actions:
             return self.fill("Name", "action", term=self.term(n))
         if n in g.graphs:
@@ -169,6 +197,13 @@ class Sentences:
         if v is None:
             return self._Const(A.Const(None, pos=None))
         return self.plain(v)
+
+    def option_value(self, option: str, value: str) -> Phrase:
+        """One of an option's text values: its term (`OPTION.VALUE` in the term table) in
+        quotes, else its code (`« must_bid »`)."""
+        key = f"{option}.{value}"
+        text = self.game.term(key, self.lang) if key in (self.game.terms or {}) else value
+        return self.fill("Str", "text", value=text)
 
     def _Attr(self, e):
         name = self.term(e.name)
@@ -216,16 +251,12 @@ class Sentences:
 
     def _call_form(self, e) -> str:
         """Which form of a built-in's template: `top_n`, `max_list`, `passed_you`..."""
-        form = e.func
+        form = _ARITY_FORMS.get((e.func, len(e.args)), e.func)
+        if e.args and isinstance(e.args[-1], A.Num):
+            form = _NUMBER_FORMS.get(form, form)
         yours = bool(e.args) and isinstance(e.args[0], A.Name) and e.args[0].name == "you"
         if yours and form + "_you" in self.templates["Call"]:  # `tu as passé`
             form += "_you"
-        if e.func in ("top", "bottom") and len(e.args) == 2:
-            form += "_n" if isinstance(e.args[1], A.Num) else "_expr"
-        elif e.func == "uses" and len(e.args) == 2:
-            form = "uses_in"
-        elif e.func in ("max", "min") and len(e.args) == 1:
-            form += "_list"
         return form
 
     def join(self, phrases, last: str = "last") -> Phrase:
@@ -238,16 +269,19 @@ class Sentences:
 
     def _Comprehension(self, e):
         source = self.expr(e.source)
-        if e.cond is not None:
-            source = self.fill("Comprehension", "where", head=source, cond=self.expr(e.cond))
-        elem_is_var = isinstance(e.elem, A.Name) and e.elem.name == e.var
-        form = e.func or ("each" if elem_is_var else "list")
-        return self.fill("Comprehension", form, var=self.name(e.var), source=source,
-                         elem=self.expr(e.elem))
+        with self.scope(e.var):
+            if e.cond is not None:
+                source = self.fill("Comprehension", "where", head=source, cond=self.expr(e.cond))
+            elem_is_var = isinstance(e.elem, A.Name) and e.elem.name == e.var
+            form = e.func or ("each" if elem_is_var else "list")
+            return self.fill("Comprehension", form, var=self.name(e.var), source=source,
+                             elem=self.expr(e.elem))
 
     def _ListExpr(self, e, last: str = "last"):
         if not e.items:
             return self.fill("ListExpr", "empty")
+        if len(e.items) == 1 and isinstance(e.items[0], A.Const) and e.items[0].value is None:
+            return self.fill("ListExpr", "nowhere")  # `[none] + places`: no place at all
         return self.join([self.expr(x) for x in e.items], last)
 
     def _operand(self, parent_prec: int, e, right: bool) -> Phrase:
@@ -259,7 +293,12 @@ class Sentences:
 
     def _BinOp(self, e):
         p = _PREC[e.op]
-        return self.fill("BinOp", e.op, left=self._operand(p, e.left, False),
+        def is_list(x) -> bool:
+            return isinstance(x, A.ListExpr) or isinstance(x, A.Comprehension) and x.func is None
+
+        # lists put together: `a and b`, not a sum
+        form = "+_list" if e.op == "+" and (is_list(e.left) or is_list(e.right)) else e.op
+        return self.fill("BinOp", form, left=self._operand(p, e.left, False),
                          right=self._operand(p, e.right, True))
 
     def _operand_of(self, e, other) -> Phrase:
@@ -267,7 +306,7 @@ class Sentences:
         (`"up"`), not a term that happens to have that key."""
         option = self.game.options.get(other.name) if isinstance(other, A.Name) else None
         if isinstance(e, A.Str) and option is not None:
-            return self.fill("Str", "text", value=e.value)
+            return self.option_value(other.name, e.value)
         return self.expr(e)
 
     def _Compare(self, e, op: str | None = None):
@@ -287,18 +326,29 @@ class Sentences:
                              right=self.expr(right))
         if op == "==" and isinstance(right, (A.Num, A.Neg)):
             op = "num=="
+        elif not isinstance(right, (A.Num, A.Neg)) and op + "_expr" in self.templates["Compare"]:
+            op += "_expr"  # a language whose `more than N` does not suit an expression
         subject = self._operand_of(left, right)
         if "pl" in subject.notes:
             op += "_pl"
         return self.fill("Compare", op, left=subject, right=self._operand_of(right, left))
 
-    def _BoolOp(self, e):
+    def _BoolOp(self, e, form: str | None = None):
         def side(x):
+            if isinstance(x, A.BoolOp) and x.op == e.op:
+                return self._BoolOp(x, form)
             phrase = self.expr(x)
-            if isinstance(x, A.BoolOp) and x.op != e.op:
+            if isinstance(x, A.BoolOp):
                 return self.fill("BinOp", "paren", text=phrase)
             return phrase
-        return self.fill("BoolOp", e.op, left=side(e.left), right=side(e.right))
+        return self.fill("BoolOp", form or e.op, left=side(e.left), right=side(e.right))
+
+    def condition(self, e) -> Phrase:
+        """A condition said after `if`: a language may join its clauses otherwise there (French
+        `si A et que B`)."""
+        if isinstance(e, A.BoolOp) and e.op + "_if" in self.templates["BoolOp"]:
+            return self._BoolOp(e, e.op + "_if")
+        return self.expr(e)
 
     def _Not(self, e):
         o = e.operand
@@ -402,7 +452,11 @@ class Sentences:
         if isinstance(t, A.Attr) and t.name in self.flags and isinstance(v, A.Const):
             return self.fill("SetStmt", "flag_true" if v.value else "flag_false",
                              name=self.term(t.name), obj=self.expr(t.obj))
-        return self.fill("SetStmt", "set", target=self.expr(s.target), value=self.expr(s.value))
+        target, form = self.expr(t), "set"
+        if not isinstance(v, (A.Num, A.Neg, A.BinOp)) and "set_expr" in self.templates["SetStmt"]:
+            # a language whose `set X to` suits numbers only (`X devient le gagnant`)
+            form = "set_expr_pl" if "pl" in target.notes else "set_expr"
+        return self.fill("SetStmt", form, target=target, value=self.expr(v))
 
     def _AddStmt(self, s, depth):
         return self.fill("AddStmt", "add" if s.sign > 0 else "subtract", amount=self.expr(s.amount),
@@ -512,7 +566,7 @@ class Sentences:
         if s.opener_bids is not None:
             always = isinstance(s.opener_bids, A.Const) and s.opener_bids.value is True
             phrase = self.fill("AuctionStmt", "opener" if always else "opener_if", text=phrase,
-                               cond=self.expr(s.opener_bids))
+                               cond=self.condition(s.opener_bids))
         return phrase
 
     def _PlaceStmt(self, s, depth):
@@ -544,7 +598,7 @@ class Sentences:
         out: list[Line] = []
         for i, (cond, body) in enumerate(s.branches):
             out += self.headed(self.fill("IfStmt", "if" if i == 0 else "elif",
-                                         cond=self.expr(cond)), body, depth)
+                                         cond=self.condition(cond)), body, depth)
         if s.other is not None:
             out += self.headed(self.fill("IfStmt", "else"), s.other, depth)
         return out
