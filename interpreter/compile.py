@@ -264,6 +264,18 @@ def name_kinds(game) -> dict[str, str]:
 
 
 
+
+MAX_NUMBER_OPTIONS = 10_000  # docs/security.md: a choice among numbers offers at most this many
+
+
+def number_options(a: int, b: int, what: str, pos) -> list:
+    """The numbers from a to b as a decision's options (a choice from a range, a bid), refused
+    past MAX_NUMBER_OPTIONS: a player holding 10**18 coins is not offered 10**18 bids."""
+    if b - a >= MAX_NUMBER_OPTIONS:
+        raise RuleError(f"{what} from {a} to {b} has too many options (at most "
+                        f"{MAX_NUMBER_OPTIONS:,})", pos)
+    return list(range(a, b + 1))
+
 def compile_expression(prog, game, expr):
     """A rule-text expression compiled against a game's program, for tools and benchmarks that
     read something the rules do not (no local names in scope)."""
@@ -1214,9 +1226,7 @@ class _Compiler:
             def values(c: Ctx):
                 a = need_int(lo(c), "the lowest choice", pos)
                 b = need_int(hi(c), "the highest choice", pos)
-                if b - a > 10_000:
-                    raise RuleError(f"a choice from {a} to {b} has too many options", pos)
-                return list(range(a, b + 1))
+                return number_options(a, b, "a choice", pos)
         elif getattr(p, "subsets", False):
             src = self.ex(p.source, scope)
 
@@ -1403,8 +1413,8 @@ class _Compiler:
 
                 def bids(p=p, low=low, opening=opening):  # again after a free action: money
                     top = most if beyond else c.s["players"][p][currency]  # may have changed
-                    return list(range(low, max(top, low) + 1)) if opening else \
-                        ["out"] + list(range(low, top + 1))
+                    return number_options(low, max(top, low), "a bid", pos) if opening else \
+                        ["out"] + number_options(low, top, "a bid", pos)
                 bid = yield from c.eng.ask(p, "bid", bids(), why, bids, ctx=c, declinable=True)
                 if bid != "out":
                     high, leader = bid, p

@@ -314,3 +314,52 @@ def test_an_option_given_out_of_bounds_is_named_with_its_bounds(write_game):
     with pytest.raises(MeeplangError) as info:
         Engine(game, 2, 0, {"n": MAX_INT + 1})
     assert "None" not in info.value.message
+
+
+NUMBERS = """\
+game: numbers
+players: 2
+counters:
+  coins: {per: player, initial: COINS}
+  price_paid: {initial: 0}
+flow:
+  - do: |
+      choose n from 1 to TOP
+      auction among players paying coins as winner, price
+      set price_paid to price
+scoring:
+  score: coins
+"""
+
+
+def numbers_game(write_game, top: int, coins: int):
+    return load_game(write_game(NUMBERS.replace("TOP", str(top)).replace("COINS", str(coins))))
+
+
+def test_a_choice_among_numbers_offers_at_most_10000():
+    from meeplang.interpreter.compile import MAX_NUMBER_OPTIONS
+    assert MAX_NUMBER_OPTIONS == 10_000  # docs/security.md
+
+
+def test_a_choice_from_a_range_is_refused_past_10000_numbers(write_game):
+    d = Engine(numbers_game(write_game, 10_000, 5), 2, 0).start()
+    assert len(d.options) == 10_000
+    with pytest.raises(RuleError) as info:
+        Engine(numbers_game(write_game, 10_001, 5), 2, 0).start()
+    assert info.value.message == "a choice from 1 to 10001 has too many options (at most 10,000)"
+    assert info.value.pos.line == 8
+
+
+def test_a_bidder_holding_a_fortune_is_not_offered_every_bid(write_game):
+    """Found by the fuzzer: `initial: 10**12` coins made an auction build a list of 10**12 bids
+    (a MemoryError). The bids are numbers to choose among, bounded like any such choice."""
+    e = Engine(numbers_game(write_game, 1, 9_999), 2, 0)
+    e.start()
+    d = e.choose(0)                                   # n = 1; then the auction
+    assert d.kind == "bid" and len(d.options) == 10_000   # "out" and 1 .. 9,999
+    e = Engine(numbers_game(write_game, 1, 10**12), 2, 0)
+    e.start()
+    with pytest.raises(RuleError) as info:
+        e.choose(0)
+    assert info.value.message.startswith("a bid from 1 to 1000000000000 has too many options")
+    assert info.value.pos.line == 9
