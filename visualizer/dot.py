@@ -525,16 +525,9 @@ class _Builder:
     def deck_lines(self, block) -> list[str]:
         """A line per deck operation: what is drawn and kept and where the rest goes, what is
         searched for."""
-        w, expr, out = self.w, self.text.expr, []
+        out: list[str] = []
         for op in AN.deck_operations(block):
-            if isinstance(op, A.DrawStmt):
-                text = w.ui("draw", expr(op.count), ("any of " if op.any_of else "") +
-                            expr(op.source), expr(op.keep), w.ui(op.rest))
-            elif op.cond is None:
-                text = w.ui("search", expr(op.zone), op.name)
-            else:
-                text = w.ui("search_where", expr(op.zone), op.name, expr(op.cond))
-            out += wrap(text, 40, 2)
+            out += wrap(self.text.deck_op(op), 40, 3)
         return out
 
     # -- triggers

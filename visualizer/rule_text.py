@@ -43,6 +43,16 @@ class RuleCode:
     def cost(self, cost) -> str:
         return self.w.field("cost", cost_text(self.w, cost))
 
+    def deck_op(self, op) -> str:
+        """A draw or a search in short: `draws 2 from deck, keeps 1; the rest to the bottom`."""
+        w = self.w
+        if isinstance(op, A.DrawStmt):
+            return w.ui("draw", expr(op.count), ("any of " if op.any_of else "") +
+                        expr(op.source), expr(op.keep), w.ui(op.rest))
+        if op.cond is None:
+            return w.ui("search", expr(op.zone), op.name)
+        return w.ui("search_where", expr(op.zone), op.name, expr(op.cond))
+
 
 class RuleProse:
     """Rule text as sentences in the diagram's language: `tes pièces valent au moins 3`."""
@@ -92,6 +102,10 @@ class RuleProse:
 
     def cost(self, cost) -> str:
         return self.say.sentence(self.doc.cost(cost))
+
+    def deck_op(self, op) -> str:
+        """A draw or a search as `meeplang explain` says it (a search: its opening sentence)."""
+        return self.say.stmt(op, 0)[0].text
 
 
 def rule_text(game, words: Words, text: str):

@@ -272,10 +272,15 @@ def test_any_of_needs_a_list_of_piles_not_a_zone(tmp_path):
      "searches deck for card where card.value &gt; 1"),
     ("fr", "rules", "pioche 2 dans deck, en garde 1 ; le reste dessous",
      "fouille deck : card où card.value &gt; 1"),
-    ("en", "prose", "draws 2 from the deck, keeps 1; the rest to the bottom",
-     "searches the deck for card where the value of card is more than 1"),
-    ("fr", "prose", "pioche 2 dans le deck, en garde 1 ; le reste dessous",
-     "fouille le deck : card où le value de card vaut plus de 1"),
+    # prose: the sentences of `meeplang explain` (one wording for both)
+    ("en", "prose", "Draw 2 from the deck into your hand, and keep 1 of them; put the rest back "
+     "at the bottom of the pile each came from.",
+     "Look through the deck and pick card where the value of card is more than 1: put card into "
+     "the discard."),
+    ("fr", "prose", "Pioche 2 dans le deck et mets-les dans ton hand, puis gardes-en 1 ; remets "
+     "les autres sous la pile d&#x27;où chacun vient.",
+     "Parcours le deck et prends-y card où le value de card vaut plus de 1 : mets card dans le "
+     "discard."),
 ])
 def test_action_boxes_draw_the_deck_operations(tmp_path, lang, text, draw, search):
     import re
