@@ -21,6 +21,31 @@ from .yamlpos import MAX_FILE_BYTES
 _recordings: list[list] = []
 
 
+def is_file(path: Path) -> bool:
+    """Is there a regular file (or a link to one) at `path`? A name the system refuses (too long,
+    a bad character) names nothing, as pathlib already says for a missing one."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def is_dir(path: Path) -> bool:
+    """Is there a folder at `path`? (A name the system refuses names none.)"""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
+def exists(path: Path) -> bool:
+    """Is there anything at `path`? (A name the system refuses names nothing.)"""
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
 @contextlib.contextmanager
 def recording():
     """Collect (what, sha256) for every file read and folder listed inside the `with`."""

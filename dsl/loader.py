@@ -37,7 +37,7 @@ def games_dir() -> Path:
 
 def bundled_games() -> list[str]:
     root = games_dir()
-    return sorted(p.name for p in root.iterdir() if (p / GAME_FILE).is_file())
+    return sorted(p.name for p in root.iterdir() if files.is_file(p / GAME_FILE))
 
 
 def variant_names(folder: Path) -> list[str]:
@@ -71,7 +71,7 @@ def display_path(path: Path) -> str:
 
 def file_of(shown: str) -> Path:
     """The file a position's path names: the inverse of display_path."""
-    if shown.startswith("games/") and (games_dir() / shown[len("games/"):]).exists():
+    if shown.startswith("games/") and files.exists(games_dir() / shown[len("games/"):]):
         return (games_dir() / shown[len("games/"):]).resolve()
     return Path(shown).resolve()
 
@@ -172,16 +172,16 @@ def locate(target: str, variant: str | None = None) -> Located:
         return _variant_file_for(name, Path(str(variant)))
     variant = variant or named or None
     path = Path(name)
-    if is_yaml_path(name) and path.is_file():
+    if is_yaml_path(name) and files.is_file(path):
         doc = read_yaml_file(path)
         if "extends" in doc:
             base = _resolve_extends(doc, path.parent)
             return Located(base.parent, base, str(doc.get("variant", path.stem)), path)
         return Located(path.parent, path, variant, None)
-    if path.is_dir() and (path / GAME_FILE).is_file():
+    if files.is_dir(path) and files.is_file(path / GAME_FILE):
         return Located(path, path / GAME_FILE, variant, None)
     bundled = games_dir() / name
-    if name and "/" not in name and (bundled / GAME_FILE).is_file():
+    if name and "/" not in name and files.is_file(bundled / GAME_FILE):
         return Located(bundled, bundled / GAME_FILE, variant, None)
     known = ", ".join(bundled_games())
     raise UsageError(f"no game named {name!r} (bundled games: {known}; or give a folder or a .yaml file)")
@@ -189,7 +189,7 @@ def locate(target: str, variant: str | None = None) -> Located:
 
 def _variant_file_for(name: str, path: Path) -> Located:
     """`GAME --variant FILE`: the file must be a variant of that game."""
-    if not path.is_file():
+    if not files.is_file(path):
         raise UsageError(f"--variant {path}: no such file")
     found = locate(str(path))
     game = locate(name)
@@ -203,15 +203,15 @@ def _resolve_extends(doc: YMap, here: Path) -> Path:
     base = str(doc["extends"]).partition(":")[0]
     pos = doc.pos_of("extends")
     candidate = (here / base)
-    if candidate.is_dir() and (candidate / GAME_FILE).is_file():
+    if files.is_dir(candidate) and files.is_file(candidate / GAME_FILE):
         return candidate / GAME_FILE
-    if candidate.is_file():
+    if files.is_file(candidate):
         return candidate
     for up in (here, here.parent):
-        if up.name == base and (up / GAME_FILE).is_file():
+        if up.name == base and files.is_file(up / GAME_FILE):
             return up / GAME_FILE
     bundled = games_dir() / base
-    if (bundled / GAME_FILE).is_file():
+    if files.is_file(bundled / GAME_FILE):
         return bundled / GAME_FILE
     raise LoadError(f"extends: no game {base!r} found", pos)
 
@@ -234,23 +234,23 @@ def _check_extends_here(overlay: YMap, path: Path, folder: Path, game: str) -> N
 def load_source(target: str, variant: str | None = None) -> Source:
     found = locate(target, variant)
     folder, variant, variant_file = found.folder, found.variant, found.variant_file
-    files = [found.game_file]
+    read = [found.game_file]
     doc = _with_includes(read_yaml_file(found.game_file, folder), folder)
     if variant and variant_file is None:
         variant_file = folder / "variants" / f"{variant}.yaml"
-        if not found.is_folder_game or not variant_file.is_file():
+        if not found.is_folder_game or not files.is_file(variant_file):
             known = ", ".join(variant_names(folder) if found.is_folder_game else []) or "none"
             raise UsageError(f"game {folder.name!r} has no variant {variant!r} (variants: {known})")
     if variant_file is not None:
         for path, overlay in _variant_chain(folder, variant_file):
             if path.parent == folder / "variants" and "extends" in overlay:
                 _check_extends_here(overlay, path, folder, str(doc.get("game", folder.name)))
-            files.append(path)
+            read.append(path)
             doc = apply_overlay(doc, overlay)
     validate(doc)  # the merged game: an overlay may give only what it changes
     digest = hashlib.sha256(json.dumps(_canonical(plain(doc)), sort_keys=True).encode()
                             ).hexdigest()[:16]
-    return Source(doc, folder, variant, tuple(str(f) for f in files), digest, found)
+    return Source(doc, folder, variant, tuple(str(f) for f in read), digest, found)
 
 
 def variant_files(folder: Path, variant: str) -> list:
@@ -281,7 +281,7 @@ def _variant_chain(folder: Path, variant_file: Path) -> list:
         parent = str(overlay.get("extends", "")).partition(":")[2]
         if parent:
             candidate = folder / "variants" / f"{parent}.yaml"
-            if not candidate.is_file():
+            if not files.is_file(candidate):
                 raise LoadError(f"extends: {folder.name} has no variant {parent!r}",
                                 overlay.pos_of("extends"))
             path = candidate
@@ -418,7 +418,7 @@ def _with_includes(doc: YMap, folder: Path) -> YMap:
         path = (folder / str(name)).resolve()
         if root not in path.parents:
             raise LoadError(f"include {str(name)!r} leaves the game folder", pos)
-        if not path.exists():
+        if not files.exists(path):
             raise LoadError(f"include {str(name)!r}: no such file in the game folder", pos)
         part = read_yaml_file(path, folder)
         if "include" in part:

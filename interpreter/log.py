@@ -139,11 +139,14 @@ def _game_of(h: dict, where: Pos):
     """The game a header names; a variant file must still be there with the same bytes."""
     recorded = h.get("variant_file")
     if not recorded:
-        return load_game(h["game"], h.get("variant"))
+        try:
+            return load_game(h["game"], h.get("variant"))
+        except UsageError as exc:  # a game or variant not here: the header is what is wrong
+            raise LoadError(f"this log's game is not here: {exc.message}", where) from None
     if not isinstance(recorded, dict) or not isinstance(recorded.get("path"), str):
         raise LoadError("the header's variant_file must be {path, sha256}", where)
     path = recorded["path"]
-    if not Path(path).is_file():
+    if not files.is_file(Path(path)):
         raise LoadError(f"this was recorded with the variant file {path}, which is not there "
                         "any more", where)
     if file_digest(path) != recorded.get("sha256"):

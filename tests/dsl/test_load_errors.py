@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from meeplang.dsl.errors import LoadError, MeeplangError, ResolveError, RuleSyntaxError, SchemaError
+from meeplang.dsl.errors import (LoadError, MeeplangError, ResolveError, RuleSyntaxError, SchemaError,
+                                  UsageError)
 from meeplang.dsl.resolve import load_game
 from meeplang.cli import main
 
@@ -450,3 +451,14 @@ def test_a_variant_in_the_variants_folder_extends_its_own_game(write_game, capsy
                                "game: a variant in the variants/ folder of 'g' extends 'g'")
     assert main(["check", f"{folder}:v"]) == 1
     assert capsys.readouterr().err.startswith("g/variants/v.yaml:1:10: error: extends:")
+
+
+@pytest.mark.parametrize("target", ["x" * 5000, "x" * 5000 + ".yaml", "pig:" + "x" * 5000,
+                                    "x" * 300 + "/" + "y" * 300])
+def test_a_name_longer_than_the_system_takes_names_no_game(target, capsys):
+    # found by the fuzzer: the disk probe of such a name was an OSError (File name too long)
+    with pytest.raises(UsageError) as info:
+        load_game(target)
+    assert "no game named" in info.value.message or "has no variant" in info.value.message
+    assert main(["check", target]) == 2
+    assert "error:" in capsys.readouterr().err

@@ -322,6 +322,13 @@ def _pig_log(tmp_path, pig):
                               "'speed' (options: horizon, target)"),
     ("game", 5, "the header's 'game' must be a text, not 5"),
     ("variant", 5, "the header's 'variant' must be a text, not 5"),
+    ("variant", "nosuch", "this log's game is not here: game 'pig' has no variant 'nosuch' "
+                          "(variants: short)"),
+    ("game", "nosuch", "this log's game is not here: no game named 'nosuch' (bundled games: "
+                       "goofspiel, new-eden, pig; or give a folder or a .yaml file)"),
+    # found by the fuzzer: a name longer than the system takes was an OSError from the disk probe
+    ("variant", "x" * 5000, "this log's game is not here: game 'pig' has no variant "
+                            f"{'x' * 5000!r} (variants: short)"),
 ])
 def test_a_header_with_wrong_types_is_refused_at_the_header(tmp_path, pig, capsys, field, value,
                                                             message):
