@@ -605,7 +605,9 @@ class _Builder:
                               parse_block(spec["effect"], self.path),
                               tuple(Limit(self.expr(lim["times"], key, lim.pos_of("times")),
                                           str(lim.get("per", "game")), bool(lim.get("shared", False)),
-                                          pos=lim.pos) for lim in limits), takes,
+                                          pos=lim.pos, cond=self.expr(lim.get("if"), key,
+                                                                      lim.pos_of("if")))
+                                    for lim in limits), takes,
                               self._cost(spec) if "cost" in spec else None, pos=pos)
         return out
 
@@ -1526,6 +1528,11 @@ class _Checker:
         scope = {t: "any" for t in action.takes}
         for lim in action.limits:
             self._want(self.expr(lim.times, {}), "int", lim.times, "a use limit")
+            if isinstance(lim.times, A.Num) and lim.times.value < 0:
+                self.fail(f"a use limit is a number of times, 0 or more, not {lim.times.value}",
+                          lim.times)
+            if lim.cond is not None:
+                self._want(self.expr(lim.cond, {}), "bool", lim.cond, "a limit's `if:`")
         if action.param is not None:
             scope = self.param(action.param, scope)
             self.locals_seen.add(action.param.name)

@@ -320,7 +320,7 @@ class Explanation:
             if a.cost is not None:
                 lines.append(Line(1, self._s(self.cost(a.cost))))
             for lim in a.limits:
-                lines.append(Line(1, self._s(self.limit(lim.times, lim.per, lim.shared))))
+                lines.append(Line(1, self._s(self.limit(lim))))
             lines += say.block(a.effect, 1)
         return Section(say.word("actions"), tuple(lines))
 
@@ -329,9 +329,13 @@ class Explanation:
             return self._fill("Limit", per)
         return self.say.term(per)
 
-    def limit(self, times, per: str, shared: bool):
-        phrase = self._fill("Limit", "limit", times=self.say.expr(times), per=self.per(per))
-        return self._fill("Limit", "shared", text=phrase) if shared else phrase
+    def limit(self, lim):
+        phrase = self._fill("Limit", "limit", times=self.say.expr(lim.times), per=self.per(lim.per))
+        if lim.shared:
+            phrase = self._fill("Limit", "shared", text=phrase)
+        if lim.cond is not None:
+            phrase = self._fill("Limit", "if", text=phrase, cond=self.say.condition(lim.cond))
+        return phrase
 
     def cost(self, cost):
         say = self.say

@@ -201,6 +201,7 @@ TEMPLATES = {
               "subsets": "choose any number of {source} ({name})", "where": "{text} where {cond}",
               "each": "{name} in {source}", "each_where": "{name} in {source} where {cond}"},
     "Limit": {"limit": "at most {times} times per {per}", "shared": "{text}, all players together",
+              "if": "{text}, if {cond}",
               "turn": "turn", "game": "game"},
     "CostPart": {"part": "{amount} ({name})", "to": "{text} to {to}"},
     "Cost": {"cost": "Price: {parts}, paid from {source}", "discount": "{text}; {amount} less on {part}"},

@@ -206,6 +206,7 @@ TEMPLATES = {
               "subsets": "choisis autant que tu veux parmi {source} ({name})", "where": "{text} où {cond}",
               "each": "{name} {source:of}", "each_where": "{name} {source:of} où {cond}"},
     "Limit": {"limit": "au plus {times} fois par {per}", "shared": "{text}, tous les joueurs ensemble",
+              "if": "{text}, si {cond}",
               "turn": "tour", "game": "partie"},
     "CostPart": {"part": "{amount} ({name})", "to": "{text} {to:to}"},
     "Cost": {"cost": "Prix : {parts}, payé avec {source}", "discount": "{text} ; {amount} de moins sur {part}"},
