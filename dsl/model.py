@@ -18,7 +18,7 @@ class Option:
     default: object
     min: int | None
     max: int | None
-    doc: str
+    doc: dict  # language -> what the option means (a plain `doc:` text is English); {} for none
     pos: Pos = _pos
 
 

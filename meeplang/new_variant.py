@@ -88,7 +88,8 @@ def variant_template(game, target: str, name: str) -> str:
     if game.options:
         lines += ["", "# options:                        (also --option NAME=VALUE at play time)"]
         for o in game.options.values():
-            doc = f"   # {o.doc}" if o.doc else ""
+            said = o.doc.get("en") or next(iter(o.doc.values()), "")  # this file is in English
+            doc = f"   # {said}" if said else ""
             lines.append(f"#   {o.name}: {{default: {flow_value(o.default)}}}{doc}")
     short = {k: v for k, v in game.tables.items() if len(flow_value(v)) <= WIDE}
     if short:

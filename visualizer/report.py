@@ -136,7 +136,7 @@ def build_html(game, svg_text: str, lang: str = "en", changes=(), text: str = "p
     parts = []
 
     # options
-    rows = [[_e(o.name), _code(o.default), _e(_range(o.min, o.max)), _e(o.doc)]
+    rows = [[_e(o.name), _code(o.default), _e(_range(o.min, o.max)), _e(o.doc.get(w.lang, ""))]
             for o in game.options.values()]
     opts = _table([ui("name"), ui("default"), ui("range"), ui("doc")], rows)
     if opts:

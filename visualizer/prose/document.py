@@ -70,13 +70,17 @@ class Explanation:
     def options(self) -> Section:
         lines = []
         for o in self.game.options.values():
-            value = self.say.option_value(o.name, o.default) if isinstance(o.default, str) \
-                else self.say.value(o.default)  # an option's text is a code, not a term
+            if isinstance(o.default, bool):  # a switch: on or off, not a truth value
+                value = self._fill("Option", "yes" if o.default else "no")
+            elif isinstance(o.default, str):  # an option's text is a code, not a term
+                value = self.say.option_value(o.name, o.default)
+            else:
+                value = self.say.value(o.default)
             phrase = self._fill("Option", "option", name=self.say.term(o.name), value=value)
             if o.min is not None and o.max is not None:
                 phrase = self._fill("Option", "range", text=phrase, min=o.min, max=o.max)
-            if o.doc:
-                phrase = self._fill("Option", "doc", text=phrase, doc=o.doc)
+            if o.doc.get(self.say.lang):  # what it means, in the reader's language only
+                phrase = self._fill("Option", "doc", text=phrase, doc=o.doc[self.say.lang])
             lines.append(Line(0, self._s(phrase)))
         return Section(self.say.word("options"), tuple(lines))
 
@@ -330,7 +334,9 @@ class Explanation:
         return self.say.term(per)
 
     def limit(self, lim):
-        phrase = self._fill("Limit", "limit", times=self.say.expr(lim.times), per=self.per(lim.per))
+        once = isinstance(lim.times, A.Num) and lim.times.value == 1
+        phrase = self._fill("Limit", "once" if once else "limit", times=self.say.expr(lim.times),
+                            per=self.per(lim.per))
         if lim.shared:
             phrase = self._fill("Limit", "shared", text=phrase)
         if lim.cond is not None:
