@@ -158,5 +158,5 @@ def test_a_limit_under_a_condition_is_said_and_drawn_with_it(tmp_path):
     drawn = dot_source(game, "actions", "fr")   # on two lines in the box
     assert "au plus 2 par game, si le nombre de</FONT>" in drawn and ">joueurs vaut 2<" in drawn
     said = explain(game, "fr")
-    assert "Au plus une fois par auctions, si l'option « bonus per » est « phase »." in said
-    assert "At most once per auctions, if option “bonus per” is “phase”." in explain(game, "en")
+    assert "Au plus une fois par phase « auctions », si l'option « bonus per » est « phase »." in said
+    assert "At most once per phase “auctions”, if option “bonus per” is “phase”." in explain(game, "en")

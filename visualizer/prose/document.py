@@ -329,9 +329,10 @@ class Explanation:
         return Section(say.word("actions"), tuple(lines))
 
     def per(self, per: str):
+        """A limit's period: the turn, the game, or a phase, named as the flow names it."""
         if per in ("turn", "game"):
             return self._fill("Limit", per)
-        return self.say.term(per)
+        return self._fill("Limit", "phase", name=self.say.term(per))
 
     def limit(self, lim):
         once = isinstance(lim.times, A.Num) and lim.times.value == 1
