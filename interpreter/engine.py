@@ -144,7 +144,8 @@ class Engine:
         self.pending: list = []
         # are there `as soon as` triggers to check (at every safe point, the immediate ones too),
         # or zones to keep full (`refill_from:`)?
-        self.watching = bool(self.prog.watch) or bool(self.prog.watch_now) or bool(self.prog.refills)
+        self.watching = bool(self.prog.watch) or bool(self.prog.watch_now) or \
+            bool(self.prog.refills)
         self.pending_now: list = []  # events whose triggers run right after the statement
         self.watching_now = bool(self.prog.watch_now)
         self.state: dict = {"counters": {}, "players": [{} for _ in range(self.n)], "zones": {},

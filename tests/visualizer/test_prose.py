@@ -325,6 +325,11 @@ def test_a_condition_formula_and_lists_put_together_read_as_words(new_eden_said)
     assert "- La station résiste (p) quand les dégâts de p valent au plus " in fr
     assert "- Places a deeple can go (p) is nowhere and the modules outside the station (p)." in en
     assert "the o in the oxygen cards of p and the o in the station of p" in en
+    # a count of a selection and a `not any(...)` read as words, in both languages
+    assert "is the number of m in the station of p (research) where the research of m is r." in en
+    assert " : le nombre de m de la station de p (recherche) où la recherche de m est r." in fr
+    assert "(p, name) when for no t in the extensions not built of p, the name of t is name." in en
+    assert "(p, name) quand pour aucun t des extensions non construites de p, le nom de t est" in fr
     # a sum of numbers stays a sum
     assert "3 × the number of Research cards (p, “R2”) + the sum of " in en
 
