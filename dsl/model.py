@@ -18,7 +18,7 @@ class Option:
     default: object
     min: int | None
     max: int | None
-    doc: str
+    doc: dict  # language -> what the option means (a plain `doc:` text is English); {} for none
     pos: Pos = _pos
 
 
@@ -115,12 +115,14 @@ class Param:
 class Limit:
     """`limit: {times: 1, per: quadrimester, shared: true}`: at most `times` uses per period
     (turn, game, or a phase: the count restarts when it starts); `shared`: by all players
-    together."""
+    together; `if:` a condition, so a limit that only some rules impose (an option, a player
+    count) is said as such: while it does not hold, the limit is lifted."""
 
     times: object  # expression
     per: str = "game"
     shared: bool = False
     pos: Pos = _pos
+    cond: object = None  # expression, or None: always
 
     def state_key(self, action: str, index: int) -> str:
         """Where the counts live in the state: the first limit under the action's name."""

@@ -17,7 +17,7 @@ from . import folder as files
 from .builtins import ANY, COUNTER_FUNCTIONS, FUNCTIONS, VALUES
 from .errors import Pos, ResolveError, SchemaError, Warning_
 from .limits import MAX_PLAYERS, bounds_text
-from .terms import NAMED as TERM_NAMED, term_warnings
+from .terms import NAMED as TERM_NAMED, doc_warnings, term_warnings
 from .loader import Source, load_source, locate, variant_names
 from .model import (
     TRIGGER_LOCALS,
@@ -219,19 +219,19 @@ class _Builder:
             {section: self.section(section).key_pos for section, _ in TERM_NAMED}
             | {"formulas": {f.name: f.pos for f in formulas.values()}},
             {s.name: s.pos for s in _all_steps(flow) if isinstance(s, PhaseStep)}))
+        specs = self.section("options")
+        self.warnings.extend(doc_warnings(terms, {
+            o.name: (o.doc, specs[o.name].pos_of("doc")) for o in options.values() if o.doc}))
         if actions and not doc.get("flow"):
             self.warnings.append(Warning_("the game has actions but no `flow:`: no one is ever "
                                           "asked to take one (the game ends at once)", doc.pos))
 
-        title = doc.get("title", name)
-        title = {"en": str(title)} if isinstance(title, str) else {k: str(v) for k, v in title.items()}
+        title = _texts(doc.get("title", name))
         variants = tuple(self._variant_info(v) for v in variant_names(self.src.folder)) \
             if self.src.variant is None and self.src.located.is_folder_game else ()
         found = self.src.located
         automa = (str(automa_spec["name"]), int(automa_spec.get("seats", 1))) if automa_spec else ()
-        summary = doc.get("summary", "")
-        summary = {"en": str(summary)} if isinstance(summary, str) else {
-            str(k): str(v) for k, v in summary.items()}
+        summary = _texts(doc.get("summary", ""))
         return Game(
             automa_paid_into=paid_into, rule_texts=rule_texts, data_actions=data_actions, tracks=tracks, counter_members=self.counter_members, graphs=graphs, formulas=formulas, automa_decide=decide, summary=summary, automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
             min_players=lo, max_players=hi, options=options, terms=terms, tables=tables,
@@ -295,10 +295,10 @@ class _Builder:
             pos = sec.key_pos[key]
             if isinstance(value, dict):
                 out[key] = Option(key, value["default"], value.get("min"), value.get("max"),
-                                  str(value.get("doc", "")), pos=pos)
+                                  _texts(value.get("doc", {})), pos=pos)
                 _check_bounds(f"option {key}", "default", value, pos)
             else:
-                out[key] = Option(key, value, None, None, "", pos=pos)
+                out[key] = Option(key, value, None, None, {}, pos=pos)
         return out
 
     @staticmethod
@@ -605,7 +605,9 @@ class _Builder:
                               parse_block(spec["effect"], self.path),
                               tuple(Limit(self.expr(lim["times"], key, lim.pos_of("times")),
                                           str(lim.get("per", "game")), bool(lim.get("shared", False)),
-                                          pos=lim.pos) for lim in limits), takes,
+                                          pos=lim.pos, cond=self.expr(lim.get("if"), key,
+                                                                      lim.pos_of("if")))
+                                    for lim in limits), takes,
                               self._cost(spec) if "cost" in spec else None, pos=pos)
         return out
 
@@ -988,6 +990,13 @@ def _step_name(step) -> str:
     if isinstance(step, TurnsStep):
         return "turns until never"
     return "while true" if not step.until else "until false"
+
+
+def _texts(value) -> dict:
+    """A text in each language (`{en: ..., fr: ...}`), or one plain text, which is English."""
+    if isinstance(value, dict):
+        return {str(k): str(v) for k, v in value.items()}
+    return {"en": str(value)}
 
 
 def _unknown(kind: str, name: str, known) -> str:
@@ -1526,6 +1535,11 @@ class _Checker:
         scope = {t: "any" for t in action.takes}
         for lim in action.limits:
             self._want(self.expr(lim.times, {}), "int", lim.times, "a use limit")
+            if isinstance(lim.times, A.Num) and lim.times.value < 0:
+                self.fail(f"a use limit is a number of times, 0 or more, not {lim.times.value}",
+                          lim.times)
+            if lim.cond is not None:
+                self._want(self.expr(lim.cond, {}), "bool", lim.cond, "a limit's `if:`")
         if action.param is not None:
             scope = self.param(action.param, scope)
             self.locals_seen.add(action.param.name)

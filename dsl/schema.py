@@ -2,8 +2,8 @@
 schema with errors placed on the offending node.
 
 `dsl/game.schema.json` is written by hand: a complete game file. The two others are made from it
-(`python -m meeplang.dsl.schema` rewrites them; a test fails when they are stale), so a key added to the
-language is added once:
+(`python -m meeplang.regen_schemas` rewrites them; a test fails when they are stale), so a key
+added to the language is added once:
   - `variant.schema.json`: an overlay says only what it changes (every mapping partial, any key
     may be `null` to remove it; a list replaces the base list, so list items stay complete);
   - `include.schema.json`: a file named by `include:`, whose sections join the main file's.
@@ -15,7 +15,6 @@ from __future__ import annotations
 import copy
 import functools
 import json
-import sys
 from pathlib import Path
 
 from .errors import Pos, SchemaError
@@ -87,20 +86,6 @@ def derived_schemas() -> dict[Path, dict]:
 
 def schema_text(schema: dict) -> str:
     return json.dumps(schema, indent=1, ensure_ascii=False) + "\n"
-
-
-def main(argv=None) -> int:
-    """`python -m meeplang.dsl.schema` rewrites the derived schemas; `--check` lists stale ones (exit 1)."""
-    check = "--check" in (argv if argv is not None else sys.argv[1:])
-    stale = [path for path, schema in derived_schemas().items()
-             if not path.is_file() or path.read_text(encoding="utf-8") != schema_text(schema)]
-    for path in stale:
-        if check:
-            print(f"out of date: {path.name} (run python -m meeplang.dsl.schema)")
-        else:
-            path.write_text(schema_text(derived_schemas()[path]), encoding="utf-8")
-            print(f"wrote {path}")
-    return 1 if check and stale else 0
 
 
 @functools.cache
@@ -200,7 +185,3 @@ def _kind(value) -> str:
     if value is None:
         return "empty"
     return type(value).__name__
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -7,7 +7,7 @@ plural; the default is masculine singular), read by the prose templates (`meepla
 The checker warns, at the term, about an entry missing one of the game's languages (those its
 term table uses), and, once a game has terms, at the declaration, about an action, phase, counter,
 zone, item, table, option, formula or trigger without one: explanations and diagrams would show it as its
-key, in no language.
+key, in no language. Likewise an option's `doc:` without one of those languages.
 """
 from __future__ import annotations
 
@@ -55,4 +55,19 @@ def term_warnings(terms: dict, term_pos: dict, named: dict, phases: dict) -> lis
             if name not in terms:
                 out.append(Warning_(f"{kind} {name!r} has no term ({', '.join(langs)}): "
                                     f"explanations and diagrams show it as {name!r}", pos))
+    return out
+
+
+def doc_warnings(terms: dict, docs: dict) -> list[Warning_]:
+    """Warnings for an option's `doc:` missing one of the game's languages (those of its terms):
+    an explanation in that language would say the option without what it means. `docs`: option
+    -> (its texts by language, the position of its `doc:`)."""
+    langs = languages(terms)
+    out = []
+    for name, (texts, pos) in docs.items():
+        missing = [lang for lang in langs if not texts.get(lang)]
+        if texts and missing:
+            out.append(Warning_(f"the doc of option {name!r} has no {', '.join(missing)} text (the "
+                                f"game's terms are in {', '.join(langs)}): give it as "
+                                f"`doc: {{{', '.join(f'{lang}: ...' for lang in langs)}}}`", pos))
     return out

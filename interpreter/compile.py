@@ -1624,9 +1624,18 @@ class _Compiler:
     # ================================================================ actions
     def action(self, a):
         ca = self._action(a)
-        ca.limits = tuple((lim.state_key(a.name, i), self.ex(lim.times, set()), lim)
+        ca.limits = tuple((lim.state_key(a.name, i), self.limit_times(lim), lim)
                           for i, lim in enumerate(a.limits))
         return ca
+
+    def limit_times(self, lim):
+        """How many uses a limit allows now: `times`, or, while its `if:` does not hold, more
+        than a game can reach (the limit is lifted, its uses still counted)."""
+        times = self.ex(lim.times, set())
+        if lim.cond is None:
+            return times
+        cond = self.ex(lim.cond, set())
+        return lambda c: times(c) if cond(c) else MAX_INT
 
     def _action(self, a):
         scope = set(a.takes)

@@ -142,8 +142,10 @@ class Engine:
         # events waiting for their triggers (overflow of, gain of, enters): (event, target, seat,
         # what the trigger sees)
         self.pending: list = []
-        # are there `as soon as` triggers to check, or zones to keep full (`refill_from:`)?
-        self.watching = bool(self.prog.watch) or bool(self.prog.refills)
+        # are there `as soon as` triggers to check (at every safe point, the immediate ones too),
+        # or zones to keep full (`refill_from:`)?
+        self.watching = bool(self.prog.watch) or bool(self.prog.watch_now) or \
+            bool(self.prog.refills)
         self.pending_now: list = []  # events whose triggers run right after the statement
         self.watching_now = bool(self.prog.watch_now)
         self.state: dict = {"counters": {}, "players": [{} for _ in range(self.n)], "zones": {},
@@ -686,8 +688,12 @@ class Engine:
                               tc, f"@{seat}:{counter}:{position}")
 
     def flush(self, c: Ctx):
-        """At a safe point (end of an action, step or trigger): run waiting event triggers,
-        then `as soon as` triggers whose condition has become true since the last check."""
+        """At a safe point (after setup, at the end of an action, step or trigger): run waiting
+        event triggers, then `as soon as` triggers whose condition has become true since the
+        last check. Those with `timing: immediately` go first: they are due here too, for a
+        condition that no statement made true (the components as set up, a turn that ended)."""
+        if self.pending_now or self.watching_now:
+            yield from self.flush_now(c)
         yield from self._flush(c, self.pending, False, self.prog.watch)
 
     def flush_now(self, c: Ctx):

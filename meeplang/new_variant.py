@@ -66,6 +66,13 @@ def flow_value(value) -> str:
     return "[" + ", ".join(flow_value(v) for v in value) + "]"
 
 
+def _rule_value(e):
+    """An expression as a game file gives it: a number as a number, anything else as its text."""
+    from meeplang.dsl import ast as A
+
+    return e.value if isinstance(e, A.Num) else A.expr_source(e)
+
+
 def variant_template(game, target: str, name: str) -> str:
     """The commented starting file for a variant NAME of `game` (named `target` by the user)."""
     from meeplang.dsl.ast import expr_source
@@ -81,7 +88,8 @@ def variant_template(game, target: str, name: str) -> str:
     if game.options:
         lines += ["", "# options:                        (also --option NAME=VALUE at play time)"]
         for o in game.options.values():
-            doc = f"   # {o.doc}" if o.doc else ""
+            said = o.doc.get("en") or next(iter(o.doc.values()), "")  # this file is in English
+            doc = f"   # {said}" if said else ""
             lines.append(f"#   {o.name}: {{default: {flow_value(o.default)}}}{doc}")
     short = {k: v for k, v in game.tables.items() if len(flow_value(v)) <= WIDE}
     if short:
@@ -100,8 +108,10 @@ def variant_template(game, target: str, name: str) -> str:
     if limited:
         lines += ["", "# actions:                        (how often an action may be taken)"]
         for a in limited:
-            spelled = [f"{{times: {expr_source(lim.times)}, per: {lim.per}"
-                       + (", shared: true}" if lim.shared else "}") for lim in a.limits]
+            spelled = [flow_value({"times": _rule_value(lim.times), "per": lim.per}
+                                  | ({"shared": True} if lim.shared else {})
+                                  | ({"if": _rule_value(lim.cond)} if lim.cond is not None else {}))
+                       for lim in a.limits]
             limit = spelled[0] if len(spelled) == 1 else "[" + ", ".join(spelled) + "]"
             lines += [f"#   {a.name}:", f"#     limit: {limit}"]
     lines += ["", "# add:                            (new entries: actions, counters, tables, ...)",

@@ -38,7 +38,7 @@ from meeplang.dsl.model import DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, 
 
 from . import analysis as AN
 from .labels import Words, h, html_label, shorten, wrap
-from .rule_text import rule_text
+from .rule_text import limit_text, rule_text
 
 DETAILS = ("phases", "actions", "full")
 
@@ -498,8 +498,7 @@ class _Builder:
                 lines += wrap(w.field("requires", self.text.expr(action.requires)), 40,
                               2 if self.detail == "actions" else 3)
             for lim in action.limits:
-                lines += wrap(w.ui("limit", self.text.expr(lim.times), w.term(lim.per)) + (
-                    f" ({w.ui('shared')})" if lim.shared else ""), 40, 1)
+                lines += wrap(limit_text(self.text, lim), 40, 1 if lim.cond is None else 2)
             if action.cost is not None:
                 lines += wrap(self.text.cost(action.cost), 40,
                               2 if self.detail == "actions" else 3)

@@ -15,7 +15,7 @@ from meeplang.dsl.model import PhaseStep, TurnsStep, member_name
 from . import analysis as AN
 from .dot import DETAILS, when_text
 from .labels import Words, expr, shorten
-from .rule_text import RuleCode, rule_text
+from .rule_text import RuleCode, limit_text, rule_text
 from .render import inline_svg, render
 
 CSS = """
@@ -136,7 +136,7 @@ def build_html(game, svg_text: str, lang: str = "en", changes=(), text: str = "p
     parts = []
 
     # options
-    rows = [[_e(o.name), _code(o.default), _e(_range(o.min, o.max)), _e(o.doc)]
+    rows = [[_e(o.name), _code(o.default), _e(_range(o.min, o.max)), _e(o.doc.get(w.lang, ""))]
             for o in game.options.values()]
     opts = _table([ui("name"), ui("default"), ui("range"), ui("doc")], rows)
     if opts:
@@ -207,8 +207,7 @@ def build_html(game, svg_text: str, lang: str = "en", changes=(), text: str = "p
     for a in game.actions.values():
         choose = rt.choice(a.param) if a.param is not None else ""
         tables = AN.tables_read(game, a.param, a.requires, a.effect)
-        limit = "; ".join(ui("limit", rt.expr(lim.times), w.term(lim.per)) + (
-            f" ({ui('shared')})" if lim.shared else "") for lim in a.limits)
+        limit = "; ".join(limit_text(rt, lim) for lim in a.limits)
         rows.append([_name(w, a.name) + _changed_mark(changed, f"actions.{a.name}", tables),
                      _e(choose), said(a.requires), _e(limit), _e(", ".join(tables)),
                      _e(", ".join(offered.get(a.name, []))),

@@ -108,6 +108,15 @@ class RuleProse:
         return self.say.stmt(op, 0)[0].text
 
 
+def limit_text(text, lim) -> str:
+    """An action's use limit in a box or a table: `at most 3 per Development (shared), if ...`,
+    with `text` (RuleCode or RuleProse) saying its numbers and condition."""
+    w = text.w
+    out = w.ui("limit", text.expr(lim.times), w.term(lim.per)) + (
+        f" ({w.ui('shared')})" if lim.shared else "")
+    return out if lim.cond is None else w.ui("limit_if", out, text.expr(lim.cond))
+
+
 def rule_text(game, words: Words, text: str):
     if text not in TEXTS:
         raise UsageError(f"unknown --text {text!r}; expected one of {', '.join(TEXTS)}")

@@ -13,6 +13,7 @@ import jsonschema
 import pytest
 import yaml
 
+from meeplang import regen_schemas
 from meeplang.dsl import schema
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,8 +36,28 @@ def named_schema(path: Path) -> Path:
 def test_the_derived_schemas_are_up_to_date():
     for path, derived in schema.derived_schemas().items():
         assert path.read_text(encoding="utf-8") == schema.schema_text(derived), \
-            f"{path.name} is stale: run python -m meeplang.dsl.schema"
-    assert schema.main(["--check"]) == 0
+            f"{path.name} is stale: run {regen_schemas.REGEN_COMMAND}"
+    assert regen_schemas.main(["--check"]) == 0
+
+
+def test_the_regeneration_command_runs_without_a_warning():
+    """`python -m meeplang.regen_schemas` is a module of its own: running it never re-runs a module
+    the package has already imported (runpy's RuntimeWarning)."""
+    proc = subprocess.run([sys.executable, "-W", "error", "-m", "meeplang.regen_schemas", "--check"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert (proc.returncode, proc.stderr) == (0, "")
+
+
+def test_the_regeneration_command_rewrites_a_stale_schema(tmp_path, monkeypatch, capsys):
+    stale = tmp_path / "variant.schema.json"
+    stale.write_text("{}\n", encoding="utf-8")
+    monkeypatch.setattr(regen_schemas, "derived_schemas", lambda: {stale: {"title": "derived"}})
+    assert regen_schemas.main(["--check"]) == 1
+    assert "out of date: variant.schema.json" in capsys.readouterr().out
+    assert stale.read_text(encoding="utf-8") == "{}\n"  # --check writes nothing
+    assert regen_schemas.main([]) == 0
+    assert stale.read_text(encoding="utf-8") == schema.schema_text({"title": "derived"})
+    assert regen_schemas.main(["--check"]) == 0
 
 
 def test_every_bundled_file_passes_the_schema_its_modeline_names():

@@ -451,6 +451,42 @@ def test_as_soon_as_fires_once_when_true_and_the_round_is_finished(tmp_path):
     assert fired.count("someone_reached_six") == 1 and fired.count("first_climber") == 1
 
 
+HEAD_START = """
+game: head-start
+players: [2, 2]
+counters:
+  fame: {per: player, initial: START}
+  bonus: {per: player, initial: 0}
+flow:
+  - turns: {first: 0, actions: [climb], per_turn: 1, until: never, until_round: fame >= 12}
+actions:
+  climb: {effect: gain 3 fame}
+triggers:
+  famous:
+    when: as soon as fame >= 6
+    TIMING
+    effect: gain 1 bonus
+scoring: {score: fame + bonus}
+"""
+
+
+@pytest.mark.parametrize("timing", ["timing: immediately", ""])
+def test_as_soon_as_fires_on_a_condition_that_holds_when_play_starts(tmp_path, timing):
+    """"As soon as" is the first time the condition holds, also when the components as set up
+    already meet it (no statement made it true), with or without `timing: immediately`."""
+    e = start(make_game(tmp_path, HEAD_START.replace("START", "6").replace("TIMING", timing)))
+    assert [p["bonus"] for p in e.state["players"]] == [1, 1]  # before the first turn:
+    assert [(ev["event"], ev.get("player")) for ev in e.events[1:]] == [
+        ("trigger", 0), ("trigger", 1)]  # the current player first, nothing decided yet
+    play_labels(e, ["climb", "climb"])  # it stays true: it does not fire again
+    assert [p["bonus"] for p in e.state["players"]] == [1, 1]
+    e = start(make_game(tmp_path, HEAD_START.replace("START", "3").replace("TIMING", timing),
+                        name="late"))
+    assert [p["bonus"] for p in e.state["players"]] == [0, 0]
+    play_labels(e, ["climb"])  # the first climber gets there on their turn
+    assert [p["bonus"] for p in e.state["players"]] == [1, 0]
+
+
 TIMING = """
 game: timing
 players: 1

@@ -92,3 +92,71 @@ def test_action_boxes_draw_the_limits(tmp_path):
     text = dot_source(make_game(tmp_path, LIMITS), "actions", "en")
     assert "at most 2 per round" in text and "at most 1 per round (shared)" in text
     assert "au plus 3 par game" in dot_source(make_game(tmp_path, LIMITS), "actions", "fr")
+
+
+UNDER_AN_OPTION = """
+game: bonus
+players: [2, 2]
+options:
+  bonus_per: {default: phase, doc: "auction: one more move after each won auction; phase: once per phase"}
+counters: {moves: {per: player, initial: 0}}
+flow:
+  - repeat: 2
+    steps:
+      - phase: auctions
+        steps:
+          - turns: {first: 0, actions: [win, done], until: all_passed}
+actions:
+  win:
+    effect: |
+      may do extra
+      end turn
+  extra:
+    limit: {times: 1, per: auctions, if: 'bonus_per == "phase"'}
+    effect: gain 1 moves
+  done: {effect: pass}
+scoring: {score: moves}
+"""
+
+
+@pytest.mark.parametrize("bonus_per, offered", [("phase", ["win", "done"]),
+                                                ("auction", ["extra", "skip"])])
+def test_a_limit_with_if_applies_only_while_its_condition_holds(tmp_path, bonus_per, offered):
+    e = start(make_game(tmp_path, UNDER_AN_OPTION), options={"bonus_per": bonus_per})
+    play_labels(e, ["win", "extra", "done", "win"])     # the first won auction: one more move
+    assert e.state["players"][0]["moves"] == 1
+    assert e.decision.labels == offered                 # the second: only without the limit
+    if bonus_per == "phase":
+        play_labels(e, ["done", "done"])                # a new phase: the limit starts again
+        play_labels(e, ["win"])
+        assert e.decision.labels == ["extra", "skip"]
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("""if: 'bonus_per == "phase"'""", "if: 'player_count + 1'",
+     "a limit's `if:` must be a condition"),
+    ("""if: 'bonus_per == "phase"'""", "if: 'bonus_pr == 1'",
+     "unknown name 'bonus_pr'; did you mean 'bonus_per'?"),
+    ("""if: 'bonus_per == "phase"'""", "if: [phase]", "limit.if must be string or boolean, not a list"),
+    ("{times: 1,", "{times: -1,", "a use limit is a number of times, 0 or more, not -1"),
+])
+def test_a_bad_limit_is_a_positioned_error(tmp_path, old, new, message):
+    assert old in UNDER_AN_OPTION
+    with pytest.raises(Exception, match=r"g/game\.yaml:19:\d+: error: ") as info:
+        make_game(tmp_path, UNDER_AN_OPTION.replace(old, new))
+    assert message in str(info.value)
+
+
+def test_a_limit_under_a_condition_is_said_and_drawn_with_it(tmp_path):
+    from meeplang.visualizer.dot import dot_source
+    from meeplang.visualizer.prose import explain
+
+    game = make_game(tmp_path, UNDER_AN_OPTION.replace(
+        "  win:\n", "  win:\n    limit: {times: 2, per: game, if: 'player_count == 2'}\n"))
+    assert "at most 2 per game, if player_count == 2" in dot_source(game, "actions", "en",
+                                                                     text="rules")
+    drawn = dot_source(game, "actions", "fr")   # on two lines in the box
+    assert "au plus 2 par game, si le nombre de</FONT>" in drawn and ">joueurs vaut 2<" in drawn
+    said = explain(game, "fr")
+    assert "Au plus une fois par phase « auctions », si l'option « bonus per » est « phase »." in said
+    assert "At most once per phase “auctions”, if option “bonus per” is “phase”." in explain(game, "en")

@@ -154,9 +154,39 @@ def test_french_explanations_have_no_untranslated_rule_words(target):
 
 def test_an_option_value_is_said_by_its_term(tmp_path):
     said = explain(load_game("new-eden"), "fr")
-    assert "- Un joueur désigné pour ouvrir : « peut passer »." in said
+    assert "- Un joueur désigné pour ouvrir : « peut passer » — peut passer : " in said
     assert "l'option « Un joueur désigné pour ouvrir » est « doit enchérir »" in said
     assert "« must_bid »" not in said
+
+
+OPTION_DOCS = """
+game: docs
+players: 2
+terms:
+  target: {en: Target, fr: Objectif}
+  fast: {en: Fast game, fr: Partie rapide}
+options:
+  target: {default: 10, doc: {en: points needed to win, fr: points nécessaires pour gagner}}
+  fast: {default: false, doc: half the rounds}
+scoring: {score: target}
+"""
+
+
+def test_an_options_doc_is_said_in_the_readers_language_only(tmp_path):
+    from meeplang.api import load
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(OPTION_DOCS, encoding="utf-8")
+    game = load_game(str(folder))
+    assert "- Target: 10 — points needed to win.\n- Fast game: no — half the rounds." in \
+        explain(game, "en")
+    assert "- Objectif : 10 — points nécessaires pour gagner.\n- Partie rapide : non.\n" in \
+        explain(game, "fr")  # no English text in a French explanation
+    warnings = [w for w in load(str(folder)).check().warnings if "doc" in w.message]
+    assert [(w.line, w.message) for w in warnings] == [
+        (9, "the doc of option 'fast' has no fr text (the game's terms are in en, fr): give it "
+            "as `doc: {en: ..., fr: ...}`")]
 
 
 def test_explain_command_in_each_format(capsys):
@@ -294,7 +324,12 @@ def test_a_condition_formula_and_lists_put_together_read_as_words(new_eden_said)
     assert "- The station holds (p) when the damage of p is at most " in en
     assert "- La station résiste (p) quand les dégâts de p valent au plus " in fr
     assert "- Places a deeple can go (p) is nowhere and the modules outside the station (p)." in en
-    assert "each o in the oxygen cards of p and each o in the station of p" in en
+    assert "the o in the oxygen cards of p and the o in the station of p" in en
+    # a count of a selection and a `not any(...)` read as words, in both languages
+    assert "is the number of m in the station of p (research) where the research of m is r." in en
+    assert " : le nombre de m de la station de p (recherche) où la recherche de m est r." in fr
+    assert "(p, name) when for no t in the extensions not built of p, the name of t is name." in en
+    assert "(p, name) quand pour aucun t des extensions non construites de p, le nom de t est" in fr
     # a sum of numbers stays a sum
     assert "3 × the number of Research cards (p, “R2”) + the sum of " in en
 

@@ -70,13 +70,17 @@ class Explanation:
     def options(self) -> Section:
         lines = []
         for o in self.game.options.values():
-            value = self.say.option_value(o.name, o.default) if isinstance(o.default, str) \
-                else self.say.value(o.default)  # an option's text is a code, not a term
+            if isinstance(o.default, bool):  # a switch: on or off, not a truth value
+                value = self._fill("Option", "yes" if o.default else "no")
+            elif isinstance(o.default, str):  # an option's text is a code, not a term
+                value = self.say.option_value(o.name, o.default)
+            else:
+                value = self.say.value(o.default)
             phrase = self._fill("Option", "option", name=self.say.term(o.name), value=value)
             if o.min is not None and o.max is not None:
                 phrase = self._fill("Option", "range", text=phrase, min=o.min, max=o.max)
-            if o.doc:
-                phrase = self._fill("Option", "doc", text=phrase, doc=o.doc)
+            if o.doc.get(self.say.lang):  # what it means, in the reader's language only
+                phrase = self._fill("Option", "doc", text=phrase, doc=o.doc[self.say.lang])
             lines.append(Line(0, self._s(phrase)))
         return Section(self.say.word("options"), tuple(lines))
 
@@ -320,18 +324,25 @@ class Explanation:
             if a.cost is not None:
                 lines.append(Line(1, self._s(self.cost(a.cost))))
             for lim in a.limits:
-                lines.append(Line(1, self._s(self.limit(lim.times, lim.per, lim.shared))))
+                lines.append(Line(1, self._s(self.limit(lim))))
             lines += say.block(a.effect, 1)
         return Section(say.word("actions"), tuple(lines))
 
     def per(self, per: str):
+        """A limit's period: the turn, the game, or a phase, named as the flow names it."""
         if per in ("turn", "game"):
             return self._fill("Limit", per)
-        return self.say.term(per)
+        return self._fill("Limit", "phase", name=self.say.term(per))
 
-    def limit(self, times, per: str, shared: bool):
-        phrase = self._fill("Limit", "limit", times=self.say.expr(times), per=self.per(per))
-        return self._fill("Limit", "shared", text=phrase) if shared else phrase
+    def limit(self, lim):
+        once = isinstance(lim.times, A.Num) and lim.times.value == 1
+        phrase = self._fill("Limit", "once" if once else "limit", times=self.say.expr(lim.times),
+                            per=self.per(lim.per))
+        if lim.shared:
+            phrase = self._fill("Limit", "shared", text=phrase)
+        if lim.cond is not None:
+            phrase = self._fill("Limit", "if", text=phrase, cond=self.say.condition(lim.cond))
+        return phrase
 
     def cost(self, cost):
         say = self.say

@@ -177,9 +177,7 @@ class Sentences:
             default = g.options[n].default
             form = "flag_option" if isinstance(default, bool) else "text_option" if isinstance(
                 default, str) else "option"
-            value = self.option_value(n, default) if isinstance(default, str) \
-                else self.value(default)
-            return self.fill("Name", form, term=self.term(n), value=value)
+            return self.fill("Name", form, term=self.term(n), value=self.option_default(n))
         if n in g.actions:
             return self.fill("Name", "action", term=self.term(n))
         if n in g.graphs:
@@ -197,6 +195,16 @@ class Sentences:
         if v is None:
             return self._Const(A.Const(None, pos=None))
         return self.plain(v)
+
+    def option_default(self, option: str) -> Phrase:
+        """What an option is unless set otherwise: a switch on or off by default, one of its
+        text values, or a number."""
+        default = self.game.options[option].default
+        if isinstance(default, bool):
+            return self.fill("Option", "on_default" if default else "off_default")
+        if isinstance(default, str):
+            return self.option_value(option, default)
+        return self.value(default)
 
     def option_value(self, option: str, value: str) -> Phrase:
         """One of an option's text values: its term (`OPTION.VALUE` in the term table) in
@@ -232,6 +240,9 @@ class Sentences:
                          hi=self.expr(e.hi))
 
     def _Call(self, e):
+        if e.func == "count" and len(e.args) == 1 and _is_selection(e.args[0]):
+            # `count([m for m in station if ...])`: the number of m in the station where ...
+            return self._Comprehension(attrs.evolve(e.args[0], func="count"))
         args = [self.expr(a) for a in e.args]
         fields = {f"a{i}": a for i, a in enumerate(args)}
         if e.func in self.game.formulas:
@@ -360,6 +371,8 @@ class Sentences:
                 return self.fill("Call", form, a0=self.expr(o.args[0]))
         if isinstance(o, A.Compare):
             return self._Compare(o, _OPPOSITE[o.op])
+        if isinstance(o, A.Comprehension) and o.func == "any":  # for no t in ..., ...
+            return self._Comprehension(attrs.evolve(o, func="none"))
         if isinstance(o, A.CanExpr):
             return self._CanExpr(o, "cannot")
         if isinstance(o, A.Attr) and o.name in self.flags:
@@ -367,7 +380,7 @@ class Sentences:
         option = self.game.options.get(o.name) if isinstance(o, A.Name) else None
         if option is not None and isinstance(option.default, bool):
             return self.fill("Not", "option_off", term=self.term(o.name),
-                             value=self.value(option.default))
+                             value=self.option_default(o.name))
         return self.fill("Not", "not", operand=self.expr(o))
 
     def _Neg(self, e):
@@ -623,3 +636,9 @@ class Sentences:
 
     def _WhileStmt(self, s, depth):
         return self.headed(self.fill("WhileStmt", cond=self.expr(s.cond)), s.body, depth)
+
+
+def _is_selection(e) -> bool:
+    """`[m for m in L if C]`: a list of some of a list's values, as they are."""
+    return isinstance(e, A.Comprehension) and e.func is None and isinstance(e.elem, A.Name) \
+        and e.elem.name == e.var
