@@ -7,9 +7,11 @@ game folder (game.yaml, its includes, its variants), every such change with its 
 - a comparison in rule text: `<` <-> `<=`, `>` <-> `>=`, `==` <-> `!=`;
 - two neighbouring numbers of one table row, or of one line of rule text, swapped.
 
-Prose is left alone (`title`, `summary`, `terms`, `doc`, quoted strings and comments inside rule
-text), and so are a table's keys, an option's `min`/`max` (the range of a reading, not a rule) and
-`invariants:` (checks of the rules, which never change play).
+Rule text is that of the rules' sections and that of the table cells `rule_text:` declares (an
+effect written on a card, a reward by kind). Prose is left alone (`title`, `summary`, `terms`,
+`doc`, quoted strings and comments inside rule text, a table's other strings), and so are a
+table's keys, an option's `min`/`max` (the range of a reading, not a rule) and `invariants:`
+(checks of the rules, which never change play).
 Numbers a file declares SAMPLE (`sample: true` for the file, or `sample: [table, table.field]`)
 are not mutated but returned apart, so a report can list them. benchmarks/mutation.py runs a
 game's tests against each mutant.
@@ -85,23 +87,37 @@ def game_files(folder: Path) -> list[Path]:
 
 def game_mutants(folder: Path) -> Mutants:
     live, sample = [], []
-    for path in game_files(folder):
-        text = path.read_text(encoding="utf-8")
-        doc = load_yaml_text(text, str(path))
+    files = [(path, path.read_text(encoding="utf-8")) for path in game_files(folder)]
+    docs = [(path, text, load_yaml_text(text, str(path))) for path, text in files]
+    cells = rule_cells(doc for _, _, doc in docs)
+    for path, text, doc in docs:
         flag = doc.get("sample")
         marks = set() if flag is True or flag is None else {str(s) for s in flag}
-        finder = _Finder(path, text.split("\n"), marks, flag is True)
+        finder = _Finder(path, text.split("\n"), marks, flag is True, cells)
         finder.walk(doc, ())
         live += finder.live
         sample += finder.sample
     return Mutants(live, sample)
 
 
+def rule_cells(docs) -> dict:
+    """table -> the fields of its rows that hold rule text, or None for every cell: what the
+    `rule_text:` sections of a game's files (a variant's under `add:` too) declare."""
+    found: dict = {}
+    for doc in docs:
+        for sec in (doc.get("rule_text"), (doc.get("add") or {}).get("rule_text")):
+            for name, spec in (sec or {}).items():
+                fields = (spec or {}).get("fields")
+                found[str(name)] = None if fields is None else {str(f) for f in fields}
+    return found
+
+
 class _Finder:
     """Walks one file's YAML tree and collects its mutants."""
 
-    def __init__(self, path: Path, lines: list[str], marks: set, all_sample: bool):
+    def __init__(self, path: Path, lines: list[str], marks: set, all_sample: bool, cells: dict):
         self.path, self.lines, self.marks, self.all_sample = path, lines, marks, all_sample
+        self.cells = cells
         self.live: list[Mutant] = []
         self.sample: list[Mutant] = []
 
@@ -112,6 +128,16 @@ class _Finder:
             return False
         fields = [str(k) for k in keys[2:] if not isinstance(k, int)]
         return str(keys[1]) in self.marks or any(f"{keys[1]}.{f}" in self.marks for f in fields)
+
+    def is_rule_text(self, keys: tuple) -> bool:
+        """Whether the string at `keys` is rule text: anywhere outside `tables:`, and in a
+        table only the cells `rule_text:` declares (`tables.T.ROW.FIELD` with FIELD listed)."""
+        if keys[:1] != ("tables",):
+            return True
+        if len(keys) < 3 or str(keys[1]) not in self.cells:
+            return False
+        fields = self.cells[str(keys[1])]
+        return fields is None or (len(keys) == 4 and str(keys[3]) in fields)
 
     def add(self, mutant: Mutant, keys: tuple) -> None:
         (self.sample if self.is_sample(keys) else self.live).append(mutant)
@@ -130,7 +156,7 @@ class _Finder:
             if isinstance(value, (YMap, YList)):
                 self.walk(value, keys + (key,))
             elif isinstance(value, YStr):
-                if keys[:1] != ("tables",):
+                if self.is_rule_text(keys + (key,)):
                     self.rule_text(value, keys + (key,))
             elif isinstance(value, (int, float)) and not isinstance(value, bool):
                 token = self.number_at(pos.line, pos.col)
@@ -181,10 +207,19 @@ class _Finder:
             return Edit(pos.line, pos.col, token, token)
         pattern = re.escape(token) if not token.isdigit() else rf"(?<![\w.]){token}(?![\w.])"
         found = [m.start() + 1 for m in re.finditer(pattern, row)]
-        if not found or line != 1:
-            return None
-        best = min(found, key=lambda c: abs(c - pos.col))
-        return Edit(pos.line, best, token, token)
+        if found and line == 1:
+            best = min(found, key=lambda c: abs(c - pos.col))
+            return Edit(pos.line, best, token, token)
+        if text.style in ('"', "'"):
+            # a later line of a quoted string ("a\nb"): it sits on the string's own file line; the
+            # k-th such token of the text is the k-th of that line when both hold as many
+            rows = str(text).split("\n")
+            offset = sum(len(r) + 1 for r in rows[:line - 1]) + col - 1
+            inside = [m.start() for m in re.finditer(pattern, str(text))]
+            here = [c for c in found if c > text.pos.col]
+            if len(here) == len(inside) and offset in inside:
+                return Edit(pos.line, here[inside.index(offset)], token, token)
+        return None
 
 
 def _neighbours(token: str) -> list[str]:

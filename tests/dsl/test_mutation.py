@@ -76,6 +76,30 @@ def test_mutants_of_numbers_comparisons_and_swaps_with_their_places(tmp_path):
                                                              ("cards.yaml", "4 -> 3")]
 
 
+CELLS = """\
+game: cells
+tables:
+  reward: {coin: gain 2 coins}
+  tiles:
+    - {id: t-01, effect: "log \\"go 5\\"\\ngain 3 points"}
+rule_text:
+  reward: {}
+  tiles: {fields: [effect]}
+"""
+
+
+def test_rule_text_in_table_cells_is_mutated_where_rule_text_declares_it(tmp_path):
+    folder = tmp_path / "cells"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(CELLS)
+    found = game_mutants(folder)
+    made = {(m.line, m.edits[0].col, m.what) for m in found.live}
+    assert made == {(3, 23, "2 -> 3"), (3, 23, "2 -> 1"),     # every cell of `reward`
+                    (5, 46, "3 -> 4"), (5, 46, "3 -> 2")}     # a later line of a quoted cell
+    four = next(m for m in found.live if m.what == "3 -> 4").apply(CELLS)
+    assert four == CELLS.replace("gain 3", "gain 4")          # not the id, not the log text
+
+
 def test_a_mutant_applies_at_its_place_only(tmp_path):
     folder = tiny(tmp_path)
     text = (folder / "game.yaml").read_text()

@@ -340,3 +340,18 @@ def test_dt_starts_with_one_deeple_like_you():
     Shipyard extension, built from the start (l.506), brings it three more (l.442)."""
     e = start(1, "solo", seed=0)
     assert len(zone(e, f"crew@{DT}")) == 1 + 3 and len(zone(e, "crew@0")) == 1
+
+
+def test_dt_designated_to_open_the_empty_row_it_stays_out_of_offers_0():
+    """FR l.253: the winner names who makes the first offer on the next row; with `designated_opener:
+    must_bid` that opener must offer, 0 included (l.226 « Il est possible de commencer à 0 pièce »).
+    DT names itself; where it stays out (`dt_bids_on_empty_row: false`) it offers 0, the least
+    offer, and takes the empty row at 0 if you do not outbid it."""
+    e = to_auctions(buy=0, dt_bids_on_empty_row=False, designated_opener="must_bid")
+    e.state["counters"]["nautilus"] = 0
+    play(e, "3", "4", "1", "out")                               # DT wins the card row at its half
+    assert automa_moves(e)[-1] == "0"                           # and opens the empty row at 0
+    assert e.decision.kind == "bid" and labels(e)[:2] == ["out", "1"]
+    play(e, "out")
+    won = [ev for ev in e.events if ev.get("event") == "auction"][-1]
+    assert (won["winner"], won["price"]) == (DT, 0)
