@@ -3,8 +3,8 @@
 interpreter/codegen.py never splices a game's text into source; this module does not trust that.
 It parses the module with `ast` and refuses anything the generator does not emit: a node type
 outside a short list, an import, a name or attribute that is not the generator's own (and so any
-`_` name, dunders included), an assignment to anything but a temporary or a rule's local
-(`c.v['x']`), a call to anything but a runtime function, a generated one, a statement's closure
+`_` name, dunders included), an assignment to anything but a temporary, a rule's local
+(`c.v['x']`) or an entry of a temporary (a counter's holder, `t3['coins']`), a call to anything but a runtime function, a generated one, a statement's closure
 (`S[3]`) or one of a few engine methods, a literal that is not a number, text, true/false or
 none. Only then is the source compiled and run, with globals that hold the runtime functions, the
 tables `P`, `K` and `S`, and no builtins at all.
@@ -88,8 +88,10 @@ def _check(node, known: frozenset, top: bool) -> None:
         if node.attr in ENGINE_METHODS and not _is(node.value, "c", "eng"):
             _refuse(node, f"{node.attr!r} is a method of the engine only")
     elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
-        if not _is(node.value, "c", "v"):
-            _refuse(node, "only a rule's locals (`c.v[...]`) are assigned by subscript")
+        if not (_is(node.value, "c", "v") or isinstance(node.value, ast.Name) and
+                TEMPORARY.match(node.value.id)):
+            _refuse(node, "only a rule's locals (`c.v[...]`) and temporaries (a counter's holder, "
+                          "`t3[...]`) are assigned by subscript")
     elif isinstance(node, ast.Call):
         _check_call(node, known)
     elif isinstance(node, ast.Constant):

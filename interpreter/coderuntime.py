@@ -16,8 +16,8 @@ from meeplang.dsl.limits import MAX_INT, int_too_large
 from meeplang.dsl.model import member_name
 
 from . import payments
-from .compile import (MAX_LIST, Ctx, EndGame, EndTurn, Graph, PassTurn, _describe, _pool, bounded,
-                      need_int, need_items)
+from .compile import (MAX_LIST, Ctx, EndGame, EndTurn, Graph, PassTurn, _bounder, _describe, _pool,
+                      bounded, need_int, need_items)
 from .functions import FUNCTIONS, call_error
 from .state import FamilyRef, ZoneRef
 
@@ -277,6 +277,14 @@ def runtime(prog, constants: tuple = ()) -> dict:
         for one in (x if isinstance(x, list) else [x]):
             c.eng.move_item(one, z, at_top, pos, gravity)
 
+    def bound(c, name, new, p, pos):
+        """A counter's new value that is not a whole number within its bounds: clamped (and the
+        excess noted for `overflow of`), or the error, by compile's own bounder."""
+        return _bounder(counters[name], pos)(new, c, p)
+
+    def negative(c, verb, name, n, pos):
+        raise RuleError(f"cannot {verb} a negative amount ({n} {name})", pos)
+
     def control(c, what, pos):
         """`end turn`, `pass`, `end game`: as compile.s_ControlStmt."""
         if what == "pass":
@@ -290,7 +298,8 @@ def runtime(prog, constants: tuple = ()) -> dict:
     helpers = (zone, family, counter_family, players, others, passers, player_attr, field, index,
                member_slot, member_value, counter_slot, funds, can, can_value, call, call_now,
                aggregate, select, slice_, divide, plus, arith, contains, compare, compare_values,
-               otherwise, seat, need_int, need_items, charge, each_pool, repeats, move, control)
+               otherwise, seat, need_int, need_items, charge, each_pool, repeats, move, control, bound,
+               negative)
     return {"Ctx": Ctx, "ZoneRef": ZoneRef, "int": int, "str": str, "list": list, "dict": dict,
             "type": type, "len": len, "MISSING": _MISSING,
             "pool": _pool, "restore": _restore,
