@@ -332,6 +332,12 @@ class _Generator:
         return f"({t} if type({t} := {self.ex(e)}) is int else need_int({t}, {what!r}, {at}))"
 
     def s_SetStmt(self, s, out, ind):
+        if isinstance(s.target, A.Attr) and A.sets_a_field(s.target, self.g.counters):
+            # an item's field: the item checked before the value is computed, as the closure does
+            data, at, n = self.temp(), self.at(s.target.pos), repr(s.target.name)
+            out.extend([f"{ind}{data} = item_data(c, {self.ex(s.target.obj)}, {n}, {at})",
+                        f"{ind}set_field(c, {data}, {n}, {self.ex(s.value)}, {at})"])
+            return
         lines: list[str] = []
         place = self.counter(s.target, lines, ind)
         if place is None:
@@ -419,11 +425,14 @@ class _Generator:
         if e.name in self.g.item_fields:  # an item's field: the items' table, read here
             return (f"({d}[{n}] if type({t} := {obj}) is str and {t} in ({d} := c.s['items']) "
                     f"and {n} in ({d} := {d}[{t}]) else field(c, {t}, {n}, {at}))")
-        counter = self.g.counters.get(e.name)
+        counter, zone = self.g.counters.get(e.name), self.g.zones.get(e.name)
         if counter is not None and counter.per_player and counter.keys is None:
-            return (f"(c.s['players'][{t}][{n}] if type({t} := {obj}) is int "
-                    f"else player_attr(c, {t}, {n}, {at}))")
-        return f"player_attr(c, {obj}, {n}, {at})"
+            fast = f"c.s['players'][{t}][{n}]"  # a seat's counter (as compile's from_player)
+        elif counter is None and zone is not None and zone.per_player:
+            fast = f"{'zone' if zone.keys is None else 'family'}({n}, {t})"  # a seat's zone
+        else:
+            return f"player_attr(c, {obj}, {n}, {at})"
+        return f"({fast} if type({t} := {obj}) is int else player_attr(c, {t}, {n}, {at}))"
 
     def both_ints(self, left, right, scope) -> tuple[str, str, str]:
         """(a, b, test): the two sides of an operator, each computed once and in order (the `&`

@@ -16,12 +16,11 @@ from meeplang.dsl.limits import MAX_INT, int_too_large
 from meeplang.dsl.model import member_name
 
 from . import payments
-from .compile import (MAX_LIST, Ctx, EndGame, EndTurn, Graph, PassTurn, _bounder, _describe, _pool,
-                      bounded, need_int, need_items)
+from .compile import (_MISSING, MAX_LIST, Ctx, EndGame, EndTurn, Graph, PassTurn, _bounder,
+                      _describe, _pool, bounded, need_int, need_items, plain_value)
 from .functions import FUNCTIONS, call_error
 from .state import FamilyRef, ZoneRef
 
-_MISSING = object()
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "%": operator.mod,
           "//": operator.floordiv, "/": operator.floordiv}
 _CONTROL = {"end turn": EndTurn, "pass": PassTurn, "end game": EndGame}
@@ -282,6 +281,20 @@ def runtime(prog, constants: tuple = ()) -> dict:
         excess noted for `overflow of`), or the error, by compile's own bounder."""
         return _bounder(counters[name], pos)(new, c, p)
 
+    def item_data(c, x, name, pos):
+        """The item whose field `set` changes (as compile._item_field_setter)."""
+        data = c.s["items"].get(x) if isinstance(x, str) else None
+        if data is None:
+            raise RuleError(f"{x!r} is not an item, so its {name!r} cannot be set", pos)
+        return data
+
+    def set_field(c, data, name, value, pos):
+        value = plain_value(value, f"field {name}", pos)
+        eng = c.eng
+        if eng.rehearsing:  # the rehearsal puts it back (rehearsal.py)
+            eng.field_undo.append((data, name, data.get(name, _MISSING)))
+        data[name] = value
+
     def negative(c, verb, name, n, pos):
         raise RuleError(f"cannot {verb} a negative amount ({n} {name})", pos)
 
@@ -299,7 +312,7 @@ def runtime(prog, constants: tuple = ()) -> dict:
                member_slot, member_value, counter_slot, funds, can, can_value, call, call_now,
                aggregate, select, slice_, divide, plus, arith, contains, compare, compare_values,
                otherwise, seat, need_int, need_items, charge, each_pool, repeats, move, control, bound,
-               negative)
+               negative, item_data, set_field)
     return {"Ctx": Ctx, "ZoneRef": ZoneRef, "int": int, "str": str, "list": list, "dict": dict,
             "type": type, "len": len, "MISSING": _MISSING,
             "pool": _pool, "restore": _restore,
