@@ -328,6 +328,9 @@ class _Generator:
 
     def whole(self, e, what: str, at: str) -> str:
         """`need_int` of an expression, the int itself without a call."""
+        if _int_literal(e):
+            self.inlined_exprs.add(id(e))
+            return f"({e.value!r})"
         t = self.temp()
         return f"({t} if type({t} := {self.ex(e)}) is int else need_int({t}, {what!r}, {at}))"
 
