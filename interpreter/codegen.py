@@ -1,59 +1,99 @@
-"""Expressions of a checked game compiled to Python source: one module per game.
+"""Rules of a checked game compiled to Python source: one module per game.
 
 The technique of Jinja2 and of attrs: generate source, then compile it. It is safe only under
 rules that make the game's text unable to reach the code (docs/security.md):
 - the source comes from the checked syntax tree only, node class by node class;
 - no text of a game file is spliced in: functions get names from a fixed scheme (`e12`, `e12_3`,
-  `formula2`), every string and number is a `repr()` literal, positions are indexes into a table
-  `P`, and the `file:line` comment above each function is ASCII-escaped (no line break can enter);
+  `b4`, `formula2`), so do their temporaries (`t7`); every string and number is a `repr()`
+  literal, positions are indexes into a table `P`, the zones, tables and graphs a rule names are
+  entries of a table `K`, and the `file:line` comment above each function is ASCII-escaped (no
+  line break can enter);
 - the result is verified (interpreter/codecheck.py) before it is compiled and run.
 
-Generated code does only what Python's own `and`/`or`/`not`/`==`/`if else`/indexing do; every
-check and charge goes through interpreter/coderuntime.py, so a generated function and the
-closure interpreter/compile.py makes of the same expression agree, errors and positions included.
-Lazy parts (the branch of `otherwise`, a comprehension's element, the arguments a built-in's
-error covers) become functions of their own, named after their site.
+What is generated: each block of statements the compiler compiles (an action's effect, a
+trigger's, a flow step's `do:`), with `let`, `if`, `for each`, `repeat`, `move` and the control
+statements written out and any other statement called as its closure (`S[3](c)`, or `yield from`
+it when it can ask something); and each expression site that is not part of a generated block.
+Expressions do the common case in plain Python (an item's field, a list indexed by a whole number,
+int + int, a comparison of two ints, `count` of a zone) and fall back to the runtime
+(interpreter/coderuntime.py) for anything else, which says and charges exactly what the closures
+of interpreter/compile.py do: a generated function and its closure agree, errors and positions
+included. A part that must run later or inside an error handler (the branch of `otherwise`, the
+arguments a built-in's error covers) is a function of its own, named after its site; so is each
+comprehension, written out as a loop.
 """
 from __future__ import annotations
 
 from meeplang.dsl import ast as A
 from meeplang.dsl.errors import RuleError
+from meeplang.dsl.limits import MAX_INT
 
 from .compile import Compiled, name_kinds
 
-# how each comparison of the language is written by the generator
 _ORDER_OPS = ("<", "<=", ">", ">=")
 _DIVIDE_OPS = ("//", "%", "/")
+_FLUSH = ("if c.eng.pending_now or c.eng.watching_now:", "    yield from c.eng.flush_now(c)")
 
 
 class Generated:
     """A game's generated module: its source, the positions its functions report errors at
-    (`P[i]`), and the function of each expression site (by the node's id)."""
+    (`P[i]`), the declared things it reads (`K[i]`: (kind, name)), the function of each expression
+    site and of each block (by the node's id) and the statements it calls as closures (id -> i in
+    `S`)."""
 
-    __slots__ = ("source", "positions", "names")
+    __slots__ = ("source", "positions", "constants", "names", "blocks", "fallbacks")
 
-    def __init__(self, source: str, positions: tuple, names: dict):
-        self.source, self.positions, self.names = source, positions, names
+    def __init__(self, source: str, positions: tuple, constants: tuple, names: dict,
+                 blocks: dict, fallbacks: dict):
+        self.source, self.positions, self.constants = source, positions, constants
+        self.names, self.blocks, self.fallbacks = names, blocks, fallbacks
+
+
+class Recording:
+    """What the compiler compiles for a game (it reports through Compiled's hooks): every
+    expression with the local names in scope there, every block with whether it is a generator,
+    and whether each statement is. `prog` is that compiled program."""
+
+    def __init__(self, game):
+        self.exprs: dict[int, tuple] = {}  # id -> (expression, frozenset of local names)
+        self.blocks: dict[int, tuple] = {}  # id -> (block, is generator), inner blocks first
+        self.stmt_gen: dict[int, bool] = {}
+        self.prog = Compiled(game, expr_hook=self.expr, block_hook=self.block)
+
+    def expr(self, e, scope, fn):
+        self.exprs.setdefault(id(e), (e, frozenset(scope)))
+        return fn
+
+    def block(self, block, parts, compiled):
+        self.blocks.setdefault(id(block), (block, compiled[1]))
+        for s, (_, is_gen) in zip(block.stmts, parts):
+            self.stmt_gen.setdefault(id(s), is_gen)
+        return compiled
+
+    def sites(self) -> list[tuple]:
+        """Every expression compiled on its own (not as part of a larger one): [(e, scope)]."""
+        inner = {id(n) for e, _ in self.exprs.values() for n in A.walk(e) if n is not e}
+        return [site for key, site in self.exprs.items() if key not in inner]
 
 
 def expression_sites(game) -> list[tuple]:
-    """Every expression the compiler compiles on its own (not as part of a larger one), with the
-    local names in scope there: [(expression, frozenset of names)], each node once."""
-    seen: dict[int, tuple] = {}
-
-    def record(e, scope, fn):
-        seen.setdefault(id(e), (e, frozenset(scope)))
-        return fn
-    Compiled(game, expr_hook=record)
-    inner = {id(n) for e, _ in seen.values() for n in A.walk(e) if n is not e}
-    return [site for key, site in seen.items() if key not in inner]
+    """Every expression site of a game, with the local names in scope there."""
+    return Recording(game).sites()
 
 
-def generate(game, sites=None) -> Generated:
-    """The module for these sites (default: every expression site of the game)."""
-    gen = _Generator(game)
-    for e, scope in expression_sites(game) if sites is None else sites:
-        gen.site(e, scope)
+def generate(game, recording: Recording | None = None, every_site: bool = False) -> Generated:
+    """The module of a game: its blocks, then the expression sites they do not hold (with
+    `every_site`, all of them: the differential test pairs each with its closure)."""
+    rec = Recording(game) if recording is None else recording
+    gen = _Generator(game, rec)
+    inlined: set[int] = set()
+    for key, (block, _) in reversed(rec.blocks.items()):  # outer blocks first
+        if key not in inlined and block.stmts:
+            gen.block_function(block)
+            inlined |= gen.inlined_blocks
+    for e, scope in rec.sites():
+        if every_site or id(e) not in gen.inlined_exprs:
+            gen.site(e, scope)
     return gen.module()
 
 
@@ -63,20 +103,47 @@ def where(pos) -> str:
     return ascii(f"{pos.path}:{pos.line}")[1:-1]
 
 
+def _local_names(rec: Recording) -> frozenset:
+    """Every name that is local somewhere in the game (a `do NAME` may name a local holding an
+    action): in scope at an expression, or bound by a statement."""
+    names = set().union(*(scope for _, scope in rec.exprs.values()))
+    for block, _ in rec.blocks.values():
+        for n in A.walk(block):
+            names.update(getattr(n, field) for field in ("name", "var", "winner", "price",
+                                                          "history")
+                         if isinstance(getattr(n, field, None), str))
+    return frozenset(names)
+
+
+def _int_literal(e) -> bool:
+    return isinstance(e, A.Num) and type(e.value) is int
+
+
 class _Generator:
-    def __init__(self, game):
-        self.g = game
+    def __init__(self, game, rec: Recording):
+        self.g, self.rec = game, rec
         self.kinds = name_kinds(game)
+        self.immediate = any(t.immediate for t in game.triggers)
         self.defs: list[str] = []
         self.positions: list = []
         self.pos_index: dict = {}
+        self.constants: dict[tuple, int] = {}
         self.names: dict[int, str] = {}
+        self.blocks: dict[int, str] = {}
+        self.fallbacks: dict[int, int] = {}
         self.formulas: dict[str, str] = {}
-        self.prefix, self.subs = "", 0
+        self.inlined_blocks: set[int] = set()
+        self.inlined_exprs: set[int] = set()
+        self.prefix, self.subs, self.temps = "", 0, 0
+        self.yields = False  # has the block being written a `yield` yet?
+        self.local_names = _local_names(rec)
+        self.gain_targets = {(t.event, t.target) for t in game.triggers if t.event == "gain"}
 
     def module(self) -> Generated:
-        head = "# Meeplang expressions of one game, generated by interpreter/codegen.py\n"
-        return Generated(head + "".join(self.defs), tuple(self.positions), dict(self.names))
+        head = "# Meeplang rules of one game, generated by interpreter/codegen.py\n"
+        constants = tuple(sorted(self.constants, key=self.constants.__getitem__))
+        return Generated(head + "".join(self.defs), tuple(self.positions), constants,
+                         dict(self.names), dict(self.blocks), dict(self.fallbacks))
 
     # ------------------------------------------------------------ functions
     def site(self, e, scope) -> str:
@@ -87,16 +154,27 @@ class _Generator:
             self.function(name, e.pos, self.x(e, scope))
         return name
 
-    def function(self, name: str, pos, body: str) -> None:
-        self.defs.append(f"\n# {where(pos)}\ndef {name}(c):\n    return {body}\n")
+    def define(self, name: str, pos, lines: list) -> None:
+        body = "".join(f"    {line}\n" for line in lines)
+        self.defs.append(f"\n# {where(pos)}\ndef {name}(c):\n{body}")
+
+    def function(self, name: str, pos, expr: str) -> None:
+        self.define(name, pos, [f"return {expr}"])
+
+    def sub_name(self) -> str:
+        self.subs += 1
+        return f"{self.prefix}_{self.subs}"
 
     def lazy(self, body: str, pos) -> str:
         """A part computed later, or inside a runtime function's error handling: a function of its
         own, named after its site."""
-        self.subs += 1
-        name = f"{self.prefix}_{self.subs}"
+        name = self.sub_name()
         self.function(name, pos, body)
         return name
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"t{self.temps}"
 
     def at(self, pos) -> str:
         i = self.pos_index.get(pos)
@@ -104,6 +182,10 @@ class _Generator:
             i = self.pos_index[pos] = len(self.positions)
             self.positions.append(pos)
         return f"P[{i}]"
+
+    def constant(self, kind: str, name: str) -> str:
+        i = self.constants.setdefault((kind, name), len(self.constants))
+        return f"K[{i}]"
 
     def formula(self, name: str) -> str:
         fn = self.formulas.get(name)
@@ -115,6 +197,194 @@ class _Generator:
             self.function(fn, f.body.pos, self.x(f.body, set(f.params)))
             self.prefix, self.subs = saved
         return fn
+
+    # ------------------------------------------------------------ statements
+    def block_function(self, block) -> None:
+        """`def bN(c)`: a block as the compiler compiles it (a generator function exactly when
+        its closure is one), its statements written out or called as closures."""
+        name = self.blocks[id(block)] = f"b{len(self.blocks)}"
+        self.prefix, self.subs = name, 0
+        self.inlined_blocks, self.yields = set(), False
+        lines: list[str] = []
+        self.statements(block, lines, "")
+        assert self.yields == self.rec.blocks[id(block)][1], "a generator exactly when the closure is"
+        self.define(name, block.stmts[0].pos, lines)
+
+    def statements(self, block, out: list, ind: str) -> None:
+        if not block.stmts:
+            out.append(ind + "pass")
+        for s in block.stmts:
+            write = getattr(self, "s_" + type(s).__name__, None)
+            if write is None:
+                self.closure(s, out, ind)
+            else:
+                write(s, out, ind)
+            if self.immediate:  # as compile.run_flushing: `timing: immediately` triggers
+                out.extend(ind + line for line in _FLUSH)
+                self.yields = True
+
+    def body(self, block, out: list, ind: str) -> None:
+        """A block written out inside the statement that holds it."""
+        self.inlined_blocks.add(id(block))
+        self.statements(block, out, ind + "    ")
+
+    def closure(self, s, out: list, ind: str) -> None:
+        """A statement the generator does not write out: its closure, from the table `S`."""
+        i = self.fallbacks.setdefault(id(s), len(self.fallbacks))
+        is_gen = self.rec.stmt_gen[id(s)]
+        self.yields = self.yields or is_gen
+        out.append(f"{ind}{'yield from ' if is_gen else ''}S[{i}](c)")
+
+    def ex(self, e) -> str:
+        """An expression site of a statement written out: inline, in that statement's scope."""
+        self.inlined_exprs.add(id(e))
+        return self.x(e, self.rec.exprs[id(e)][1])
+
+    def s_LetStmt(self, s, out, ind):
+        out.append(f"{ind}c.v[{s.name!r}] = {self.ex(s.value)}")
+
+    def s_IfStmt(self, s, out, ind):
+        for i, (cond, block) in enumerate(s.branches):
+            out.append(f"{ind}{'elif' if i else 'if'} {self.ex(cond)}:")
+            self.body(block, out, ind)
+        if s.other is not None:
+            out.append(f"{ind}else:")
+            self.body(s.other, out, ind)
+
+    def s_ForEachStmt(self, s, out, ind):
+        at, t = self.at(s.pos), self.temp()
+        src = self.ex(s.source)
+        # as compile.s_ForEachStmt: a zone is copied (and not charged) unless the body can ask
+        if self.rec.blocks[id(s.body)][1]:
+            pool = f"need_items(c, {src}, 'what `for each` goes through', {at})"
+        else:
+            pool = f"each_pool(c, {src}, {at})"
+        out.extend([f"{ind}for {t} in {pool}:", f"{ind}    c.eng.tick({at})",
+                    f"{ind}    c.v[{s.var!r}] = {t}"])
+        self.body(s.body, out, ind)
+
+    def s_RepeatStmt(self, s, out, ind):
+        at, t = self.at(s.pos), self.temp()
+        out.extend([f"{ind}for {t} in repeats({self.ex(s.count)}, {at}):",
+                    f"{ind}    c.eng.tick({at})"])
+        self.body(s.body, out, ind)
+
+    def s_MoveStmt(self, s, out, ind):
+        if s.position is not None:
+            self.closure(s, out, ind)
+            return
+        out.append(f"{ind}move(c, {self.ex(s.item)}, {self.ex(s.dest)}, {s.place == 'top'!r}, "
+                   f"{self.at(s.pos)}, {bool(s.gravity)!r})")
+
+    def s_DoStmt(self, s, out, ind):
+        """`do NAME [for P] [with ...]` once, as the closure does it: whose turn, then the
+        arguments, then one step of work and the action. Anything more (times, `else`, an action
+        held in a value or a local) is left to the closure."""
+        if (s.times is not None or s.value is not None or s.otherwise is not None or
+                s.action not in self.g.actions or s.action in self.local_names):
+            self.closure(s, out, ind)
+            return
+        at, who, bound = self.at(s.pos), self.temp(), self.temp()
+        player = self.ex(s.player) if s.player is not None else "c.you"
+        args = "{" + ", ".join(f"{n!r}: {self.ex(x)}" for n, x in s.args) + "}"
+        out.extend([f"{ind}{who} = {player}", f"{ind}{bound} = {args}", f"{ind}c.eng.tick({at})",
+                    f"{ind}yield from c.eng.do_action({s.action!r}, {who}, {at}, "
+                    f"{bool(s.optional)!r}, {bound})"])
+        self.yields = True
+
+    def counter(self, target, out, ind) -> tuple | None:
+        """A counter target written out (`coins`, `bank`, `p.coins`): emits its holder into a
+        temporary, whose seat first (checked as compile._counter_setter checks it) ->
+        (holder, owner, spec), or None when the closure should do it (a family member, an item's
+        field, a track or a counter with `gain of` triggers)."""
+        target_of = A.counter_target(target)
+        if isinstance(target, A.Index) or A.sets_a_field(target, self.g.counters) or (
+                target_of is None or target_of[1] not in self.g.counters):
+            return None
+        spec = self.g.counters[target_of[1]]
+        if spec.keys is not None or spec.track is not None or (
+                "gain", spec.name) in self.gain_targets:
+            return None
+        holder = self.temp()
+        if isinstance(target, A.Attr):
+            owner = self.temp()
+            out.append(f"{ind}{owner} = seat(c, {self.ex(target.obj)}, {self.at(target.pos)})")
+        else:
+            owner = "c.you" if spec.per_player else "None"
+        h = "c.s['counters']" if owner == "None" else f"c.s['players'][{owner}]"
+        out.append(f"{ind}{holder} = {h}")
+        return holder, owner, spec
+
+    def bounded(self, value: str, spec, owner: str, at: str) -> str:
+        """A counter's new value, within its bounds; else compile's bounder (clamp, overflow,
+        or its error) through the runtime's `bound`."""
+        t = self.temp()
+        tests = [f"type({t} := {value}) is int"]
+        if spec.min is not None:
+            tests.append(f"{spec.min!r} <= {t}")
+        if spec.max is not None:
+            tests.append(f"{t} <= {spec.max!r}")
+        return f"({t} if {' and '.join(tests)} else bound(c, {spec.name!r}, {t}, {owner}, {at}))"
+
+    def whole(self, e, what: str, at: str) -> str:
+        """`need_int` of an expression, the int itself without a call."""
+        if _int_literal(e):
+            self.inlined_exprs.add(id(e))
+            return f"({e.value!r})"
+        t = self.temp()
+        return f"({t} if type({t} := {self.ex(e)}) is int else need_int({t}, {what!r}, {at}))"
+
+    def s_SetStmt(self, s, out, ind):
+        if isinstance(s.target, A.Attr) and A.sets_a_field(s.target, self.g.counters):
+            # an item's field: the item checked before the value is computed, as the closure does
+            data, at, n = self.temp(), self.at(s.target.pos), repr(s.target.name)
+            out.extend([f"{ind}{data} = item_data(c, {self.ex(s.target.obj)}, {n}, {at})",
+                        f"{ind}set_field(c, {data}, {n}, {self.ex(s.value)}, {at})"])
+            return
+        lines: list[str] = []
+        place = self.counter(s.target, lines, ind)
+        if place is None:
+            self.closure(s, out, ind)
+            return
+        holder, owner, spec = place
+        out.extend(lines)
+        value = self.bounded(self.ex(s.value), spec, owner, self.at(s.pos))
+        out.append(f"{ind}{holder}[{spec.name!r}] = {value}")
+
+    def s_AddStmt(self, s, out, ind):
+        lines: list[str] = []
+        place = self.counter(s.target, lines, ind)
+        if place is None:
+            self.closure(s, out, ind)
+            return
+        holder, owner, spec = place
+        out.extend(lines)
+        at, name = self.at(s.pos), repr(spec.name)
+        amount = self.whole(s.amount, "the amount", at)
+        value = f"{holder}[{name}] {'+' if s.sign > 0 else '-'} {amount}"
+        out.append(f"{ind}{holder}[{name}] = {self.bounded(value, spec, owner, at)}")
+
+    def s_GainStmt(self, s, out, ind):
+        """`gain N coins`, `p gains N coins`: as compile.s_GainStmt without held items' bonus
+        (those, a payment, a loss, a family member are left to the closure)."""
+        spec = self.g.counters[s.counter]
+        if (s.verb != "gain" or s.key is not None or s.to is not None or spec.track is not None
+                or ("gain", spec.name) in self.gain_targets or spec.keys is not None or
+                ("bonus", s.counter) in self.rec.prog.abilities):
+            self.closure(s, out, ind)
+            return
+        at, name, who, n, holder = (self.at(s.pos), repr(s.counter), self.temp(), self.temp(),
+                                    self.temp())
+        out.extend([f"{ind}{who} = {self.ex(s.player) if s.player is not None else 'c.you'}",
+                    f"{ind}{n} = {self.whole(s.amount, 'the amount', at)}",
+                    f"{ind}if {n} < 0:",
+                    f"{ind}    negative(c, 'gain', {name}, {n}, {at})",
+                    f"{ind}{holder} = c.s['players'][{who}]",
+                    f"{ind}{holder}[{name}] = "
+                    f"{self.bounded(f'{holder}[{name}] + {n}', spec, who, at)}"])
+
+    def s_ControlStmt(self, s, out, ind):
+        out.append(f"{ind}control(c, {s.what!r}, {self.at(s.pos)})")
 
     # ------------------------------------------------------------ expressions
     def x(self, e, scope) -> str:
@@ -132,17 +402,16 @@ class _Generator:
         if name in scope:
             return f"c.v[{n}]"
         kind = self.kinds.get(name)
-        if kind == "option":
+        if kind in ("option",):
             return f"c.eng.opts[{n}]"
-        if kind == "table":
-            return f"table({n})"
+        if kind in ("table", "zone", "family"):
+            return self.constant(kind, name)
         if name in self.g.graphs:
-            return f"graph({n})"
+            return self.constant("graph", name)
         simple = {"counter": f"c.s['counters'][{n}]", "pcounter": f"c.s['players'][c.you][{n}]",
                   "counters": f"counter_family(c, {n}, False)",
                   "pcounters": f"counter_family(c, {n}, True)",
-                  "zone": f"zone({n}, None)", "pzone": f"zone({n}, c.you)",
-                  "family": f"family({n}, None)", "pfamily": f"family({n}, c.you)"}
+                  "pzone": f"zone({n}, c.you)", "pfamily": f"family({n}, c.you)"}
         if kind in simple:
             return simple[kind]
         builtin = {"you": "c.you", "players": "players(c)", "others": "others(c)",
@@ -154,13 +423,47 @@ class _Generator:
         raise RuleError(f"unknown name {name!r}", e.pos)  # the checker prevents this
 
     def x_Attr(self, e, scope) -> str:
-        fn = "field" if e.name in self.g.item_fields else "player_attr"
-        return f"{fn}(c, {self.x(e.obj, scope)}, {e.name!r}, {self.at(e.pos)})"
+        obj, n, at = self.x(e.obj, scope), repr(e.name), self.at(e.pos)
+        t, d = self.temp(), self.temp()
+        if e.name in self.g.item_fields:  # an item's field: the items' table, read here
+            return (f"({d}[{n}] if type({t} := {obj}) is str and {t} in ({d} := c.s['items']) "
+                    f"and {n} in ({d} := {d}[{t}]) else field(c, {t}, {n}, {at}))")
+        counter, zone = self.g.counters.get(e.name), self.g.zones.get(e.name)
+        if counter is not None and counter.per_player and counter.keys is None:
+            fast = f"c.s['players'][{t}][{n}]"  # a seat's counter (as compile's from_player)
+        elif counter is None and zone is not None and zone.per_player:
+            fast = f"{'zone' if zone.keys is None else 'family'}({n}, {t})"  # a seat's zone
+        else:
+            return f"player_attr(c, {obj}, {n}, {at})"
+        return f"({fast} if type({t} := {obj}) is int else player_attr(c, {t}, {n}, {at}))"
+
+    def both_ints(self, left, right, scope) -> tuple[str, str, str]:
+        """(a, b, test): the two sides of an operator, each computed once and in order (the `&`
+        does not stop at the first), and the test that both are ints (a literal needs none)."""
+        sides, tests = [], []
+        for side in (left, right):
+            if _int_literal(side):
+                sides.append(f"({side.value!r})")
+            else:
+                t = self.temp()
+                sides.append(t)
+                tests.append(f"(type({t} := {self.x(side, scope)}) is int)")
+        return sides[0], sides[1], " & ".join(tests) or "True"
 
     def x_Index(self, e, scope) -> str:
         if self._family(e.obj, scope):
             return f"member_value{self._member_args(e, scope)}"
-        return f"index(c, {self.x(e.obj, scope)}, {self.x(e.key, scope)}, {self.at(e.pos)})"
+        o, at = self.temp(), self.at(e.pos)
+        obj = self.x(e.obj, scope)
+        if _int_literal(e.key) and e.key.value >= 0:
+            k = repr(e.key.value)
+            return (f"({o}[{k}] if type({o} := {obj}) is list and {k} < len({o}) "
+                    f"else index(c, {o}, {k}, {at}))")
+        k = self.temp()
+        return (f"({o}[{k}] if (type({o} := {obj}) is list) & (type({k} := "
+                f"{self.x(e.key, scope)}) is int) and 0 <= {k} < len({o}) "
+                f"else {o}[{k}] if type({o}) is dict and type({k}) is int and {k} in {o} "
+                f"else index(c, {o}, {k}, {at}))")
 
     def _family(self, e, scope) -> bool:
         """Does `e` name a counter family (`accounts`, `p.accounts`)? As compile.family_of."""
@@ -194,6 +497,25 @@ class _Generator:
             return f"can(c, {e.action!r}, {args})"
         return f"can_value(c, {value}, {args}, {self.at(e.pos)})"
 
+    def clean(self, e, errors: str, seen: frozenset = frozenset()) -> bool:
+        """Can `e` raise none of these Python errors of its own (`errors`: "T" TypeError, "TIK"
+        with IndexError and KeyError), only rule errors? `in` over a number may raise a
+        TypeError, `p.coins` of a seat past the last an IndexError, and what `can()` computes
+        anything. A clean side of `<` or argument of a built-in is computed outside the runtime's
+        error handling, which would otherwise report such an error at the comparison or call."""
+        for n in A.walk(e):
+            if isinstance(n, A.Compare) and n.op in ("in", "not in") or isinstance(n, A.CanExpr):
+                return False
+            if isinstance(n, A.Call) and n.func == "funds":
+                return False
+            if isinstance(n, A.Call) and n.func in self.g.formulas and n.func not in seen:
+                if not self.clean(self.g.formulas[n.func].body, errors, seen | {n.func}):
+                    return False
+            if "I" in errors and isinstance(n, A.Attr) and getattr(
+                    self.g.counters.get(n.name), "per_player", False):
+                return False
+        return True
+
     def x_Call(self, e, scope) -> str:
         if e.func == "funds":
             return self._funds(e.args[0], scope)
@@ -201,8 +523,21 @@ class _Generator:
             params = self.g.formulas[e.func].params
             bound = ", ".join(f"{p!r}: {self.x(a, scope)}" for p, a in zip(params, e.args))
             return f"{self.formula(e.func)}(Ctx(c.s, c.you, {{{bound}}}, c.eng))"
+        at, name = self.at(e.pos), repr(e.func)
+        if not all(self.clean(a, "TIK") for a in e.args):
+            args = "".join(f"{self.x(a, scope)}, " for a in e.args)
+            return f"call(c, {name}, {self.lazy(f'({args})', e.pos)}, {at})"
+        if e.func in ("count", "empty") and len(e.args) == 1:
+            t = self.temp()
+            slow = f"call_now(c, {name}, ({t},), {at})"
+            arg = self.x(e.args[0], scope)
+            if e.func == "count":
+                return (f"(len(c.s['zones'][{t}.key]) if type({t} := {arg}) is ZoneRef "
+                        f"else len({t}) if type({t}) is list else {slow})")
+            return (f"((not c.s['zones'][{t}.key]) if type({t} := {arg}) is ZoneRef "
+                    f"else (not {t}) if type({t}) is list else {slow})")
         args = "".join(f"{self.x(a, scope)}, " for a in e.args)
-        return f"call(c, {e.func!r}, {self.lazy(f'({args})', e.pos)}, {self.at(e.pos)})"
+        return f"call_now(c, {name}, ({args}), {at})"
 
     def _funds(self, target, scope) -> str:
         if isinstance(target, A.Index):
@@ -219,17 +554,35 @@ class _Generator:
         return f"funds(c, {name!r}, {slot})"
 
     def x_Comprehension(self, e, scope) -> str:
+        """A function of its own, the closure's loop written out: the local saved, the pool
+        charged, the variable bound in `c.v` for each value, the local put back."""
+        name = self.sub_name()
         inner = set(scope) | {e.var}
-        elem = self.lazy(self.x(e.elem, inner), e.elem.pos)
-        cond = self.lazy(self.x(e.cond, inner), e.cond.pos) if e.cond is not None else "None"
-        loop = f"c, {e.var!r}, {self.x(e.source, scope)}, {elem}, {cond}"
-        at = self.at(e.pos)
-        if e.func in ("any", "all"):
-            return f"decide({loop}, {e.func == 'any'!r}, {at})"
-        values = f"listcomp({loop}, {at})"
-        if e.func is None:
-            return values
-        return f"aggregate(c, {e.func!r}, {self.lazy(values, e.pos)}, {at})"
+        var, at = repr(e.var), self.at(e.pos)
+        saved, pool, out, x = self.temp(), self.temp(), self.temp(), self.temp()
+        lines = [f"{saved} = c.v[{var}] if {var} in c.v else MISSING",
+                 f"{pool} = pool(c, {self.x(e.source, scope)}, {at})",
+                 f"charge(c, len({pool}), {at})"]
+        elem = self.x(e.elem, inner)
+        test = [self.x(e.cond, inner)] if e.cond is not None else []
+        if e.func in ("any", "all"):  # stop at the first value that decides
+            want = e.func == "any"
+            lines += [f"{out} = {not want!r}", f"for {x} in {pool}:", f"    c.v[{var}] = {x}",
+                      f"    if {' and '.join(test + [elem if want else f'(not {elem})'])}:",
+                      f"        {out} = {want!r}", "        break"]
+        else:
+            if isinstance(e.elem, A.Name) and e.elem.name == e.var:
+                elem = x
+            lines += [f"{out} = []", f"for {x} in {pool}:", f"    c.v[{var}] = {x}"]
+            if test:
+                lines += [f"    if {test[0]}:", f"        {out}.append({elem})"]
+            else:
+                lines.append(f"    {out}.append({elem})")
+        lines += [f"restore(c.v, {var}, {saved})", f"return {out}"]
+        self.define(name, e.pos, lines)
+        if e.func is None or e.func in ("any", "all"):
+            return f"{name}(c)"
+        return f"aggregate(c, {e.func!r}, {name}, {at})"
 
     def x_Select(self, e, scope) -> str:
         key = self.lazy(self.x(e.key, set(scope) | {e.var}), e.key.pos)
@@ -241,25 +594,36 @@ class _Generator:
 
     def x_BinOp(self, e, scope) -> str:
         at, op = self.at(e.pos), e.op
-        left, right = self.x(e.left, scope), self.x(e.right, scope)
         if op in _DIVIDE_OPS:
-            return (f"divide(need_int({left}, {'the left side of ' + op!r}, {at}), "
-                    f"need_int({right}, {'the right side of ' + op!r}, {at}), {op!r}, {at})")
-        if op == "+":
-            return f"plus(c, {left}, {right}, {at})"
-        return f"arith({left}, {right}, {op!r}, {at})"
+            left = self.x(e.left, scope)
+            what = repr("the left side of " + op)
+            if _int_literal(e.right) and e.right.value:  # `coins // 5`: the common case
+                t, r = self.temp(), repr(e.right.value)
+                test = f"type({t} := {left}) is int" + (f" and not {t} % {r}" if op == "/" else "")
+                return (f"({t} {'//' if op == '/' else op} {r} if {test} "
+                        f"else divide(need_int({t}, {what}, {at}), {r}, {op!r}, {at}))")
+            return (f"divide(need_int({left}, {what}, {at}), "
+                    f"need_int({self.x(e.right, scope)}, {'the right side of ' + op!r}, {at}), "
+                    f"{op!r}, {at})")
+        a, b, test = self.both_ints(e.left, e.right, scope)
+        n = self.temp()
+        slow = f"plus(c, {a}, {b}, {at})" if op == "+" else f"arith({a}, {b}, {op!r}, {at})"
+        return f"({n} if {test} and {-MAX_INT} <= ({n} := {a} {op} {b}) <= {MAX_INT} else {slow})"
 
     def x_Compare(self, e, scope) -> str:
-        left, right = self.x(e.left, scope), self.x(e.right, scope)
-        if e.op == "in":
-            return f"contains(c, {left}, {right})"
-        if e.op == "not in":
-            return f"(not contains(c, {left}, {right}))"
+        if e.op in ("in", "not in"):
+            left, right = self.x(e.left, scope), self.x(e.right, scope)
+            test = f"contains(c, {left}, {right})"
+            return test if e.op == "in" else f"(not {test})"
         if e.op in ("==", "!="):
-            return f"({left} {'==' if e.op == '==' else '!='} {right})"
+            return f"({self.x(e.left, scope)} {e.op} {self.x(e.right, scope)})"
         assert e.op in _ORDER_OPS
-        sides = self.lazy(f"({left}, {right})", e.pos)
-        return f"compare(c, {sides}, {e.op!r}, {self.at(e.pos)})"
+        at = self.at(e.pos)
+        if self.clean(e.left, "T") and self.clean(e.right, "T"):
+            a, b, test = self.both_ints(e.left, e.right, scope)
+            return f"({a} {e.op} {b} if {test} else compare_values({a}, {b}, {e.op!r}, {at}))"
+        sides = self.lazy(f"({self.x(e.left, scope)}, {self.x(e.right, scope)})", e.pos)
+        return f"compare(c, {sides}, {e.op!r}, {at})"
 
     def x_BoolOp(self, e, scope) -> str:
         op = "and" if e.op == "and" else "or"
@@ -269,7 +633,9 @@ class _Generator:
         return f"(not {self.x(e.operand, scope)})"
 
     def x_Neg(self, e, scope) -> str:
-        return f"(-need_int({self.x(e.operand, scope)}, 'what is negated', {self.at(e.pos)}))"
+        t = self.temp()
+        return (f"(-{t} if type({t} := {self.x(e.operand, scope)}) is int "
+                f"else -need_int({t}, 'what is negated', {self.at(e.pos)}))")
 
     def x_Otherwise(self, e, scope) -> str:
         then = self.lazy(self.x(e.then, scope), e.then.pos)

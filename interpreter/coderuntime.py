@@ -1,10 +1,11 @@
-"""The functions generated expression code may call (interpreter/codegen.py), one set per game.
+"""The functions generated code may call (interpreter/codegen.py), one set per game.
 
-Generated code holds no logic of its own beyond Python's `and`, `or`, `not`, `==`, `if ... else`,
-indexing and list displays: every check that gives a rule its error (a whole number expected, a
-player expected, a key missing), every charge to the work budget, goes through these functions,
-which say and do exactly what the closures of interpreter/compile.py say and do. `runtime(prog)`
-returns them as the globals of the generated module; nothing else is in scope there.
+Generated code does the common case itself (an item's field, int + int, a list indexed by a
+whole number) and calls these functions for everything else: every check that gives a rule its
+error (a whole number expected, a player expected, a key missing), every charge to the work
+budget, every statement's work on the state, which say and do exactly what the closures of
+interpreter/compile.py say and do. `runtime(prog, constants)` returns them as the globals of the
+generated module, with the declared things it reads (`K`); nothing else is in scope there.
 """
 from __future__ import annotations
 
@@ -15,19 +16,21 @@ from meeplang.dsl.limits import MAX_INT, int_too_large
 from meeplang.dsl.model import member_name
 
 from . import payments
-from .compile import (MAX_LIST, Ctx, Graph, _describe, _pool, bounded, need_int, need_items)
+from .compile import (_MISSING, MAX_LIST, Ctx, EndGame, EndTurn, Graph, PassTurn, _bounder,
+                      _describe, _pool, bounded, need_int, need_items, plain_value)
 from .functions import FUNCTIONS, call_error
 from .state import FamilyRef, ZoneRef
 
-_MISSING = object()
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "%": operator.mod,
           "//": operator.floordiv, "/": operator.floordiv}
+_CONTROL = {"end turn": EndTurn, "pass": PassTurn, "end game": EndGame}
 _ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
-def runtime(prog) -> dict:
-    """The names a game's generated module may use: these functions, `Ctx` and the positions
-    table `P` (added by the loader). Each closes over the game's declarations by name."""
+def runtime(prog, constants: tuple = ()) -> dict:
+    """The names a game's generated module may use: these functions, `Ctx`, the types it tests
+    for (`ZoneRef`, `int`, `str`, `list`, `dict`), `type` and `len`, the declared things it reads (`K`, from (kind, name)), and `MISSING`; the loader adds
+    the positions `P` and the closures `S`. Each function closes over the game's declarations."""
     game = prog.game
     counters, zones = game.counters, game.zones
     graphs = {name: Graph(name, adjacency) for name, adjacency in game.graphs.items()}
@@ -38,11 +41,8 @@ def runtime(prog) -> dict:
     by_text = {name: {str(k): m for k, m in ms} for name, ms in members.items()}
     zone_ref = prog.zone_ref
 
-    def table(name):
-        return game.tables[name]
-
-    def graph(name):
-        return graphs[name]
+    declared = {"table": game.tables.__getitem__, "graph": graphs.__getitem__,
+                "zone": lambda name: zone_ref(name, None), "family": families.__getitem__}
 
     def zone(name, owner):
         return zone_ref(name, owner)
@@ -156,34 +156,6 @@ def runtime(prog) -> dict:
         except (ValueError, TypeError, KeyError, IndexError, ZeroDivisionError) as exc:
             raise call_error(name, exc, pos) from None
 
-    def listcomp(c, var, src, elem, cond, pos):
-        v = c.v
-        saved = v.get(var, _MISSING)
-        pool = _pool(c, src, pos)
-        c.eng.charge(len(pool), pos)
-        out = []
-        for x in pool:
-            v[var] = x
-            if cond is None or cond(c):
-                out.append(elem(c))
-        _restore(v, var, saved)
-        return out
-
-    def decide(c, var, src, elem, cond, want, pos):
-        """`any(...)` / `all(...)`: stop at the first value that decides."""
-        v = c.v
-        saved = v.get(var, _MISSING)
-        pool = _pool(c, src, pos)
-        c.eng.charge(len(pool), pos)
-        result = not want
-        for x in pool:
-            v[var] = x
-            if (cond is None or cond(c)) and bool(elem(c)) is want:
-                result = want
-                break
-        _restore(v, var, saved)
-        return result
-
     def aggregate(c, name, values, pos):
         try:
             return FUNCTIONS[name](c, values(c))
@@ -264,11 +236,88 @@ def runtime(prog) -> dict:
             return then(c)
         return value
 
-    helpers = (table, graph, zone, family, counter_family, players, others, passers, player_attr,
-               field, index, member_slot, member_value, counter_slot, funds, can, can_value, call,
-               listcomp, decide, aggregate, select, slice_, divide, plus, arith, contains,
-               compare, otherwise, seat, need_int, need_items)
-    return {"Ctx": Ctx, **{f.__name__: f for f in helpers}}
+    def call_now(c, name, args, pos):
+        """A built-in whose arguments, computed by generated code, cannot fail but with a rule's
+        error (codegen's `clean`): only the function itself runs under the error handling."""
+        try:
+            return FUNCTIONS[name](c, *args)
+        except (ValueError, TypeError, KeyError, IndexError, ZeroDivisionError) as exc:
+            raise call_error(name, exc, pos) from None
+
+    def compare_values(a, b, op, pos):
+        """`<`, `<=`, `>`, `>=` of two computed values that are not both ints."""
+        try:
+            return _ORDER[op](a, b)
+        except TypeError as exc:
+            raise RuleError(f"cannot compare: {exc}", pos) from None
+
+    def charge(c, n, pos):
+        """A comprehension's pool charged to the work budget, as the closures charge it."""
+        eng = c.eng
+        eng.steps += n
+        if eng.steps > eng.limit:  # the budget, or the stretch without a decision
+            eng.tick(pos)
+
+    def each_pool(c, value, pos):
+        """What a `for each` that never asks goes through: a zone copied, a list checked."""
+        if type(value) is ZoneRef:
+            return list(c.s["zones"][value.key])
+        return need_items(c, value, "what `for each` goes through", pos)
+
+    def repeats(n, pos):
+        n = need_int(n, "the number of repeats", pos)
+        if n < 0:
+            raise RuleError(f"cannot repeat a negative number of times ({n})", pos)
+        return range(n)
+
+    def move(c, x, z, at_top, pos, gravity):
+        if type(z) is not ZoneRef:
+            raise RuleError(f"{z!r} is not a zone", pos)
+        for one in (x if isinstance(x, list) else [x]):
+            c.eng.move_item(one, z, at_top, pos, gravity)
+
+    def bound(c, name, new, p, pos):
+        """A counter's new value that is not a whole number within its bounds: clamped (and the
+        excess noted for `overflow of`), or the error, by compile's own bounder."""
+        return _bounder(counters[name], pos)(new, c, p)
+
+    def item_data(c, x, name, pos):
+        """The item whose field `set` changes (as compile._item_field_setter)."""
+        data = c.s["items"].get(x) if isinstance(x, str) else None
+        if data is None:
+            raise RuleError(f"{x!r} is not an item, so its {name!r} cannot be set", pos)
+        return data
+
+    def set_field(c, data, name, value, pos):
+        value = plain_value(value, f"field {name}", pos)
+        eng = c.eng
+        if eng.rehearsing:  # the rehearsal puts it back (rehearsal.py)
+            eng.field_undo.append((data, name, data.get(name, _MISSING)))
+        data[name] = value
+
+    def negative(c, verb, name, n, pos):
+        raise RuleError(f"cannot {verb} a negative amount ({n} {name})", pos)
+
+    def control(c, what, pos):
+        """`end turn`, `pass`, `end game`: as compile.s_ControlStmt."""
+        if what == "pass":
+            passed = c.s["turn"]["passed"]
+            if c.you not in passed:
+                passed.append(c.you)
+        if what == "end game" and c.eng.record:
+            c.eng.events.append({"event": "end game", "at": f"{pos.path}:{pos.line}"})
+        raise _CONTROL[what](what, pos)
+
+    helpers = (zone, family, counter_family, players, others, passers, player_attr, field, index,
+               member_slot, member_value, counter_slot, funds, can, can_value, call, call_now,
+               aggregate, select, slice_, divide, plus, arith, contains, compare, compare_values,
+               otherwise, seat, need_int, need_items, charge, each_pool, repeats, move, control, bound,
+               negative, item_data, set_field)
+    return {"Ctx": Ctx, "ZoneRef": ZoneRef, "int": int, "str": str, "list": list, "dict": dict,
+            "type": type, "len": len, "MISSING": _MISSING,
+            "pool": _pool, "restore": _restore,
+            "K": tuple(declared[kind](name) for kind, name in constants),
+            **{f.__name__: f for f in helpers}}
 
 
 def _restore(v: dict, var: str, saved) -> None:

@@ -77,7 +77,8 @@ _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.l
 class Compiled:
     """The compiled program of one Game."""
 
-    def __init__(self, game, traced: bool = False, expr_hook: Callable[..., Any] | None = None):
+    def __init__(self, game, traced: bool = False, expr_hook: Callable[..., Any] | None = None,
+                 block_hook: Callable[..., Any] | None = None):
         self.game = game
         self.traced = traced  # statements record what they change (interpreter/trace.py)
         self.zone_refs: dict[tuple, ZoneRef] = {}
@@ -85,7 +86,7 @@ class Compiled:
         self.plain_zones = frozenset(n for n, z in game.zones.items()
                                      if z.grid is None and z.capacity is None)
         self.initial_states: dict[tuple, dict] = {}  # (seats, options) -> state before setup
-        cp = _Compiler(self, game, expr_hook)
+        cp = _Compiler(self, game, expr_hook, block_hook)
         self.counter_init = {n: cp.ex(c.initial, {"key"} if c.keys is not None else set())
                              for n, c in game.counters.items()}
         self.transfer_fee = {n: cp.ex(c.transfer.fee, set()) for n, c in game.counters.items()
@@ -282,11 +283,13 @@ def compile_expression(prog, game, expr):
     return _Compiler(prog, game).ex(expr, set())
 
 class _Compiler:
-    def __init__(self, prog: Compiled, game, expr_hook: Callable[..., Any] | None = None):
+    def __init__(self, prog: Compiled, game, expr_hook: Callable[..., Any] | None = None,
+                 block_hook: Callable[..., Any] | None = None):
         self.prog, self.g = prog, game
         self.immediate = any(t.immediate for t in game.triggers)
         self.kinds = name_kinds(game)
         self.expr_hook = expr_hook
+        self.block_hook = block_hook
         self.fields = game.item_fields
         self.formula_fns: dict = {}
         # counters and tracks whose `gain of` / `enter space of` triggers their changes must run
@@ -746,6 +749,15 @@ class _Compiler:
         """-> (fn, is_generator)"""
         scope = set(scope)
         parts = [self.stmt(s, scope) for s in block.stmts]
+        compiled_block = self.run_parts(parts)
+        # the code generator (interpreter/codegen.py) learns here how each block and each of its
+        # statements is compiled, and the generated program swaps in its own function
+        if self.block_hook is None:
+            return compiled_block
+        return self.block_hook(block, parts, compiled_block)
+
+    def run_parts(self, parts: list):
+        """A block's statements, compiled, as one function: -> (fn, is_generator)"""
         if self.immediate:
             # triggers with `timing: immediately` run right after the statement that fired them
             def run_flushing(c: Ctx):

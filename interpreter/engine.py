@@ -20,10 +20,11 @@ from meeplang.dsl.limits import MAX_INT, bounds_text, short_number
 from meeplang.dsl.model import Game, member_name
 
 from . import state as st
-from .compile import (Compiled, Ctx, EndGame, EndTurn, PassTurn, compiled, limit_key, need_int,
+from .compile import (Compiled, Ctx, EndGame, EndTurn, PassTurn, limit_key, need_int,
                       need_items, plain_value)
 from .decisions import ActionOption, Decision, label
 from .functions import items_of
+from .generated import program
 from .rehearsal import rehearse
 
 DEFAULT_STEP_BUDGET = 2_000_000  # loop passes, turns, actions and values gone through
@@ -120,8 +121,9 @@ class Engine:
         self.opts = resolve_options(game, options)
         self.options_given = dict(options or {})
         self.rng = random.Random(seed)
-        # traced: a program of its own whose statements note what they change (play --trace)
-        self.prog = Compiled(game, traced=True) if trace else compiled(game)
+        # traced: a program of its own whose statements note what they change (play --trace);
+        # else the generated program (interpreter/generated.py), or the closures alone
+        self.prog = Compiled(game, traced=True) if trace else program(game)
         self.changes: list = []  # (events so far, rule position, [change, ...]) when traced
         self.budget, self.max_depth, self.record = step_budget, trigger_depth, record
         self.steps = 0

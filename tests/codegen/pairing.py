@@ -15,8 +15,9 @@ class Differential:
     """An expression hook for Compiled: each closure of a generated site runs beside its twin."""
 
     def __init__(self, game):
-        self.generated = generate(game)
-        self.twins = load(self.generated, Compiled(game))
+        self.generated = generate(game, every_site=True)
+        namespace = load(self.generated, Compiled(game))
+        self.twins = {key: namespace[name] for key, name in self.generated.names.items()}
         self.calls: dict[int, int] = {}
 
     def hook(self, e, scope, fn):

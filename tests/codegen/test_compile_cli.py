@@ -21,7 +21,8 @@ def test_emit_python_prints_the_module_with_each_rule_position(capsys):
 def test_compile_verifies_and_summarises(capsys):
     assert main(["compile", "goofspiel"]) == 0
     out = capsys.readouterr().out
-    assert re.match(r"ok: goofspiel: [0-9]+ expressions compiled to Python", out)
+    assert re.match(r"ok: goofspiel: [0-9]+ blocks and [0-9]+ expressions compiled to Python",
+                    out)
 
 
 def test_errors_are_positioned_not_tracebacks(write_game, capsys):

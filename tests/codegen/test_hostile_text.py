@@ -17,6 +17,7 @@ from meeplang.dsl.resolve import load_game
 from meeplang.interpreter.codegen import generate
 from meeplang.interpreter.compile import Compiled
 from meeplang.interpreter.engine import Engine
+from meeplang.interpreter.generated import generated_program
 
 from .pairing import Differential
 
@@ -92,6 +93,13 @@ def generated_shape(tmp_path, label: str, names: dict, text: str) -> str:
         d = engine.choose(0)
     assert engine.state["players"][0][names["cnt"]] == 4  # `gain f(3)` ran: the rule held
     assert len(diff.calls) == len(diff.generated.names)  # every generated function ran
+    engine = Engine(game, 2, 0)
+    engine.prog = generated_program(game)  # and the blocks: the action's effect, generated
+    assert engine.prog.actions[names["act"]].effect_plain.__name__.startswith("b")
+    d = engine.start()
+    while d is not None:
+        d = engine.choose(0)
+    assert engine.state["players"][0][names["cnt"]] == 4
     return shape(diff.generated.source)
 
 
@@ -128,7 +136,6 @@ def test_a_hostile_file_name_stays_inside_its_comment(tmp_path, plain_shape):
     folder.mkdir()
     (folder / "game.yaml").write_text(game_text(PLAIN_NAMES, PLAIN_TEXT), encoding="utf-8")
     game = load_game(str(folder))
-    source = generate(game).source
+    source = generate(game, every_site=True).source
     assert shape(source) == plain_shape
-    assert all(line.startswith(("#", "def ", "    return ")) for line in source.splitlines()
-               if line)
+    assert all(line.startswith(("#", "def ", "    ")) for line in source.splitlines() if line)
