@@ -152,6 +152,10 @@ class Engine:
         self._gen: Any = None
         self.rehearsing = 0  # how many rehearsals (interpreter/rehearsal.py) are running
         self.snapshot: dict | None = None  # the state the outermost rehearsal goes back to
+        # how many times items have moved (zones, places in them, cells) or been peeked at: a
+        # rehearsal compares and copies where the items are only when this changed
+        self.moves = 0
+        self.snapshot_moves = -1  # `moves` when the snapshot last was where the items are
         self.field_undo: list = []  # (item data, field, old value) set during rehearsals
         # per running rehearsal, innermost last: the random state before the rehearsal first drew
         # from it (None while it has not), to put back
@@ -294,10 +298,12 @@ class Engine:
 
     def peek(self, player: int, items: list) -> None:
         """`peek`: the player sees these items (in views and choices) until they are shuffled."""
+        self.moves += 1
         known = self.state.setdefault("known", {}).setdefault(str(player), [])
         known.extend(x for x in items if x not in known)
 
     def forget(self, items: list) -> None:
+        self.moves += 1
         for known in self.state["known"].values():
             known[:] = [x for x in known if x not in items]
 
@@ -504,6 +510,7 @@ class Engine:
         if key is None:
             what = "nothing (an empty zone?)" if item is None else repr(item)
             raise Impossible(f"cannot move {what}: not an item", pos)
+        self.moves += 1
         zones = s["zones"]
         if key == ref.key:
             zones[key].remove(item)
@@ -577,6 +584,7 @@ class Engine:
         key = s["loc"].get(item) if isinstance(item, str) else None
         if key is None:
             raise Impossible(f"cannot place {item!r}: not an item", pos)
+        self.moves += 1
         self._leave(item, key)
         self._enter(item, ref, False, pos, (row, column))
         if ref.name in self.prog.entered_zones:
@@ -661,11 +669,17 @@ class Engine:
         back = self.prog.zone_ref(spec.recycle, owner)
         for x in list(self.state["zones"][back.key]):
             self.move_item(x, ref, False, spec.pos)
-        self.chance().shuffle(self.state["zones"][ref.key])
-        if self.record:
-            self.events.append({"event": "shuffle", "zone": ref.key, "at": str(spec.pos)})
+        self.shuffle(ref, spec.pos)
+
+    def shuffle(self, ref: st.ZoneRef, pos) -> None:
+        """Shuffle a zone; a peek at its items lasts until then."""
+        items = self.state["zones"][ref.key]
+        self.moves += 1
+        self.chance().shuffle(items)
         if "known" in self.state:
-            self.forget(self.state["zones"][ref.key])
+            self.forget(items)
+        if self.record:
+            self.events.append({"event": "shuffle", "zone": ref.key, "at": str(pos)})
 
     def queue(self, event: str, target: str, seat: int | None, local: dict) -> None:
         """An event (`overflow of`, `gain of`, `enters`) whose triggers run at the next safe
@@ -865,22 +879,19 @@ class Engine:
         options read no counter (`counts` false) and the free action changed nothing but
         counters and use counts (the power plant: coins and damage, unless damage overflowed),
         they are the options it interrupted, which were not empty: no need to make them again."""
-        mark = len(self.field_undo)
+        before = self._places_and_turn()
         yield from self.run_free(option, player)
-        if not counts and self._only_counts_changed(mark):
+        if not counts and self._places_and_turn() == before:
             return
         if not remake():
             raise Impossible("nothing left to choose", None)
 
-    def _only_counts_changed(self, mark: int) -> bool:
-        """In the outermost rehearsal (whose snapshot is the state it started from): did the run
-        so far set no item field (none journaled since `mark`) and leave zones, places, cells,
-        peeks, the turn and the phase as they were?"""
-        snap, s = self.snapshot, self.state
-        return (self.rehearsing == 1 and snap is not None and len(self.field_undo) == mark and
-                s["zones"] == snap["zones"] and s["loc"] == snap["loc"] and
-                s["cells"] == snap["cells"] and s["turn"] == snap["turn"] and
-                s["phase"] == snap["phase"] and s.get("known") == snap.get("known"))
+    def _places_and_turn(self) -> tuple:
+        """What changes when anything but counters and use counts does: the items' fields set
+        (journaled in a rehearsal), items moved or peeked at, the turn and the phase."""
+        s = self.state
+        return (len(self.field_undo), self.moves, s["turn"]["player"], tuple(s["turn"]["passed"]),
+                s["phase"])
 
     def action_options(self, c: Ctx, names, free: bool, args: dict | None = None,
                        check: bool = True) -> list:

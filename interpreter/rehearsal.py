@@ -31,7 +31,8 @@ def rehearse(eng, run: Callable[..., Any], *args) -> bool:
     afterwards."""
     if eng.rehearsing >= MAX_NESTING:
         return True
-    with trial(eng) as saved:
+    saved = _begin(eng)
+    try:
         paths: list = [()]
         runs = 0
         while paths:
@@ -45,6 +46,8 @@ def rehearse(eng, run: Callable[..., Any], *args) -> bool:
             if _run(run(*args), list(paths.pop()), paths):
                 return True
         return False
+    finally:
+        _end(eng, saved)
 
 
 @contextmanager
@@ -52,17 +55,26 @@ def trial(eng):
     """Within it, rules run on the game as a rehearsal does (unrecorded, no free actions, the
     fields they set and the random state journaled); afterwards the game is as it was. Yields
     what `_restore` needs to go back to the start in between."""
+    saved = _begin(eng)
+    try:
+        yield saved
+    finally:
+        _end(eng, saved)
+
+
+def _begin(eng) -> tuple:
     saved = _save(eng)
     eng.rng_marks.append(None)
     eng.rehearsing += 1
     eng.record = False
     eng.windows.append((None, ()))  # no free actions inside a rehearsal
-    try:
-        yield saved
-    finally:
-        _restore(eng, saved)
-        eng.rng_marks.pop()
-        eng.rehearsing -= 1
+    return saved
+
+
+def _end(eng, saved: tuple) -> None:
+    _restore(eng, saved)
+    eng.rng_marks.pop()
+    eng.rehearsing -= 1
 
 
 def _run(gen, answers: list, paths: list) -> bool:
@@ -89,7 +101,7 @@ def _run(gen, answers: list, paths: list) -> bool:
 
 
 def _save(eng) -> tuple:
-    return (_snapshot(eng), len(eng.field_undo), len(eng.events),
+    return (_snapshot(eng), eng.moves, len(eng.field_undo), len(eng.events),
             eng.record, eng.steps, eng.turns_taken, eng.depth, list(eng.windows),
             list(eng.pending), list(eng.pending_now), eng.secret_mark)
 
@@ -98,7 +110,8 @@ def _snapshot(eng) -> dict:
     """A copy of the game's state to go back to, but for the items' data: a rehearsal puts back
     the fields it sets from `eng.field_undo`. The outermost rehearsal keeps its copy on the
     engine and brings it up to date by copying only what changed since (most of the state is
-    the same from one decision to the next); nested rehearsals take a copy of their own."""
+    the same from one decision to the next; where the items are, the largest part, is not even
+    compared when no item moved since: `eng.moves`); nested rehearsals take a copy of their own."""
     from .engine import copy_state
 
     if eng.rehearsing or eng.snapshot is None:
@@ -108,16 +121,23 @@ def _snapshot(eng) -> dict:
             return snap
         eng.snapshot = snap
     else:
-        _update(eng.snapshot, eng.state)
+        _update(eng.snapshot, eng.state, eng.moves != eng.snapshot_moves)
+    eng.snapshot_moves = eng.moves
     return eng.snapshot
 
 
 def _restore(eng, saved: tuple) -> None:
     """Back to the saved game, in place (paused rules hold references to the state's lists),
     copying out of the snapshot so that it serves again for the next run."""
-    (state, undo, events, eng.record, eng.steps, eng.turns_taken, eng.depth, windows, pending,
-     pending_now, eng.secret_mark) = saved
-    _update(eng.state, state)
+    (state, moves, undo, events, eng.record, eng.steps, eng.turns_taken, eng.depth, windows,
+     pending, pending_now, eng.secret_mark) = saved
+    if eng.moves != moves:  # items moved: put them back, a change like any other
+        _update(eng.state, state, True)
+        eng.moves += 1
+        if state is eng.snapshot:
+            eng.snapshot_moves = eng.moves
+    else:
+        _update(eng.state, state, False)
     changed = eng.field_undo
     while len(changed) > undo:  # the items' fields, last change first
         data, name, old = changed.pop()
@@ -133,24 +153,29 @@ def _restore(eng, saved: tuple) -> None:
     eng.pending_now[:] = pending_now
 
 
-def _update(dst: dict, src: dict) -> None:
+def _update(dst: dict, src: dict, places: bool) -> None:
     """Make the state `dst` equal to `src` in place, copying only the parts that differ (a
     comparison runs in C: cheap next to a copy), so that neither shares a list with the other.
-    Not the items' data (see _snapshot)."""
-    for key in ("counters", "loc", "soon", "cells"):
-        if dst[key] != src[key]:
-            _set_dict(dst[key], src[key])
-    for key in ("zones", "uses"):
-        if dst[key] != src[key]:
-            _set_lists(dst[key], src[key])
+    Not the items' data (see _snapshot); where the items are (zones, places, cells, peeks) only
+    with `places` (the caller knows they are equal otherwise)."""
+    _set_dict(dst["counters"], src["counters"])
+    _set_dict(dst["soon"], src["soon"])
+    if dst["uses"] != src["uses"]:
+        _set_lists(dst["uses"], src["uses"])
     for p, snap in zip(dst["players"], src["players"]):
         _set_dict(p, snap)
     if dst["fired"] != src["fired"]:
         dst["fired"][:] = src["fired"]
-    if "known" in src:  # peeks
-        _set_lists(dst.setdefault("known", {}), src["known"])
-    else:
-        dst.pop("known", None)
+    if places:
+        _set_dict(dst["loc"], src["loc"])
+        if dst["cells"] != src["cells"]:
+            _set_lists(dst["cells"], src["cells"])
+        if dst["zones"] != src["zones"]:
+            _set_lists(dst["zones"], src["zones"])
+        if "known" in src:  # peeks
+            _set_lists(dst.setdefault("known", {}), src["known"])
+        else:
+            dst.pop("known", None)
     dst["turn"]["player"] = src["turn"]["player"]
     dst["turn"]["passed"][:] = src["turn"]["passed"]
     dst["phase"] = src["phase"]

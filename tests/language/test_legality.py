@@ -133,6 +133,26 @@ def test_a_rehearsal_that_draws_and_sets_fields_leaves_the_game_as_it_was(tmp_pa
     assert [e.state["items"][f"ware#{i}"]["sold"] for i in (1, 2, 3)] == [0, 0, 0]
 
 
+
+@pytest.mark.parametrize("moves", ["shuffle market\n", "move w to hand\n", "peek market\n",
+                                   "shuffle market\n      move w to hand\n"])
+def test_a_rehearsal_puts_back_what_it_moved_after_the_game_moved_on(tmp_path, moves):
+    # the rehearsal of `trade` moves wares (or only shuffles or peeks), then cannot pay; in
+    # between two of them the game itself moves a ware: each puts back the places of its own start
+    text = SHOP.replace("WARES", "6").replace("[buy, draw, trade, guarded, rest], per_turn: 1",
+                                              "[sell, trade], per_turn: 2") \
+        .replace("      move w to hand\n", "      " + moves + "      pay 3 coins\n") \
+        .replace("actions:\n", "actions:\n  sell: {effect: move top(market) to pile}\n", 1)
+    e = start(make_game(tmp_path, text), players=1, seed=3)
+    assert e.decision.labels == ["sell"]         # trade was rehearsed: it cannot pay
+    play_labels(e, ["sell"])
+    assert e.state["zones"]["market"] == [f"ware#{i}" for i in range(2, 7)]
+    assert e.state["zones"]["pile"] == ["card#1", "ware#1"] and "known" not in e.state
+    before = (repr(e.state), e.rng.getstate())
+    assert not e.can("trade", 0, {})
+    assert (repr(e.state), e.rng.getstate()) == before
+
+
 SPEND = """
 game: spend
 players: 1
