@@ -55,12 +55,13 @@ def redraw(engine, seat: int, rng: random.Random, slots: list | None = None) -> 
     when already known (it does not change until the game moves on)."""
     s = engine.state
     swap: dict = {}
-    engine.moves += 1
     for group in unseen(engine, seat) if slots is None else slots:
         old = [s["zones"][key][i] for key, i in group]
         new = sorted(old)  # the draw must not depend on the real order, only on the seat's rng
         rng.shuffle(new)
         for (key, i), was, now in zip(group, old, new):
+            if engine.rehearsing:  # lookahead redraws in place, in a trial
+                engine.moving(now, (key,))
             s["zones"][key][i] = now
             s["loc"][now] = key
             swap[was] = now

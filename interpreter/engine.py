@@ -20,8 +20,8 @@ from meeplang.dsl.limits import MAX_INT, bounds_text, short_number
 from meeplang.dsl.model import Game, member_name
 
 from . import state as st
-from .compile import (Compiled, Ctx, EndGame, EndTurn, PassTurn, compiled, limit_key, need_int,
-                      need_items, plain_value)
+from .compile import (_MISSING, Compiled, Ctx, EndGame, EndTurn, PassTurn, compiled, limit_key,
+                      need_int, need_items, plain_value)
 from .decisions import ActionOption, Decision, label
 from .functions import items_of
 from .rehearsal import rehearse
@@ -37,6 +37,7 @@ MAX_UNASKED = 200_000
 # what they ask is forced: no free actions beside it
 _EVENTS = frozenset({"overflow", "gain", "enters", "enter_space", "as_soon_as"})
 _NO_USES = [0] * 64
+ZONE, LOC, CELLS, KNOWN = range(4)  # what an entry of Engine.place_undo puts back
 
 
 def pos_of(why: str):
@@ -151,12 +152,10 @@ class Engine:
                             "turn": {"player": 0, "passed": []}, "phase": None}
         self._gen: Any = None
         self.rehearsing = 0  # how many rehearsals (interpreter/rehearsal.py) are running
-        self.snapshot: dict | None = None  # the state the outermost rehearsal goes back to
-        # how many times items have moved (zones, places in them, cells) or been peeked at: a
-        # rehearsal compares and copies where the items are only when this changed
-        self.moves = 0
-        self.snapshot_moves = -1  # `moves` when the snapshot last was where the items are
         self.field_undo: list = []  # (item data, field, old value) set during rehearsals
+        # where the items were before a rehearsal moved, shuffled or peeked at them: (ZONE, key,
+        # the zone's list), (LOC, item, its zone key), (CELLS or KNOWN, None, a copy of them all)
+        self.place_undo: list = []
         # per running rehearsal, innermost last: the random state before the rehearsal first drew
         # from it (None while it has not), to put back
         self.rng_marks: list = []
@@ -298,14 +297,41 @@ class Engine:
 
     def peek(self, player: int, items: list) -> None:
         """`peek`: the player sees these items (in views and choices) until they are shuffled."""
-        self.moves += 1
+        if self.rehearsing:
+            self._noting_peeks()
         known = self.state.setdefault("known", {}).setdefault(str(player), [])
         known.extend(x for x in items if x not in known)
 
     def forget(self, items: list) -> None:
-        self.moves += 1
+        if self.rehearsing:
+            self._noting_peeks()
         for known in self.state["known"].values():
             known[:] = [x for x in known if x not in items]
+
+    def put_back_places(self, mark: int) -> None:
+        """Undo the changes of places journaled since `mark` (a rehearsal ends), last first."""
+        s, undo = self.state, self.place_undo
+        while len(undo) > mark:
+            what, key, old = undo.pop()
+            if what == ZONE:
+                s["zones"][key][:] = old  # in place: paused rules may be going through it
+            elif what == LOC:
+                if old is _MISSING:
+                    del s["loc"][key]
+                else:
+                    s["loc"][key] = old
+            elif what == CELLS:
+                s["cells"].clear()
+                s["cells"].update(old)
+            elif old is _MISSING:  # no peek before
+                s.pop("known", None)
+            else:
+                s["known"] = old
+
+    def _noting_peeks(self) -> None:
+        known = self.state.get("known")
+        self.place_undo.append((KNOWN, None, _MISSING if known is None else
+                                {k: list(v) for k, v in known.items()}))
 
     def hidden_labels(self, player: int, options: list) -> list | None:
         """Labels for a choice among items the chooser cannot see: the zone and the place in it
@@ -343,6 +369,17 @@ class Engine:
             state = self.rng.getstate()
             marks[:] = [state if m is None else m for m in marks]
         return self.rng
+
+    def moving(self, item, keys: tuple, cells: bool = False) -> None:
+        """In a rehearsal: note where things are before they change (these zones' lists, the
+        item's zone, with `cells` every item's cell), for it to put them back (`place_undo`)."""
+        s, undo = self.state, self.place_undo
+        for key in keys:
+            undo.append((ZONE, key, list(s["zones"][key])))
+        if item is not None:
+            undo.append((LOC, item, s["loc"].get(item, _MISSING)))
+        if cells:
+            undo.append((CELLS, None, {k: list(v) for k, v in s["cells"].items()}))
 
     def event(self, record: dict) -> None:
         if self.record:
@@ -510,7 +547,9 @@ class Engine:
         if key is None:
             what = "nothing (an empty zone?)" if item is None else repr(item)
             raise Impossible(f"cannot move {what}: not an item", pos)
-        self.moves += 1
+        if self.rehearsing:
+            self.moving(item, (key, ref.key), item in s["cells"] or
+                        ref.name not in self.prog.plain_zones)
         zones = s["zones"]
         if key == ref.key:
             zones[key].remove(item)
@@ -584,7 +623,8 @@ class Engine:
         key = s["loc"].get(item) if isinstance(item, str) else None
         if key is None:
             raise Impossible(f"cannot place {item!r}: not an item", pos)
-        self.moves += 1
+        if self.rehearsing:
+            self.moving(item, (key, ref.key), True)
         self._leave(item, key)
         self._enter(item, ref, False, pos, (row, column))
         if ref.name in self.prog.entered_zones:
@@ -674,7 +714,8 @@ class Engine:
     def shuffle(self, ref: st.ZoneRef, pos) -> None:
         """Shuffle a zone; a peek at its items lasts until then."""
         items = self.state["zones"][ref.key]
-        self.moves += 1
+        if self.rehearsing:
+            self.moving(None, (ref.key,))
         self.chance().shuffle(items)
         if "known" in self.state:
             self.forget(items)
@@ -890,8 +931,8 @@ class Engine:
         """What changes when anything but counters and use counts does: the items' fields set
         (journaled in a rehearsal), items moved or peeked at, the turn and the phase."""
         s = self.state
-        return (len(self.field_undo), self.moves, s["turn"]["player"], tuple(s["turn"]["passed"]),
-                s["phase"])
+        return (len(self.field_undo), len(self.place_undo), s["turn"]["player"],
+                tuple(s["turn"]["passed"]), s["phase"])
 
     def action_options(self, c: Ctx, names, free: bool, args: dict | None = None,
                        check: bool = True) -> list:

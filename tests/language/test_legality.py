@@ -5,7 +5,7 @@ import pytest
 
 from meeplang.dsl.errors import RuleError
 
-from .helpers import make_game, play_labels, start
+from .helpers import cells, make_game, play_labels, start
 
 SHOP = """
 game: shop
@@ -151,6 +151,46 @@ def test_a_rehearsal_puts_back_what_it_moved_after_the_game_moved_on(tmp_path, m
     before = (repr(e.state), e.rng.getstate())
     assert not e.can("trade", 0, {})
     assert (repr(e.state), e.rng.getstate()) == before
+
+
+GRID_SHOP = """
+game: grid_shop
+players: 1
+counters:
+  coins: {per: player, initial: 0, min: 0}
+tables:
+  cards: [{name: a}, {name: b}, {name: c}]
+zones:
+  deck: {}
+  board: {grid: {rows: 2, columns: 2}, gravity: rows}
+  taken: {}
+items:
+  card: {from: cards, zone: deck}
+setup: |
+  place top(deck) on board at 1, 1
+  place top(deck) on board at 1, 2
+  place top(deck) on board at 2, 1
+flow:
+  - turns: {first: 0, actions: [take, stop], until: never}
+actions:
+  take:                   # every path moves a card on or off the grid, then cannot pay
+    choose: card in board
+    effect: |
+      MOVE
+      pay 1 coins
+  stop: {effect: end game}
+scoring: {score: 0}
+"""
+
+
+@pytest.mark.parametrize("move", ["move card to taken", "place card on board at 2, 2"])
+def test_a_rehearsal_puts_back_the_cells_of_a_grid(tmp_path, move):
+    # taking c empties row 2, so gravity drops row 1: every cell changes, and all go back
+    e = start(make_game(tmp_path, GRID_SHOP.replace("MOVE", move)), players=1)
+    assert e.decision.labels == ["stop"]
+    assert cells(e, "board") == {"a": (1, 1), "b": (1, 2), "c": (2, 1)}
+    assert e.state["zones"]["board"] == ["card#1", "card#2", "card#3"]
+    assert e.state["zones"]["taken"] == [] and len(e.state["cells"]) == 3
 
 
 SPEND = """
