@@ -1098,10 +1098,27 @@ class Engine:
     def _do_action(self, name: str, player: int, pos, optional: bool, args):
         """`do NAME`: the rules say to do it, so it is not rehearsed (if it fails half way, the
         rules are wrong and the error says so); `may do NAME` offers only what can run."""
+        only = None if optional else self._only_option(name, args)
+        if only is not None:
+            yield from self.perform(only, player)
+            return True
         c = Ctx(self.state, player, {}, self)
         return (yield from self._do(lambda: self.action_options(c, [name], False, args,
                                                                 optional), name,
                                     player, pos, optional))
+
+    def _only_option(self, value, args: dict | None) -> ActionOption | None:
+        """The one way to `do` an action that has no choice, no `requires:` and no use limit, or
+        rule text, when the player may not decline (nothing to rehearse): what `_do` would
+        perform, without listing options. None for anything else."""
+        if type(value) is not str:
+            return None
+        ca = self.prog.actions.get(value)
+        if ca is None:
+            return ActionOption(value, None, False, args) if value in self.prog.rules else None
+        if ca.param is not None or ca.requires is not None or ca.limits:
+            return None
+        return ActionOption(value, None, False, args) if args else ca.plain
 
     def _do(self, make_options, what: str, player: int, pos, optional: bool):
         """Perform one of the options `make_options()` gives (asking if several, or if the
@@ -1138,6 +1155,10 @@ class Engine:
             if value is None and not mode:  # no effect (a null cell): nothing to do, not a failure
                 return False
             if not mode:  # like `do NAME`: rehearsed only when the player may decline
+                only = None if optional else self._only_option(value, args or None)
+                if only is not None:
+                    yield from self.perform(only, player)
+                    return True
                 return (yield from self._do(lambda: self.value_options(c, value, args or None,
                                                                        pos, optional),
                                             _what(value), player, pos, optional))
