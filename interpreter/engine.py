@@ -939,27 +939,29 @@ class Engine:
         """The legal ways to take these actions now (with `args` bound for `do ... with`); with
         `check`, an action whose effect can fail and has no `requires:` is rehearsed
         (rehearsal.py)."""
-        out = []
+        out: list = []
+        actions = self.prog.actions
         for name in names:
-            if check and self.prog.actions[name].rehearse:
-                out += [o for o in self._action_options(c, name, free, args)
-                        if rehearse(self, self.run_action, o, c.you)]
+            ca = actions[name]
+            if ca.limits and self._used_up(ca, self.state["uses"], c):
+                continue
+            if ca.param is not None:
+                found = self._options_by_value(ca, c, free, args)
+            elif ca.requires is None or ca.requires(Ctx(c.s, c.you, dict(args or {}), self)
+                                                    if args else c):
+                found = [ActionOption(name, None, free, args) if args else
+                         (ca.plain_free if free else ca.plain)]
             else:
-                out += self._action_options(c, name, free, args)
+                continue
+            if check and ca.rehearse:
+                found = [o for o in found if rehearse(self, self.run_action, o, c.you)]
+            out += found
         return out
 
-    def _action_options(self, c: Ctx, name: str, free: bool, args: dict | None) -> list:
+    def _options_by_value(self, ca, c: Ctx, free: bool, args: dict | None) -> list:
+        """The options of an action with a choice (`choose:`), one per legal value."""
         out: list = []
-        ca = self.prog.actions[name]
-        if ca.limits and self._used_up(ca, self.state["uses"], c):
-            return out
-        if ca.param is None:
-            if ca.requires is None or ca.requires(Ctx(c.s, c.you, dict(args or {}), self)
-                                                  if args else c):
-                out.append(ActionOption(name, None, free, args) if args else
-                           (ca.plain_free if free else ca.plain))
-            return out
-        pname, requires = ca.pname, ca.requires
+        name, pname, requires = ca.name, ca.pname, ca.requires
         ac = Ctx(c.s, c.you, dict(args or {}), self)
         values = ca.param(ac)
         given = args is not None and pname in args
