@@ -388,7 +388,8 @@ class Engine:
     def _asked(self) -> None:
         """A player is asked something: a new stretch of unasked steps begins."""
         self.asked_at = self.steps
-        self.limit = min(self.budget, self.steps + self.max_unasked)
+        end = self.steps + self.max_unasked
+        self.limit = end if end < self.budget else self.budget
 
     def tick(self, pos) -> None:
         self.steps += 1
