@@ -55,8 +55,8 @@ def rehearse(eng, run: Callable[..., Any], *args) -> bool:
 @contextmanager
 def trial(eng):
     """Within it, rules run on the game as a rehearsal does (unrecorded, no free actions, the
-    fields they set and the random state journaled); afterwards the game is as it was. Yields
-    what `_restore` needs to go back to the start in between."""
+    fields they set, the places they change and the random state journaled); afterwards the game
+    is as it was. Yields what `_restore` needs to go back to the start in between."""
     saved = _begin(eng)
     try:
         yield saved
