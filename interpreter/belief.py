@@ -60,6 +60,8 @@ def redraw(engine, seat: int, rng: random.Random, slots: list | None = None) -> 
         new = sorted(old)  # the draw must not depend on the real order, only on the seat's rng
         rng.shuffle(new)
         for (key, i), was, now in zip(group, old, new):
+            if engine.rehearsing:  # lookahead redraws in place, in a trial
+                engine.moving(now, (key,))
             s["zones"][key][i] = now
             s["loc"][now] = key
             swap[was] = now

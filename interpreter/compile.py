@@ -1206,12 +1206,7 @@ class _Compiler:
         zone, pos = self._dest(s.zone, scope, s.pos), s.pos
 
         def shuffle(c: Ctx):
-            z = zone(c)
-            c.eng.chance().shuffle(c.s["zones"][z.key])
-            if "known" in c.s:  # a peek lasts until the items are shuffled
-                c.eng.forget(c.s["zones"][z.key])
-            if c.eng.record:
-                c.eng.events.append({"event": "shuffle", "zone": z.key, "at": str(pos)})
+            c.eng.shuffle(zone(c), pos)
         return shuffle, False
 
     def s_RollStmt(self, s, scope):

@@ -20,7 +20,7 @@ from meeplang.dsl.limits import MAX_INT, bounds_text, short_number
 from meeplang.dsl.model import Game, member_name
 
 from . import state as st
-from .compile import (Compiled, Ctx, EndGame, EndTurn, PassTurn, limit_key, need_int,
+from .compile import (_MISSING, Compiled, Ctx, EndGame, EndTurn, PassTurn, limit_key, need_int,
                       need_items, plain_value)
 from .decisions import ActionOption, Decision, label
 from .functions import items_of
@@ -38,6 +38,7 @@ MAX_UNASKED = 200_000
 # what they ask is forced: no free actions beside it
 _EVENTS = frozenset({"overflow", "gain", "enters", "enter_space", "as_soon_as"})
 _NO_USES = [0] * 64
+ZONE, LOC, CELLS, KNOWN = range(4)  # what an entry of Engine.place_undo puts back
 
 
 def pos_of(why: str):
@@ -155,8 +156,10 @@ class Engine:
                             "turn": {"player": 0, "passed": []}, "phase": None}
         self._gen: Any = None
         self.rehearsing = 0  # how many rehearsals (interpreter/rehearsal.py) are running
-        self.snapshot: dict | None = None  # the state the outermost rehearsal goes back to
         self.field_undo: list = []  # (item data, field, old value) set during rehearsals
+        # where the items were before a rehearsal moved, shuffled or peeked at them: (ZONE, key,
+        # the zone's list), (LOC, item, its zone key), (CELLS or KNOWN, None, a copy of them all)
+        self.place_undo: list = []
         # per running rehearsal, innermost last: the random state before the rehearsal first drew
         # from it (None while it has not), to put back
         self.rng_marks: list = []
@@ -298,12 +301,41 @@ class Engine:
 
     def peek(self, player: int, items: list) -> None:
         """`peek`: the player sees these items (in views and choices) until they are shuffled."""
+        if self.rehearsing:
+            self._noting_peeks()
         known = self.state.setdefault("known", {}).setdefault(str(player), [])
         known.extend(x for x in items if x not in known)
 
     def forget(self, items: list) -> None:
+        if self.rehearsing:
+            self._noting_peeks()
         for known in self.state["known"].values():
             known[:] = [x for x in known if x not in items]
+
+    def put_back_places(self, mark: int) -> None:
+        """Undo the changes of places journaled since `mark` (a rehearsal ends), last first."""
+        s, undo = self.state, self.place_undo
+        while len(undo) > mark:
+            what, key, old = undo.pop()
+            if what == ZONE:
+                s["zones"][key][:] = old  # in place: paused rules may be going through it
+            elif what == LOC:
+                if old is _MISSING:
+                    del s["loc"][key]
+                else:
+                    s["loc"][key] = old
+            elif what == CELLS:
+                s["cells"].clear()
+                s["cells"].update(old)
+            elif old is _MISSING:  # no peek before
+                s.pop("known", None)
+            else:
+                s["known"] = old
+
+    def _noting_peeks(self) -> None:
+        known = self.state.get("known")
+        self.place_undo.append((KNOWN, None, _MISSING if known is None else
+                                {k: list(v) for k, v in known.items()}))
 
     def hidden_labels(self, player: int, options: list) -> list | None:
         """Labels for a choice among items the chooser cannot see: the zone and the place in it
@@ -342,6 +374,17 @@ class Engine:
             marks[:] = [state if m is None else m for m in marks]
         return self.rng
 
+    def moving(self, item, keys: tuple, cells: bool = False) -> None:
+        """In a rehearsal: note where things are before they change (these zones' lists, the
+        item's zone, with `cells` every item's cell), for it to put them back (`place_undo`)."""
+        s, undo = self.state, self.place_undo
+        for key in keys:
+            undo.append((ZONE, key, list(s["zones"][key])))
+        if item is not None:
+            undo.append((LOC, item, s["loc"].get(item, _MISSING)))
+        if cells:
+            undo.append((CELLS, None, {k: list(v) for k, v in s["cells"].items()}))
+
     def event(self, record: dict) -> None:
         if self.record:
             self.events.append(record)
@@ -349,7 +392,8 @@ class Engine:
     def _asked(self) -> None:
         """A player is asked something: a new stretch of unasked steps begins."""
         self.asked_at = self.steps
-        self.limit = min(self.budget, self.steps + self.max_unasked)
+        end = self.steps + self.max_unasked
+        self.limit = end if end < self.budget else self.budget
 
     def tick(self, pos) -> None:
         self.steps += 1
@@ -508,6 +552,9 @@ class Engine:
         if key is None:
             what = "nothing (an empty zone?)" if item is None else repr(item)
             raise Impossible(f"cannot move {what}: not an item", pos)
+        if self.rehearsing:
+            self.moving(item, (key, ref.key), item in s["cells"] or
+                        ref.name not in self.prog.plain_zones)
         zones = s["zones"]
         if key == ref.key:
             zones[key].remove(item)
@@ -581,6 +628,8 @@ class Engine:
         key = s["loc"].get(item) if isinstance(item, str) else None
         if key is None:
             raise Impossible(f"cannot place {item!r}: not an item", pos)
+        if self.rehearsing:
+            self.moving(item, (key, ref.key), True)
         self._leave(item, key)
         self._enter(item, ref, False, pos, (row, column))
         if ref.name in self.prog.entered_zones:
@@ -665,11 +714,18 @@ class Engine:
         back = self.prog.zone_ref(spec.recycle, owner)
         for x in list(self.state["zones"][back.key]):
             self.move_item(x, ref, False, spec.pos)
-        self.chance().shuffle(self.state["zones"][ref.key])
-        if self.record:
-            self.events.append({"event": "shuffle", "zone": ref.key, "at": str(spec.pos)})
+        self.shuffle(ref, spec.pos)
+
+    def shuffle(self, ref: st.ZoneRef, pos) -> None:
+        """Shuffle a zone; a peek at its items lasts until then."""
+        items = self.state["zones"][ref.key]
+        if self.rehearsing:
+            self.moving(None, (ref.key,))
+        self.chance().shuffle(items)
         if "known" in self.state:
-            self.forget(self.state["zones"][ref.key])
+            self.forget(items)
+        if self.record:
+            self.events.append({"event": "shuffle", "zone": ref.key, "at": str(pos)})
 
     def queue(self, event: str, target: str, seat: int | None, local: dict) -> None:
         """An event (`overflow of`, `gain of`, `enters`) whose triggers run at the next safe
@@ -873,49 +929,48 @@ class Engine:
         options read no counter (`counts` false) and the free action changed nothing but
         counters and use counts (the power plant: coins and damage, unless damage overflowed),
         they are the options it interrupted, which were not empty: no need to make them again."""
-        mark = len(self.field_undo)
+        before = self._places_and_turn()
         yield from self.run_free(option, player)
-        if not counts and self._only_counts_changed(mark):
+        if not counts and self._places_and_turn() == before:
             return
         if not remake():
             raise Impossible("nothing left to choose", None)
 
-    def _only_counts_changed(self, mark: int) -> bool:
-        """In the outermost rehearsal (whose snapshot is the state it started from): did the run
-        so far set no item field (none journaled since `mark`) and leave zones, places, cells,
-        peeks, the turn and the phase as they were?"""
-        snap, s = self.snapshot, self.state
-        return (self.rehearsing == 1 and snap is not None and len(self.field_undo) == mark and
-                s["zones"] == snap["zones"] and s["loc"] == snap["loc"] and
-                s["cells"] == snap["cells"] and s["turn"] == snap["turn"] and
-                s["phase"] == snap["phase"] and s.get("known") == snap.get("known"))
+    def _places_and_turn(self) -> tuple:
+        """What changes when anything but counters and use counts does: the items' fields set
+        (journaled in a rehearsal), items moved or peeked at, the turn and the phase."""
+        s = self.state
+        return (len(self.field_undo), len(self.place_undo), s["turn"]["player"],
+                tuple(s["turn"]["passed"]), s["phase"])
 
     def action_options(self, c: Ctx, names, free: bool, args: dict | None = None,
                        check: bool = True) -> list:
         """The legal ways to take these actions now (with `args` bound for `do ... with`); with
         `check`, an action whose effect can fail and has no `requires:` is rehearsed
         (rehearsal.py)."""
-        out = []
+        out: list = []
+        actions = self.prog.actions
         for name in names:
-            if check and self.prog.actions[name].rehearse:
-                out += [o for o in self._action_options(c, name, free, args)
-                        if rehearse(self, self.run_action, o, c.you)]
+            ca = actions[name]
+            if ca.limits and self._used_up(ca, self.state["uses"], c):
+                continue
+            if ca.param is not None:
+                found = self._options_by_value(ca, c, free, args)
+            elif ca.requires is None or ca.requires(Ctx(c.s, c.you, dict(args or {}), self)
+                                                    if args else c):
+                found = [ActionOption(name, None, free, args) if args else
+                         (ca.plain_free if free else ca.plain)]
             else:
-                out += self._action_options(c, name, free, args)
+                continue
+            if check and ca.rehearse:
+                found = [o for o in found if rehearse(self, self.run_action, o, c.you)]
+            out += found
         return out
 
-    def _action_options(self, c: Ctx, name: str, free: bool, args: dict | None) -> list:
+    def _options_by_value(self, ca, c: Ctx, free: bool, args: dict | None) -> list:
+        """The options of an action with a choice (`choose:`), one per legal value."""
         out: list = []
-        ca = self.prog.actions[name]
-        if ca.limits and self._used_up(ca, self.state["uses"], c):
-            return out
-        if ca.param is None:
-            if ca.requires is None or ca.requires(Ctx(c.s, c.you, dict(args or {}), self)
-                                                  if args else c):
-                out.append(ActionOption(name, None, free, args) if args else
-                           (ca.plain_free if free else ca.plain))
-            return out
-        pname, requires = ca.pname, ca.requires
+        name, pname, requires = ca.name, ca.pname, ca.requires
         ac = Ctx(c.s, c.you, dict(args or {}), self)
         values = ca.param(ac)
         given = args is not None and pname in args
@@ -1054,10 +1109,27 @@ class Engine:
     def _do_action(self, name: str, player: int, pos, optional: bool, args):
         """`do NAME`: the rules say to do it, so it is not rehearsed (if it fails half way, the
         rules are wrong and the error says so); `may do NAME` offers only what can run."""
+        only = None if optional else self._only_option(name, args)
+        if only is not None:
+            yield from self.perform(only, player)
+            return True
         c = Ctx(self.state, player, {}, self)
         return (yield from self._do(lambda: self.action_options(c, [name], False, args,
                                                                 optional), name,
                                     player, pos, optional))
+
+    def _only_option(self, value, args: dict | None) -> ActionOption | None:
+        """The one way to `do` an action that has no choice, no `requires:` and no use limit, or
+        rule text, when the player may not decline (nothing to rehearse): what `_do` would
+        perform, without listing options. None for anything else."""
+        if type(value) is not str:
+            return None
+        ca = self.prog.actions.get(value)
+        if ca is None:
+            return ActionOption(value, None, False, args) if value in self.prog.rules else None
+        if ca.param is not None or ca.requires is not None or ca.limits:
+            return None
+        return ActionOption(value, None, False, args) if args else ca.plain
 
     def _do(self, make_options, what: str, player: int, pos, optional: bool):
         """Perform one of the options `make_options()` gives (asking if several, or if the
@@ -1094,6 +1166,10 @@ class Engine:
             if value is None and not mode:  # no effect (a null cell): nothing to do, not a failure
                 return False
             if not mode:  # like `do NAME`: rehearsed only when the player may decline
+                only = None if optional else self._only_option(value, args or None)
+                if only is not None:
+                    yield from self.perform(only, player)
+                    return True
                 return (yield from self._do(lambda: self.value_options(c, value, args or None,
                                                                        pos, optional),
                                             _what(value), player, pos, optional))

@@ -6,13 +6,15 @@ offered beside an inner decision (it must leave that decision something to choos
 
 A rehearsal runs the effect on the live game with nothing recorded and no free actions, answers
 its inner decisions one path after another (depth first: the first option first), and puts the
-game back exactly as it was after every run: the state from a snapshot kept on the engine, the
-items' fields from a journal of what the rehearsal set, the random state if it drew. It succeeds
-when one path ends (or ends the turn or the game) without a rule error: it can pay, the piles it
-takes from are not empty, its choices have options. When REHEARSAL_RUNS runs are spent without an answer, the effect is taken as
-possible (a rehearsal never forbids what it could not check). Rehearsals nest (an effect that
-offers actions by value rehearses them) up to MAX_NESTING deep, below which options are taken as
-possible and the depth-first search of the outer rehearsal tries them one by one.
+game back exactly as it was after every run: counters, use counts and the turn from a copy taken
+at its start, the items' fields and places from journals of what it changed (Engine.field_undo,
+Engine.place_undo), the random state if it drew. So a rehearsal costs about what it changes
+(most move nothing). It succeeds when one path ends (or ends the turn or the game) without a
+rule error: it can pay, the piles it takes from are not empty, its choices have options. When
+REHEARSAL_RUNS runs are spent without an answer, the effect is taken as possible (a rehearsal
+never forbids what it could not check). Rehearsals nest (an effect that offers actions by value
+rehearses them) up to MAX_NESTING deep, below which options are taken as possible and the
+depth-first search of the outer rehearsal tries them one by one.
 """
 from __future__ import annotations
 
@@ -31,7 +33,8 @@ def rehearse(eng, run: Callable[..., Any], *args) -> bool:
     afterwards."""
     if eng.rehearsing >= MAX_NESTING:
         return True
-    with trial(eng) as saved:
+    saved = _begin(eng)
+    try:
         paths: list = [()]
         runs = 0
         while paths:
@@ -45,24 +48,35 @@ def rehearse(eng, run: Callable[..., Any], *args) -> bool:
             if _run(run(*args), list(paths.pop()), paths):
                 return True
         return False
+    finally:
+        _end(eng, saved)
 
 
 @contextmanager
 def trial(eng):
     """Within it, rules run on the game as a rehearsal does (unrecorded, no free actions, the
-    fields they set and the random state journaled); afterwards the game is as it was. Yields
-    what `_restore` needs to go back to the start in between."""
+    fields they set, the places they change and the random state journaled); afterwards the game
+    is as it was. Yields what `_restore` needs to go back to the start in between."""
+    saved = _begin(eng)
+    try:
+        yield saved
+    finally:
+        _end(eng, saved)
+
+
+def _begin(eng) -> tuple:
     saved = _save(eng)
     eng.rng_marks.append(None)
     eng.rehearsing += 1
     eng.record = False
     eng.windows.append((None, ()))  # no free actions inside a rehearsal
-    try:
-        yield saved
-    finally:
-        _restore(eng, saved)
-        eng.rng_marks.pop()
-        eng.rehearsing -= 1
+    return saved
+
+
+def _end(eng, saved: tuple) -> None:
+    _restore(eng, saved)
+    eng.rng_marks.pop()
+    eng.rehearsing -= 1
 
 
 def _run(gen, answers: list, paths: list) -> bool:
@@ -89,35 +103,33 @@ def _run(gen, answers: list, paths: list) -> bool:
 
 
 def _save(eng) -> tuple:
-    return (_snapshot(eng), len(eng.field_undo), len(eng.events),
-            eng.record, eng.steps, eng.turns_taken, eng.depth, list(eng.windows),
-            list(eng.pending), list(eng.pending_now), eng.secret_mark)
-
-
-def _snapshot(eng) -> dict:
-    """A copy of the game's state to go back to, but for the items' data: a rehearsal puts back
-    the fields it sets from `eng.field_undo`. The outermost rehearsal keeps its copy on the
-    engine and brings it up to date by copying only what changed since (most of the state is
-    the same from one decision to the next); nested rehearsals take a copy of their own."""
-    from .engine import copy_state
-
-    if eng.rehearsing or eng.snapshot is None:
-        snap = copy_state(eng.state)
-        del snap["items"]
-        if eng.rehearsing:
-            return snap
-        eng.snapshot = snap
-    else:
-        _update(eng.snapshot, eng.state)
-    return eng.snapshot
+    """What a rehearsal goes back to: counters, use counts and the turn copied (a few small
+    dicts), the journals of item fields set and of places changed marked (Engine.moving)."""
+    s = eng.state
+    counts = (dict(s["counters"]), [dict(p) for p in s["players"]],
+              {k: list(v) for k, v in s["uses"].items()}, list(s["fired"]), dict(s["soon"]),
+              s["turn"]["player"], list(s["turn"]["passed"]), s["phase"])
+    return (counts, len(eng.field_undo), len(eng.place_undo), len(eng.events), eng.record,
+            eng.steps, eng.turns_taken, eng.depth, list(eng.windows), list(eng.pending),
+            list(eng.pending_now), eng.secret_mark)
 
 
 def _restore(eng, saved: tuple) -> None:
     """Back to the saved game, in place (paused rules hold references to the state's lists),
-    copying out of the snapshot so that it serves again for the next run."""
-    (state, undo, events, eng.record, eng.steps, eng.turns_taken, eng.depth, windows, pending,
-     pending_now, eng.secret_mark) = saved
-    _update(eng.state, state)
+    copying out of what was saved so that it serves again for the next run."""
+    (counts, undo, places, events, eng.record, eng.steps, eng.turns_taken, eng.depth, windows,
+     pending, pending_now, eng.secret_mark) = saved
+    s = eng.state
+    counters, players, uses, fired, soon, s["turn"]["player"], passed, s["phase"] = counts
+    _set_dict(s["counters"], counters)
+    for live, then in zip(s["players"], players):
+        _set_dict(live, then)
+    if s["uses"] != uses:
+        _set_lists(s["uses"], uses)
+    if s["fired"] != fired:
+        s["fired"][:] = fired
+    _set_dict(s["soon"], soon)
+    s["turn"]["passed"][:] = passed
     changed = eng.field_undo
     while len(changed) > undo:  # the items' fields, last change first
         data, name, old = changed.pop()
@@ -125,35 +137,14 @@ def _restore(eng, saved: tuple) -> None:
             del data[name]
         else:
             data[name] = old
+    if len(eng.place_undo) > places:
+        eng.put_back_places(places)
     if eng.rng_marks[-1] is not None:  # it drew: the random state goes back too
         eng.rng.setstate(eng.rng_marks[-1])
     del eng.events[events:]
     eng.windows[:] = windows
     eng.pending[:] = pending
     eng.pending_now[:] = pending_now
-
-
-def _update(dst: dict, src: dict) -> None:
-    """Make the state `dst` equal to `src` in place, copying only the parts that differ (a
-    comparison runs in C: cheap next to a copy), so that neither shares a list with the other.
-    Not the items' data (see _snapshot)."""
-    for key in ("counters", "loc", "soon", "cells"):
-        if dst[key] != src[key]:
-            _set_dict(dst[key], src[key])
-    for key in ("zones", "uses"):
-        if dst[key] != src[key]:
-            _set_lists(dst[key], src[key])
-    for p, snap in zip(dst["players"], src["players"]):
-        _set_dict(p, snap)
-    if dst["fired"] != src["fired"]:
-        dst["fired"][:] = src["fired"]
-    if "known" in src:  # peeks
-        _set_lists(dst.setdefault("known", {}), src["known"])
-    else:
-        dst.pop("known", None)
-    dst["turn"]["player"] = src["turn"]["player"]
-    dst["turn"]["passed"][:] = src["turn"]["passed"]
-    dst["phase"] = src["phase"]
 
 
 def _set_dict(live: dict, snap: dict) -> None:

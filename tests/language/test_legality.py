@@ -5,7 +5,7 @@ import pytest
 
 from meeplang.dsl.errors import RuleError
 
-from .helpers import make_game, play_labels, start
+from .helpers import cells, make_game, play_labels, start
 
 SHOP = """
 game: shop
@@ -131,6 +131,66 @@ def test_a_rehearsal_that_draws_and_sets_fields_leaves_the_game_as_it_was(tmp_pa
     assert (repr(e.state), e.rng.getstate()) == before
     assert "trade" not in e.decision.labels
     assert [e.state["items"][f"ware#{i}"]["sold"] for i in (1, 2, 3)] == [0, 0, 0]
+
+
+
+@pytest.mark.parametrize("moves", ["shuffle market\n", "move w to hand\n", "peek market\n",
+                                   "shuffle market\n      move w to hand\n"])
+def test_a_rehearsal_puts_back_what_it_moved_after_the_game_moved_on(tmp_path, moves):
+    # the rehearsal of `trade` moves wares (or only shuffles or peeks), then cannot pay; in
+    # between two of them the game itself moves a ware: each puts back the places of its own start
+    text = SHOP.replace("WARES", "6").replace("[buy, draw, trade, guarded, rest], per_turn: 1",
+                                              "[sell, trade], per_turn: 2") \
+        .replace("      move w to hand\n", "      " + moves + "      pay 3 coins\n") \
+        .replace("actions:\n", "actions:\n  sell: {effect: move top(market) to pile}\n", 1)
+    e = start(make_game(tmp_path, text), players=1, seed=3)
+    assert e.decision.labels == ["sell"]         # trade was rehearsed: it cannot pay
+    play_labels(e, ["sell"])
+    assert e.state["zones"]["market"] == [f"ware#{i}" for i in range(2, 7)]
+    assert e.state["zones"]["pile"] == ["card#1", "ware#1"] and "known" not in e.state
+    before = (repr(e.state), e.rng.getstate())
+    assert not e.can("trade", 0, {})
+    assert (repr(e.state), e.rng.getstate()) == before
+
+
+GRID_SHOP = """
+game: grid_shop
+players: 1
+counters:
+  coins: {per: player, initial: 0, min: 0}
+tables:
+  cards: [{name: a}, {name: b}, {name: c}]
+zones:
+  deck: {}
+  board: {grid: {rows: 2, columns: 2}, gravity: rows}
+  taken: {}
+items:
+  card: {from: cards, zone: deck}
+setup: |
+  place top(deck) on board at 1, 1
+  place top(deck) on board at 1, 2
+  place top(deck) on board at 2, 1
+flow:
+  - turns: {first: 0, actions: [take, stop], until: never}
+actions:
+  take:                   # every path moves a card on or off the grid, then cannot pay
+    choose: card in board
+    effect: |
+      MOVE
+      pay 1 coins
+  stop: {effect: end game}
+scoring: {score: 0}
+"""
+
+
+@pytest.mark.parametrize("move", ["move card to taken", "place card on board at 2, 2"])
+def test_a_rehearsal_puts_back_the_cells_of_a_grid(tmp_path, move):
+    # taking c empties row 2, so gravity drops row 1: every cell changes, and all go back
+    e = start(make_game(tmp_path, GRID_SHOP.replace("MOVE", move)), players=1)
+    assert e.decision.labels == ["stop"]
+    assert cells(e, "board") == {"a": (1, 1), "b": (1, 2), "c": (2, 1)}
+    assert e.state["zones"]["board"] == ["card#1", "card#2", "card#3"]
+    assert e.state["zones"]["taken"] == [] and len(e.state["cells"]) == 3
 
 
 SPEND = """
