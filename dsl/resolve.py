@@ -1590,6 +1590,9 @@ class _Checker:
                     if s.per_turn is not None:
                         self._want(self.expr(s.per_turn, scope), "int", s.per_turn,
                                    "actions per turn")
+                        if isinstance(s.per_turn, A.Num) and s.per_turn.value < 1:
+                            raise ResolveError("a turn has at least 1 action: per_turn is "
+                                               f"{s.per_turn.value}", s.per_turn.pos)
                     if s.until_cond is not None:
                         self.expr(s.until_cond, scope)
                     if s.until_round is not None:

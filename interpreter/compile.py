@@ -1856,7 +1856,8 @@ class _Compiler:
                         if var:
                             tc.v[var] = seat
                         c.s["turn"]["player"] = seat
-                        limit = per_turn(c) if per_turn is not None else None
+                        limit = _per_turn(per_turn(c), s.per_turn.pos) if per_turn is not None \
+                            else None
                         acted = yield from eng.take_turn(tc, actions, free, limit, passed, why,
                                                          automa_actions, free_after, free_turn)
                         if until_cond is not None and until_cond(c):
@@ -2008,6 +2009,15 @@ def _trigger_scope(game, t) -> set:
 def limit_key(trigger: str) -> str:
     """Where a trigger's `limit:` counts its firings (beside the actions' use counts)."""
     return f"trigger {trigger}"
+
+
+def _per_turn(value, pos) -> int:
+    """The main actions of a turn: a whole number, at least 1 (0 would read as 1: the count is
+    checked after each action)."""
+    n = need_int(value, "actions per turn", pos)
+    if n < 1:
+        raise RuleError(f"a turn has at least 1 action: per_turn is {n}", pos)
+    return n
 
 
 def _constant(e):

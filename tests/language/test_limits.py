@@ -160,3 +160,40 @@ def test_a_limit_under_a_condition_is_said_and_drawn_with_it(tmp_path):
     said = explain(game, "fr")
     assert "Au plus une fois par phase « auctions », si l'option « bonus per » est « phase »." in said
     assert "At most once per phase “auctions”, if option “bonus per” is “phase”." in explain(game, "en")
+
+
+PER_TURN = """
+game: per_turn
+players: 2
+counters:
+  n: {initial: PER}
+  gold: {per: player, initial: 0}
+flow:
+  - turns: {first: 0, actions: [dig, done], per_turn: N, until: all_passed}
+actions:
+  dig: {effect: gain 1 gold}
+  done: {effect: pass}
+scoring: {score: gold}
+"""
+
+
+@pytest.mark.parametrize("n", ["0", "-1"])
+def test_a_turn_of_no_action_is_refused_where_it_is_said(tmp_path, n):
+    # per_turn 0 used to play as 1 (the count is checked after each action): say so instead
+    with pytest.raises(ResolveError) as info:
+        make_game(tmp_path, PER_TURN.replace("PER", "1").replace("N", n))
+    assert f"error: a turn has at least 1 action: per_turn is {n}" in str(info.value)
+    assert ":8:55:" in str(info.value)
+
+
+def test_a_turn_of_no_action_computed_in_play_stops_at_the_rule(tmp_path):
+    e_game = make_game(tmp_path, PER_TURN.replace("PER", "0").replace("N", "n"))
+    with pytest.raises(RuleError, match=r":8:55: error: a turn has at least 1 action: "
+                                        r"per_turn is 0"):
+        start(e_game)
+
+
+def test_per_turn_counts_the_main_actions_of_each_turn(tmp_path):
+    e = start(make_game(tmp_path, PER_TURN.replace("PER", "2").replace("N", "n")))
+    play_labels(e, ["dig", "dig"])
+    assert e.decision.player == 1
