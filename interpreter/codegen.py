@@ -531,10 +531,12 @@ class _Generator:
             t = self.temp()
             slow = f"call_now(c, {name}, ({t},), {at})"
             arg = self.x(e.args[0], scope)
+            # a zone of a seat that is not there (`p.hand`, p = 5) goes the slow way, to its error
+            zone = f"type({t} := {arg}) is ZoneRef and {t}.key in c.s['zones']"
             if e.func == "count":
-                return (f"(len(c.s['zones'][{t}.key]) if type({t} := {arg}) is ZoneRef "
+                return (f"(len(c.s['zones'][{t}.key]) if {zone} "
                         f"else len({t}) if type({t}) is list else {slow})")
-            return (f"((not c.s['zones'][{t}.key]) if type({t} := {arg}) is ZoneRef "
+            return (f"((not c.s['zones'][{t}.key]) if {zone} "
                     f"else (not {t}) if type({t}) is list else {slow})")
         args = "".join(f"{self.x(a, scope)}, " for a in e.args)
         return f"call_now(c, {name}, ({args}), {at})"

@@ -21,6 +21,7 @@ from meeplang.interpreter.engine import Engine
 from meeplang.interpreter.generated import closures_only
 from meeplang.interpreter.log import log_lines
 
+from language.helpers import make_game
 from .test_differential import target_games
 
 BUNDLED = [("new-eden", 2), ("new-eden", 3), ("new-eden", 4), ("new-eden:solo", 1),
@@ -77,3 +78,34 @@ def test_the_engine_runs_generated_blocks_unless_switched_off(monkeypatch):
     monkeypatch.setenv("MEEPLANG_CLOSURES", "1")
     closure = Engine(game, 2).prog.actions["stop"].effect_plain  # (compiled by mypyc, or not)
     assert getattr(closure, "__globals__", {}).get("__builtins__") != {}
+
+
+SEAT = """
+game: seat
+players: 2
+counters:
+  coins: {per: player, initial: 0}
+zones:
+  hand: {per: player}
+flow:
+  - turns: {first: 0, actions: [look], until: never}
+actions:
+  look:
+    effect: |
+      let p = SEAT
+      EFFECT
+scoring: {score: coins}
+"""
+
+
+@pytest.mark.parametrize("seat", ["5", "0 - 1"])
+@pytest.mark.parametrize("effect", ["set coins to count(p.hand)", "if empty(p.hand):\n    end game",
+                                    "if count(p.hand) < 3:\n    end game"])
+def test_a_zone_of_no_seat_stops_at_the_rule_generated_or_not(tmp_path, monkeypatch, seat,
+                                                              effect):
+    # found in review: the generated count()/empty() shortcut read the zone of seat 5 raw (KeyError)
+    text = SEAT.replace("SEAT", seat).replace("EFFECT", effect.replace("\n", "\n      "))
+    game = make_game(tmp_path, text)
+    want = played(game, 2, 0, True, monkeypatch)
+    assert want[2] is not None and ("error: count(): " in want[2] or "error: empty(): " in want[2])
+    assert played(game, 2, 0, False, monkeypatch) == want
