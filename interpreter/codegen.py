@@ -319,11 +319,9 @@ class _Generator:
         """A counter's new value, within its bounds; else compile's bounder (clamp, overflow,
         or its error) through the runtime's `bound`."""
         t = self.temp()
-        tests = [f"type({t} := {value}) is int"]
-        if spec.min is not None:
-            tests.append(f"{spec.min!r} <= {t}")
-        if spec.max is not None:
-            tests.append(f"{t} <= {spec.max!r}")
+        lo = spec.min if spec.min is not None else -MAX_INT  # no number beyond ±10**18
+        hi = spec.max if spec.max is not None else MAX_INT
+        tests = [f"type({t} := {value}) is int", f"{lo!r} <= {t}", f"{t} <= {hi!r}"]
         return f"({t} if {' and '.join(tests)} else bound(c, {spec.name!r}, {t}, {owner}, {at}))"
 
     def whole(self, e, what: str, at: str) -> str:

@@ -2132,6 +2132,8 @@ def _bounder(spec, pos):
     def bound(new, c, p):
         if type(new) is not int:
             raise RuleError(f"counter {name} holds whole numbers, not {_describe(new)}", pos)
+        if not -MAX_INT <= new <= MAX_INT:  # as any number the rules compute
+            raise RuleError(int_too_large(new), pos)
         if lo is not None and new < lo:
             if clamp:
                 return lo

@@ -56,6 +56,19 @@ def test_one_past_the_bound_stops_at_the_operator(write_game, expr):
     assert (error.pos.line, error.pos.col) == (6, 12)
 
 
+@pytest.mark.parametrize("closures", [False, True])
+@pytest.mark.parametrize("rule", [f"add {MAX_INT} to x\nadd 1 to x",
+                                  f"set x to {MAX_INT}\nadd 1 to x",
+                                  f"set x to 0 - {MAX_INT}\nadd 0 - 1 to x"])
+def test_a_counter_does_not_grow_past_the_bound(write_game, monkeypatch, closures, rule):
+    # found in review: a counter's statements added past ±10**18 without the bound expressions have
+    monkeypatch.setenv("MEEPLANG_CLOSURES", "1") if closures else monkeypatch.delenv(
+        "MEEPLANG_CLOSURES", raising=False)
+    error = setup_error(write_game, rule)
+    assert "is beyond the limit of ±1,000,000,000,000,000,000" in error.message
+    assert (error.pos.line, error.pos.col) == (7, 3)
+
+
 def test_squaring_forever_stops_at_once(write_game):
     error = setup_error(write_game, "let y = 3\nrepeat 40 times:\n  let y = y * y\nset x to y")
     assert error.message.startswith("the number ") and "beyond the limit" in error.message
