@@ -373,7 +373,8 @@ class _Generator:
             return
         at, name, who, n, holder = (self.at(s.pos), repr(s.counter), self.temp(), self.temp(),
                                     self.temp())
-        out.extend([f"{ind}{who} = {self.ex(s.player) if s.player is not None else 'c.you'}",
+        player = f"seat(c, {self.ex(s.player)}, {at})" if s.player is not None else "c.you"
+        out.extend([f"{ind}{who} = {player}",
                     f"{ind}{n} = {self.whole(s.amount, 'the amount', at)}",
                     f"{ind}if {n} < 0:",
                     f"{ind}    negative(c, 'gain', {name}, {n}, {at})",
@@ -433,7 +434,8 @@ class _Generator:
             fast = f"{'zone' if zone.keys is None else 'family'}({n}, {t})"  # a seat's zone
         else:
             return f"player_attr(c, {obj}, {n}, {at})"
-        return f"({fast} if type({t} := {obj}) is int else player_attr(c, {t}, {n}, {at}))"
+        return (f"({fast} if type({t} := {obj}) is int and 0 <= {t} < c.eng.n "
+                f"else player_attr(c, {t}, {n}, {at}))")
 
     def both_ints(self, left, right, scope) -> tuple[str, str, str]:
         """(a, b, test): the two sides of an operator, each computed once and in order (the `&`
@@ -529,12 +531,10 @@ class _Generator:
             t = self.temp()
             slow = f"call_now(c, {name}, ({t},), {at})"
             arg = self.x(e.args[0], scope)
-            # a zone of a seat that is not there (`p.hand`, p = 5) goes the slow way, to its error
-            zone = f"type({t} := {arg}) is ZoneRef and {t}.key in c.s['zones']"
             if e.func == "count":
-                return (f"(len(c.s['zones'][{t}.key]) if {zone} "
+                return (f"(len(c.s['zones'][{t}.key]) if type({t} := {arg}) is ZoneRef "
                         f"else len({t}) if type({t}) is list else {slow})")
-            return (f"((not c.s['zones'][{t}.key]) if {zone} "
+            return (f"((not c.s['zones'][{t}.key]) if type({t} := {arg}) is ZoneRef "
                     f"else (not {t}) if type({t}) is list else {slow})")
         args = "".join(f"{self.x(a, scope)}, " for a in e.args)
         return f"call_now(c, {name}, ({args}), {at})"

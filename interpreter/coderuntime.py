@@ -65,6 +65,8 @@ def runtime(prog, constants: tuple = ()) -> dict:
         return list(c.s["turn"]["passed"])
 
     def from_player(c, p, name, pos):
+        if not 0 <= p < c.eng.n:
+            raise RuleError(f"{p!r} is not a player, so it has no {name!r}", pos)
         counter, z = counters.get(name), zones.get(name)
         if counter is not None and counter.per_player:
             if counter.keys is not None:

@@ -379,6 +379,8 @@ class _Compiler:
             counter is not None and counter.keys is not None) else None
 
         def from_player(c, p):
+            if not 0 <= p < c.eng.n:
+                raise RuleError(f"{p!r} is not a player, so it has no {name!r}", pos)
             if members is not None and counter.per_player:
                 h = c.s["players"][p]
                 return {k: h[m] for k, m in members}
@@ -953,7 +955,7 @@ class _Compiler:
         name, pos, verb = s.counter, s.pos, s.verb
         spec = self.g.counters[name]
         amount = self.ex(s.amount, scope)
-        who = self.ex(s.player, scope) if s.player is not None else (lambda c: c.you)
+        who = self._seat(s.player, scope, s.pos) if s.player is not None else (lambda c: c.you)
         grants = self.prog.abilities.get(({"gain": "bonus", "pay": "discount"}.get(verb), name))
         if verb == "gain" and self._watched_gain(spec):
             return self._increase(who, spec, _with_bonus(amount, who, grants, pos) if grants
@@ -1040,7 +1042,7 @@ class _Compiler:
 
     def s_PeekStmt(self, s, scope):
         items, pos = self.ex(s.items, scope), s.pos
-        who = self.ex(s.player, scope) if s.player is not None else (lambda c: c.you)
+        who = self._seat(s.player, scope, s.pos) if s.player is not None else (lambda c: c.you)
 
         def peek(c: Ctx):
             x = items(c)

@@ -99,13 +99,17 @@ scoring: {score: coins}
 
 
 @pytest.mark.parametrize("seat", ["5", "0 - 1"])
-@pytest.mark.parametrize("effect", ["set coins to count(p.hand)", "if empty(p.hand):\n    end game",
-                                    "if count(p.hand) < 3:\n    end game"])
-def test_a_zone_of_no_seat_stops_at_the_rule_generated_or_not(tmp_path, monkeypatch, seat,
-                                                              effect):
-    # found in review: the generated count()/empty() shortcut read the zone of seat 5 raw (KeyError)
+@pytest.mark.parametrize("effect", ["set coins to p.coins", "p gains 1 coins",
+                                    "for each x in p.hand:\n  end game",
+                                    "move top(hand) to p.hand", "set coins to count(p.hand)",
+                                    "if empty(p.hand):\n  end game",
+                                    "if count(p.hand) < 3:\n  end game"])
+def test_a_number_that_is_no_seat_is_no_player_generated_or_not(tmp_path, monkeypatch, seat,
+                                                                 effect):
+    # found in review: p.coins, `p gains` and the generated count(p.hand) with p = 5 were raw
+    # Python errors; with p = -1 they read or paid the last seat
     text = SEAT.replace("SEAT", seat).replace("EFFECT", effect.replace("\n", "\n      "))
     game = make_game(tmp_path, text)
     want = played(game, 2, 0, True, monkeypatch)
-    assert want[2] is not None and ("error: count(): " in want[2] or "error: empty(): " in want[2])
+    assert want[2] is not None and "is not a player" in want[2]
     assert played(game, 2, 0, False, monkeypatch) == want
