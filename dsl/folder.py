@@ -88,13 +88,28 @@ def read_bytes(path: Path, shown: str, root: Path | None = None,
                             where)
         if info.st_size > limit:
             raise LoadError(f"file is larger than {limit // (1024 * 1024)} MB", where)
-        data = os.read(fd, limit + 1)  # the file may grow between the check and the read
+        data = _read_up_to(fd, info.st_size, limit + 1)
     finally:
         os.close(fd)
     if len(data) > limit:
         raise LoadError(f"file is larger than {limit // (1024 * 1024)} MB", where)
     _record(str(path.resolve()), data)
     return data
+
+
+def _read_up_to(fd: int, size: int, most: int) -> bytes:
+    """At most `most` bytes of an open file whose size was `size`: it may grow between the check
+    and the read. The buffer is the file's size, not `most` (os.read allocates what it is asked
+    for: 64 MB for every log, which a process near its memory limit could not get)."""
+    chunks, total, want = [], 0, size + 1
+    while total < most:
+        chunk = os.read(fd, min(want, most - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+        want = 1 << 16
+    return b"".join(chunks)
 
 
 def yaml_names(folder: Path) -> list[str]:

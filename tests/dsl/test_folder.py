@@ -7,6 +7,7 @@ import os
 
 import pytest
 
+from meeplang.dsl import folder as files
 from meeplang.dsl.errors import LoadError
 from meeplang.dsl.resolve import load_game
 from meeplang.dsl.yamlpos import MAX_FILE_BYTES
@@ -90,3 +91,29 @@ def test_a_game_file_exactly_at_the_size_limit_is_read(write_game, tmp_path, cac
     write_game(data + b"#" * (MAX_FILE_BYTES - len(data) - 1) + b"\n")
     assert os.path.getsize(tmp_path / "g" / "game.yaml") == MAX_FILE_BYTES
     assert load_game("g").name == "g"
+
+
+def test_a_small_file_is_read_without_a_buffer_of_the_limit(tmp_path):
+    # found by the fuzzer: every log read asked os.read for 64 MB (its limit), which a process
+    # near its memory limit could not get (MemoryError)
+    import tracemalloc
+
+    path = tmp_path / "small.log"
+    path.write_bytes(b"x" * 1000)
+    tracemalloc.start()
+    try:
+        data = files.read_bytes(path, "small.log", limit=64 * 1024 * 1024)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert data == b"x" * 1000 and peak < 1024 * 1024
+
+
+def test_a_file_that_grew_since_its_size_was_taken_is_read_up_to_the_limit(tmp_path):
+    path = tmp_path / "growing.log"
+    path.write_bytes(b"y" * 200_000)
+    fd = os.open(path, os.O_RDONLY)
+    try:  # its size was taken at 10 bytes: the rest is read too, up to the limit
+        assert files._read_up_to(fd, 10, 150_001) == b"y" * 150_001
+    finally:
+        os.close(fd)
