@@ -1816,6 +1816,7 @@ class _Compiler:
     def turns(self, s: TurnsStep, scope):
         first = self.ex(s.first, scope)
         per_turn = self.ex(s.per_turn, scope) if s.per_turn is not None else None
+        per_turn_pos = getattr(s.per_turn, "pos", None)  # (an expression, typed object in the model)
         until_cond = self.ex(s.until_cond, scope) if s.until_cond is not None else None
         step = -1 if s.order == "counterclockwise" else 1
         actions, free, until, var, pos = s.actions, s.free_actions, s.until, s.var, s.pos
@@ -1858,7 +1859,7 @@ class _Compiler:
                         if var:
                             tc.v[var] = seat
                         c.s["turn"]["player"] = seat
-                        limit = _per_turn(per_turn(c), s.per_turn.pos) if per_turn is not None \
+                        limit = _per_turn(per_turn(c), per_turn_pos) if per_turn is not None \
                             else None
                         acted = yield from eng.take_turn(tc, actions, free, limit, passed, why,
                                                          automa_actions, free_after, free_turn)
