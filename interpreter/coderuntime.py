@@ -12,17 +12,14 @@ from __future__ import annotations
 import operator
 
 from meeplang.dsl.errors import RuleError
-from meeplang.dsl.limits import MAX_INT, int_too_large
 from meeplang.dsl.model import member_name
 
 from . import payments
-from .compile import (_MISSING, MAX_LIST, Ctx, EndGame, EndTurn, Graph, PassTurn, _bounder,
-                      _describe, _pool, bounded, need_int, need_items, plain_value)
+from .compile import (_MISSING, Ctx, EndGame, EndTurn, Graph, PassTurn, _bounder, _pool,
+                      arith_values, divide_values, need_int, need_items, plain_value, plus_values)
 from .functions import FUNCTIONS, call_error
 from .state import FamilyRef, ZoneRef
 
-_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "%": operator.mod,
-          "//": operator.floordiv, "/": operator.floordiv}
 _CONTROL = {"end turn": EndTurn, "pass": PassTurn, "end game": EndGame}
 _ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
@@ -185,38 +182,8 @@ def runtime(prog, constants: tuple = ()) -> dict:
     def slice_(items, a, b):
         return items[a:b]
 
-    def divide(a, b, op, pos):
-        if b == 0:
-            raise RuleError(f"division by zero ({a} {op} 0)", pos)
-        if op == "/" and a % b:
-            raise RuleError(f"{a} / {b} is not a whole number; use // to round down", pos)
-        return _ARITH[op](a, b)
 
-    def plus(c, a, b, pos):
-        if type(a) is int and type(b) is int:
-            n = a + b
-            if -MAX_INT <= n <= MAX_INT:
-                return n
-            raise RuleError(int_too_large(n), pos)
-        if type(a) is list and type(b) is list:
-            if len(a) + len(b) > MAX_LIST:
-                raise RuleError(f"a list of more than {MAX_LIST} values", pos)
-            c.eng.charge(len(a) + len(b), pos)
-            return a + b
-        if isinstance(a, list) or isinstance(b, list):
-            raise RuleError(f"cannot add {_describe(a)} and {_describe(b)}", pos)
-        return bounded(need_int(a, "the left side of +", pos) +
-                       need_int(b, "the right side of +", pos), pos)
 
-    def arith(a, b, op, pos):
-        fn = _ARITH[op]
-        if type(a) is int and type(b) is int:
-            n = fn(a, b)
-            if -MAX_INT <= n <= MAX_INT:
-                return n
-            raise RuleError(int_too_large(n), pos)
-        return bounded(fn(need_int(a, f"the left side of {op}", pos),
-                          need_int(b, f"the right side of {op}", pos)), pos)
 
     def contains(c, a, b):
         if type(b) is ZoneRef:
@@ -312,12 +279,13 @@ def runtime(prog, constants: tuple = ()) -> dict:
 
     helpers = (zone, family, counter_family, players, others, passers, player_attr, field, index,
                member_slot, member_value, counter_slot, funds, can, can_value, call, call_now,
-               aggregate, select, slice_, divide, plus, arith, contains, compare, compare_values,
+               aggregate, select, slice_, contains, compare, compare_values,
                otherwise, seat, need_int, need_items, charge, each_pool, repeats, move, control, bound,
                negative, item_data, set_field)
     return {"Ctx": Ctx, "ZoneRef": ZoneRef, "int": int, "str": str, "list": list, "dict": dict,
             "type": type, "len": len, "MISSING": _MISSING,
             "pool": _pool, "restore": _restore,
+            "divide": divide_values, "plus": plus_values, "arith": arith_values,
             "K": tuple(declared[kind](name) for kind, name in constants),
             **{f.__name__: f for f in helpers}}
 

@@ -645,47 +645,17 @@ class _Compiler:
     def x_BinOp(self, e, scope):
         l, r, pos, op = self.ex(e.left, scope), self.ex(e.right, scope), e.pos, e.op
         if op in ("//", "%", "/"):
-            fn = _ARITH.get(op, operator.floordiv)
-            exact = op == "/"
-
             def divide(c: Ctx):
-                a = need_int(l(c), f"the left side of {op}", pos)
-                b = need_int(r(c), f"the right side of {op}", pos)
-                if b == 0:
-                    raise RuleError(f"division by zero ({a} {op} 0)", pos)
-                if exact and a % b:
-                    raise RuleError(f"{a} / {b} is not a whole number; use // to round down", pos)
-                return fn(a, b)
+                return divide_values(need_int(l(c), f"the left side of {op}", pos),
+                                     need_int(r(c), f"the right side of {op}", pos), op, pos)
             return divide
-        fn = _ARITH[op]
         if op == "+":
             def plus(c: Ctx):
-                a, b = l(c), r(c)
-                if type(a) is int and type(b) is int:
-                    n = a + b
-                    if -MAX_INT <= n <= MAX_INT:
-                        return n
-                    raise RuleError(int_too_large(n), pos)
-                if type(a) is list and type(b) is list:
-                    if len(a) + len(b) > MAX_LIST:
-                        raise RuleError(f"a list of more than {MAX_LIST} values", pos)
-                    c.eng.charge(len(a) + len(b), pos)
-                    return a + b
-                if isinstance(a, list) or isinstance(b, list):
-                    raise RuleError(f"cannot add {_describe(a)} and {_describe(b)}", pos)
-                return bounded(need_int(a, "the left side of +", pos) +
-                               need_int(b, "the right side of +", pos), pos)
+                return plus_values(c, l(c), r(c), pos)
             return plus
 
         def arith(c: Ctx):
-            a, b = l(c), r(c)
-            if type(a) is int and type(b) is int:
-                n = fn(a, b)
-                if -MAX_INT <= n <= MAX_INT:
-                    return n
-                raise RuleError(int_too_large(n), pos)
-            return bounded(fn(need_int(a, f"the left side of {op}", pos),
-                              need_int(b, f"the right side of {op}", pos)), pos)
+            return arith_values(l(c), r(c), op, pos)
         return arith
 
     def x_Compare(self, e, scope):
@@ -2012,6 +1982,45 @@ def _trigger_scope(game, t) -> set:
 def limit_key(trigger: str) -> str:
     """Where a trigger's `limit:` counts its firings (beside the actions' use counts)."""
     return f"trigger {trigger}"
+
+
+def divide_values(a: int, b: int, op: str, pos) -> int:
+    """`//`, `%`, `/` of two whole numbers (`/` only when exact)."""
+    if b == 0:
+        raise RuleError(f"division by zero ({a} {op} 0)", pos)
+    if op == "/" and a % b:
+        raise RuleError(f"{a} / {b} is not a whole number; use // to round down", pos)
+    return _ARITH.get(op, operator.floordiv)(a, b)
+
+
+def plus_values(c: Ctx, a, b, pos):
+    """`+`: two whole numbers within the bound, or two lists (charged to the work budget)."""
+    if type(a) is int and type(b) is int:
+        n = a + b
+        if -MAX_INT <= n <= MAX_INT:
+            return n
+        raise RuleError(int_too_large(n), pos)
+    if type(a) is list and type(b) is list:
+        if len(a) + len(b) > MAX_LIST:
+            raise RuleError(f"a list of more than {MAX_LIST} values", pos)
+        c.eng.charge(len(a) + len(b), pos)
+        return a + b
+    if isinstance(a, list) or isinstance(b, list):
+        raise RuleError(f"cannot add {_describe(a)} and {_describe(b)}", pos)
+    return bounded(need_int(a, "the left side of +", pos) +
+                   need_int(b, "the right side of +", pos), pos)
+
+
+def arith_values(a, b, op: str, pos) -> int:
+    """`-`, `*` of two whole numbers within the bound."""
+    fn = _ARITH[op]
+    if type(a) is int and type(b) is int:
+        n = fn(a, b)
+        if -MAX_INT <= n <= MAX_INT:
+            return n
+        raise RuleError(int_too_large(n), pos)
+    return bounded(fn(need_int(a, f"the left side of {op}", pos),
+                      need_int(b, f"the right side of {op}", pos)), pos)
 
 
 def _per_turn(value, pos) -> int:
