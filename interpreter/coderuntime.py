@@ -16,7 +16,8 @@ from meeplang.dsl.model import member_name
 
 from . import payments
 from .compile import (_MISSING, Ctx, EndGame, EndTurn, Graph, PassTurn, _bounder, _pool,
-                      arith_values, divide_values, need_int, need_items, plain_value, plus_values)
+                      arith_values, divide_values, index_value, need_int, need_items, plain_value,
+                      plus_values)
 from .functions import FUNCTIONS, call_error
 from .state import FamilyRef, ZoneRef
 
@@ -98,20 +99,6 @@ def runtime(prog, constants: tuple = ()) -> dict:
             return c.s["items"][x][name]
         except (KeyError, TypeError):
             raise RuleError(f"{x!r} has no field {name!r}", pos) from None
-
-    def index(c, o, k, pos):
-        if type(o) is list and type(k) is int and 0 <= k < len(o):
-            return o[k]
-        if type(o) is FamilyRef:
-            return prog.member(o, k, pos)
-        if type(o) is ZoneRef:
-            o = c.s["zones"][o.key]
-        try:
-            if isinstance(o, dict) and k not in o and str(k) in o:
-                return o[str(k)]
-            return o[k]
-        except (KeyError, IndexError, TypeError) as exc:
-            raise RuleError(f"no entry {k!r} ({type(exc).__name__})", pos) from None
 
     def seat(c, p, pos):
         if type(p) is not int or not 0 <= p < c.eng.n:
@@ -277,7 +264,7 @@ def runtime(prog, constants: tuple = ()) -> dict:
             c.eng.events.append({"event": "end game", "at": f"{pos.path}:{pos.line}"})
         raise _CONTROL[what](what, pos)
 
-    helpers = (zone, family, counter_family, players, others, passers, player_attr, field, index,
+    helpers = (zone, family, counter_family, players, others, passers, player_attr, field,
                member_slot, member_value, counter_slot, funds, can, can_value, call, call_now,
                aggregate, select, slice_, contains, compare, compare_values,
                otherwise, seat, need_int, need_items, charge, each_pool, repeats, move, control, bound,
@@ -285,7 +272,7 @@ def runtime(prog, constants: tuple = ()) -> dict:
     return {"Ctx": Ctx, "ZoneRef": ZoneRef, "int": int, "str": str, "list": list, "dict": dict,
             "type": type, "len": len, "MISSING": _MISSING,
             "pool": _pool, "restore": _restore,
-            "divide": divide_values, "plus": plus_values, "arith": arith_values,
+            "index": index_value, "divide": divide_values, "plus": plus_values, "arith": arith_values,
             "K": tuple(declared[kind](name) for kind, name in constants),
             **{f.__name__: f for f in helpers}}
 

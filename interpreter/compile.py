@@ -446,22 +446,8 @@ class _Compiler:
             return member_value
         obj, key, pos = self.ex(e.obj, scope), self.ex(e.key, scope), e.pos
 
-        member = self.prog.member
-
         def index(c: Ctx):
-            o, k = obj(c), key(c)
-            if type(o) is list and type(k) is int and 0 <= k < len(o):
-                return o[k]  # `card[p]`: the common case first
-            if type(o) is FamilyRef:
-                return member(o, k, pos)
-            if type(o) is ZoneRef:
-                o = c.s["zones"][o.key]
-            try:
-                if isinstance(o, dict) and k not in o and str(k) in o:
-                    return o[str(k)]
-                return o[k]
-            except (KeyError, IndexError, TypeError) as exc:
-                raise RuleError(f"no entry {k!r} ({type(exc).__name__})", pos) from None
+            return index_value(c, obj(c), key(c), pos)
         return index
 
     def x_Slice(self, e, scope):
@@ -1982,6 +1968,22 @@ def _trigger_scope(game, t) -> set:
 def limit_key(trigger: str) -> str:
     """Where a trigger's `limit:` counts its firings (beside the actions' use counts)."""
     return f"trigger {trigger}"
+
+
+def index_value(c: Ctx, o, k, pos):
+    """`o[k]`: a list's entry, a zone family's member, a zone's item, a table's entry."""
+    if type(o) is list and type(k) is int and 0 <= k < len(o):
+        return o[k]  # `card[p]`: the common case first
+    if type(o) is FamilyRef:
+        return c.eng.prog.member(o, k, pos)
+    if type(o) is ZoneRef:
+        o = c.s["zones"][o.key]
+    try:
+        if isinstance(o, dict) and k not in o and str(k) in o:
+            return o[str(k)]
+        return o[k]
+    except (KeyError, IndexError, TypeError) as exc:
+        raise RuleError(f"no entry {k!r} ({type(exc).__name__})", pos) from None
 
 
 def divide_values(a: int, b: int, op: str, pos) -> int:
