@@ -233,14 +233,33 @@ class CompiledAction:
         self.plain_free = ActionOption(action.name, None, True)
 
 
-_cache: dict[int, tuple] = {}
+class PerGame:
+    """What is made once per game (its program), kept for the last `size` games used: a process
+    that loads many games (a fuzz run, a test suite, an editor) must not keep every one alive.
+    Entries hold their game, so an id is never reused while its entry stands."""
+
+    def __init__(self, make, size: int = 16):
+        self.make = make
+        self.size = size
+        self.entries: dict[int, tuple] = {}
+
+    def get(self, game):
+        key = id(game)
+        hit = self.entries.pop(key, None)
+        if hit is None or hit[0] is not game:
+            hit = (game, self.make(game))
+        self.entries[key] = hit  # the most recently used last
+        if len(self.entries) > self.size:
+            del self.entries[next(iter(self.entries))]
+        return hit[1]
+
+
+_programs = PerGame(Compiled)
 
 
 def compiled(game) -> Compiled:
-    hit = _cache.get(id(game))
-    if hit is None or hit[0] is not game:
-        hit = _cache[id(game)] = (game, Compiled(game))
-    return hit[1]
+    """A game's closures, made once per game."""
+    return _programs.get(game)
 
 
 def name_kinds(game) -> dict[str, str]:

@@ -12,9 +12,7 @@ import os
 
 from .codecheck import GeneratedCodeError, load
 from .codegen import Recording, generate
-from .compile import Compiled, compiled
-
-_cache: dict[int, tuple] = {}
+from .compile import Compiled, PerGame, compiled
 
 
 def closures_only() -> bool:
@@ -26,10 +24,7 @@ def program(game) -> Compiled:
     """A game's program, made once per game (and per switch)."""
     if closures_only():
         return compiled(game)
-    hit = _cache.get(id(game))
-    if hit is None or hit[0] is not game:
-        hit = _cache[id(game)] = (game, generated_program(game))
-    return hit[1]
+    return _programs.get(game)
 
 
 def generated_program(game) -> Compiled:
@@ -57,3 +52,6 @@ def generated_program(game) -> Compiled:
         return compiled_block if fn is None else (fn, compiled_block[1])
 
     return Compiled(game, expr_hook=expr, block_hook=block)
+
+
+_programs = PerGame(generated_program)
