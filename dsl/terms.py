@@ -2,7 +2,9 @@
 
 A term entry maps languages to texts (`coins: {en: coins, fr: pièces}`); a key `LANG_grammar`
 gives what a sentence in that language needs to agree with the word (`fr_grammar: f pl`: feminine,
-plural; the default is masculine singular), read by the prose templates (`meeplang.visualizer.prose`).
+plural; the default is masculine singular), read by the prose templates (`meeplang.visualizer.prose`);
+a key `LANG_plural` gives the plural of a singular term where the language's rule does not
+(`en_plural: dice`).
 
 The checker warns, at the term, about an entry missing one of the game's languages (those its
 term table uses), and, once a game has terms, at the declaration, about an action, phase, counter,
@@ -14,6 +16,7 @@ from __future__ import annotations
 from .errors import Warning_
 
 GRAMMAR_SUFFIX = "_grammar"
+PLURAL_SUFFIX = "_plural"
 
 # the sections whose names the rules show, with the word used in the warning
 NAMED = (("actions", "action"), ("counters", "counter"), ("zones", "zone"), ("items", "item"),
@@ -22,8 +25,8 @@ NAMED = (("actions", "action"), ("counters", "counter"), ("zones", "zone"), ("it
 
 
 def is_language(key: str) -> bool:
-    """A term entry's key that holds a text (not a `LANG_grammar` note)."""
-    return not key.endswith(GRAMMAR_SUFFIX)
+    """A term entry's key that holds a text (not a `LANG_grammar` note or a `LANG_plural`)."""
+    return not key.endswith((GRAMMAR_SUFFIX, PLURAL_SUFFIX))
 
 
 def languages(terms: dict) -> list[str]:
@@ -35,6 +38,11 @@ def languages(terms: dict) -> list[str]:
 def grammar(terms: dict, key: str, lang: str) -> frozenset[str]:
     """The grammar notes of a term in a language: {"f", "pl"} for `fr_grammar: f pl`."""
     return frozenset((terms.get(key) or {}).get(lang + GRAMMAR_SUFFIX, "").split())
+
+
+def plural(terms: dict, key: str, lang: str) -> str | None:
+    """The plural a term entry gives in a language (`en_plural: dice`), if any."""
+    return (terms.get(key) or {}).get(lang + PLURAL_SUFFIX)
 
 
 def term_warnings(terms: dict, term_pos: dict, named: dict, phases: dict) -> list[Warning_]:

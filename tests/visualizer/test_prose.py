@@ -87,6 +87,50 @@ def test_french_elides_across_the_joins_of_templates():
         == "d'un joueur"  # nor when `de` joins a one-letter name to its phrase
 
 
+@pytest.mark.parametrize(("lang", "text", "plural"), [
+    ("en", "Deeple", "Deeples"),
+    ("en", "bid marker", "bid markers"),
+    ("en", "box", "boxes"),
+    ("en", "battery", "batteries"),
+    ("en", "key", "keys"),
+    ("fr", "Carte de construction", "Cartes de construction"),
+    ("fr", "marqueur d'enchères", "marqueurs d'enchères"),
+    ("fr", "Bateau", "Bateaux"),
+    ("fr", "Journal", "Journaux"),
+    ("fr", "Croix", "Croix"),
+])
+def test_the_regular_plural_of_a_term(lang, text, plural):
+    assert GRAMMARS[lang].plural(text) == plural
+
+
+COUNTED = """\
+game: counted
+players: 2
+terms:
+  die: {en: Die, fr: Dé, en_plural: Dice}
+  marker: {en: Bid marker, fr: Marqueur d'enchères}
+  card: {en: Card, fr: Carte, fr_grammar: f}
+  supply: {en: Supply, fr: Réserve, fr_grammar: f}
+zones:
+  supply: {}
+items:
+  die: {count: 3, zone: supply}
+  marker: {count: 1, zone: supply}
+  card: {count: player_count * 2, zone: supply}
+scoring:
+  score: 0
+"""
+
+
+def test_a_count_of_items_is_said_with_the_plural(tmp_path):
+    game = make_game(tmp_path, COUNTED)
+    en, fr = explain(game, "en"), explain(game, "fr")
+    assert "3 dice in the supply" in en and "3 dés dans la réserve" in fr  # en_plural wins
+    assert "1 bid marker in the supply" in en and "1 marqueur d'enchères dans la réserve" in fr
+    assert "Cards, as many as the number of players × 2, in the supply" in en
+    assert "Des cartes, autant que le nombre de joueurs × 2, dans la réserve" in fr
+
+
 TINY = """\
 game: tiny
 players: 2

@@ -163,8 +163,10 @@ class Explanation:
             phrase = self._fill("ItemKind", "table", name=say.term(k.name),
                                 table=say.term(k.source_table), zone=zone)
         else:
-            phrase = self._fill("ItemKind", "count" if k.zone else "nowhere",
-                                count=say.expr(k.count), name=say.term(k.name), zone=zone)
+            n = k.count.value if isinstance(k.count, A.Num) else None
+            form = ("count" if k.zone else "nowhere") + ("" if n is None else "_n")
+            phrase = self._fill("ItemKind", form, count=say.expr(k.count), zone=zone,
+                                name=say.counted(k.name, 2 if n is None else n))
         return self._fill("ItemKind", "per_player", text=phrase) if k.per_player else phrase
 
     def table(self, name: str, value, depth: int) -> list[Line]:

@@ -51,6 +51,20 @@ class English:
     def finish(self, sentence: str) -> str:
         return sentence
 
+    @staticmethod
+    def plural(text: str) -> str:
+        """The regular plural of a noun phrase: its last word takes the -s (`bid marker` ->
+        `bid markers`, `box` -> `boxes`, `key` -> `keys`, `battery` -> `batteries`). A term
+        gives its own where this rule is wrong (`en_plural: dice`)."""
+        head, _, last = text.rpartition(" ")
+        if last.endswith(("s", "x", "z", "ch", "sh")):
+            last += "es"
+        elif len(last) > 1 and last[-1] == "y" and last[-2] not in "aeiou":
+            last = last[:-1] + "ies"
+        else:
+            last += "s"
+        return f"{head} {last}" if head else last
+
     def decorate(self, p: Phrase, spec: str) -> str:
         text = running(p)
         match spec:
@@ -84,6 +98,23 @@ class French:
         """Elisions across the joins of templates: `si il` -> `s'il`, `que un` -> `qu'un`."""
         sentence = re.sub(r"\b([Ss])i (ils?)\b", r"\1'\2", sentence)
         return re.sub(r"\b([Qq]u|[Dd]|[Jj]usqu)e ([aeiouéèêhy]\w)", _elide, sentence)
+
+    @staticmethod
+    def plural(text: str) -> str:
+        """The regular plural of a noun phrase: its first word takes the -s (`carte de
+        construction` -> `cartes de construction`; `-s`, `-x`, `-z` stay, `-eau`, `-eu` take an
+        -x, `-al` becomes `-aux`). A term gives its own where this rule is wrong
+        (`fr_plural: yeux`)."""
+        first, space, rest = text.partition(" ")
+        if first.endswith(("s", "x", "z")):
+            pass
+        elif first.endswith(("eau", "eu")):
+            first += "x"
+        elif first.endswith("al"):
+            first = first[:-2] + "aux"
+        else:
+            first += "s"
+        return first + space + rest
 
     def decorate(self, p: Phrase, spec: str) -> str:
         text = running(p)

@@ -91,6 +91,19 @@ class Sentences:
             notes = notes - {"pl"}
         return Phrase(text, self.grammar, noun=True, notes=notes)
 
+    def counted(self, key: str, n: int) -> Phrase:
+        """A game term said of `n` things: `1 deeple`, `45 deeples` (the term's `LANG_plural`,
+        else the language's regular plural)."""
+        from meeplang.dsl.terms import grammar, plural
+
+        if n == 1:
+            return self.term(key, singular=True)
+        if "pl" in grammar(self.game.terms, key, self.lang):
+            return self.term(key)
+        p = self.term(key)
+        text = plural(self.game.terms, key, self.lang) or self.grammar.plural(p.text)
+        return Phrase(text, self.grammar, noun=True, notes=p.notes | {"pl"})
+
     def name(self, key: str) -> Phrase:
         """A local name: a formula's parameter or a comprehension's variable is its name; a
         value a statement names (`let`, `choose card in`, `for each card in`) is its term if the
