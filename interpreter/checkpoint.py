@@ -48,8 +48,8 @@ def _pending(events: list) -> list:
 class Checkpoint:
     """The game at a flow boundary, taken from the engine `eng` whose flow context is `c`."""
 
-    __slots__ = ("choices", "choosers", "state", "rng", "frames", "flow_locals", "counts", "windows",
-                 "pending", "pending_now", "secret_mark")
+    __slots__ = ("choices", "choosers", "state", "rng", "frames", "flow_locals", "counts",
+                 "windows", "pending", "pending_now", "secret_mark")
 
     def __init__(self, eng: Any, c: Any):
         self.choices = len(eng.choices)  # the choices made before it

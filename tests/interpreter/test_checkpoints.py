@@ -51,8 +51,8 @@ def go_on(e, seed: int, decisions: int) -> tuple:
 def assert_copies_agree(game, players: int, seed: int, every: int, after: int,
                         most: int = 400, options: dict | None = None) -> tuple[int, int]:
     """Play a random game, copying it both ways every `every` decisions and at every decision of
-    a round of secret choices, there and at the round's start; returns how many copies came from a checkpoint, and
-    how many were made inside a round of secret choices."""
+    a round of secret choices, there and at the round's start; returns how many copies came from
+    a checkpoint, and how many were made inside a round of secret choices."""
     live = Engine(game, players, seed, options)
     rng = random.Random(seed)
     restored = secret = 0
