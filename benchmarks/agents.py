@@ -132,7 +132,7 @@ def copy_costs() -> None:
     import random
 
     from meeplang.interpreter.belief import believed_game
-    from meeplang.interpreter.engine import copy_state
+    from meeplang.interpreter.checkpoint import copy_state
     from meeplang.interpreter.rehearsal import trial
 
     e = Engine(load_game("new-eden"), 4, 3, record=False)
@@ -145,9 +145,18 @@ def copy_costs() -> None:
         with trial(e):
             pass
 
+    def replayed() -> None:
+        copy = Engine(e.game, 4, 3, record=False)
+        copy.start()
+        for i in e.choices:
+            copy.choose(i)
+
     print(f"  a rehearsal's save + restore      {_per_call(save_and_restore):10.0f} us")
-    print(f"  the game, replayed (Engine.fork)  {_per_call(e.fork, 3.0):10.0f} us")
-    print(f"  a belief (replay + redraw)        "
+    print(f"  the game, replayed from its start {_per_call(replayed, 3.0):10.0f} us")
+    e.fork()  # the game keeps checkpoints from now on (interpreter/checkpoint.py)
+    print(f"  the game, from its latest checkpoint (Engine.fork, {e.replay_length()} choices "
+          f"replayed) {_per_call(e.fork, 3.0):10.0f} us")
+    print(f"  a belief (fork + redraw)          "
           f"{_per_call(lambda: believed_game(e, d.player, rng), 3.0):10.0f} us")
 
 

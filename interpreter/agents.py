@@ -54,9 +54,10 @@ class GreedyAgent(Agent):
 
     A turn's options are tried in place (cheap); the seat's answers inside the best one become
     its plan for the inner decisions that follow. Other decisions are tried on replayed copies,
-    as many beliefs as `copy_budget` replayed decisions allow (the longer the game so far, the
-    fewer); when not even one per option fits, the choice is random. Ties go to a random best
-    option.
+    as many beliefs as `copy_budget` decisions of the game so far allow (the longer the game, the
+    fewer; copies replay only from the latest checkpoint now, but counting only those made greedy
+    3x slower in New Eden for no measured gain, benchmarks/README.md); when not even one per
+    option fits, the choice is random. Ties go to a random best option.
     """
 
     name = "greedy"

@@ -1,7 +1,8 @@
 """What a seat may believe: a copy of the game in which everything it cannot see is redrawn.
 
 Search must not peek. A copy of the game is made by replaying its choices (the game is a pure
-function of seed and choices), which rebuilds the true game; then whatever the seat cannot see
+function of seed and choices; from the game's latest checkpoint, interpreter/checkpoint.py), which
+rebuilds the true game; then whatever the seat cannot see
 is drawn again, consistently with what it does see (determinization):
 - items it cannot see (in zones hidden from it, not peeked at, not shown by a `visible_to:`)
   trade places at random with the other unseen items of the same kind and owner: the cards of a

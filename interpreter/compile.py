@@ -1711,15 +1711,27 @@ class _Compiler:
             return parts[0]  # one generator less between the engine and every decision
 
         def run(c: Ctx):
-            for p in parts:
-                yield from p(c)
+            eng = c.eng
+            at = eng.resumed()
+            frame = [0 if at is None else at[0]]  # which step runs (interpreter/checkpoint.py)
+            eng.frames.append(frame)
+            try:
+                for i in range(frame[0], len(parts)):
+                    frame[0] = i
+                    yield from parts[i](c)
+            finally:
+                eng.frames.pop()
         return run
 
     def step(self, s, scope):
+        """A flow step: a generator function that notes where it stands in Engine.frames, and
+        resumes from such a record when the game is restored from a checkpoint (checkpoint.py),
+        instead of doing again what it did on entering."""
         if isinstance(s, DoStep):
             block = self.block_gen(s.block, scope)
 
             def do_step(c: Ctx):
+                c.eng.checkpoint(c)
                 yield from block(c)
                 if c.eng.pending or c.eng.watching:
                     yield from c.eng.flush(c)
@@ -1731,23 +1743,30 @@ class _Compiler:
 
             def phase(c: Ctx):
                 eng, state = c.eng, c.s
-                outer = state["phase"]
-                window = bool(free) and (free_if is None or bool(free_if(c)))
-                if window:
-                    eng.windows.append(("all", free))
+                at = eng.resumed()
+                if at is None:
+                    outer = state["phase"]
+                    window = bool(free) and (free_if is None or bool(free_if(c)))
+                    if window:
+                        eng.windows.append(("all", free))
+                else:
+                    outer, window = at
+                eng.frames.append([outer, window])
                 try:
-                    state["phase"] = name
-                    if name in eng.prog.limits_per:
-                        eng.reset_uses(name)
-                    if eng.record:
-                        eng.events.append({"event": "phase", "phase": name})
-                    if eng.triggers_for("phase_start", name):
-                        yield from eng.fire("phase_start", name, c)
+                    if at is None:
+                        state["phase"] = name
+                        if name in eng.prog.limits_per:
+                            eng.reset_uses(name)
+                        if eng.record:
+                            eng.events.append({"event": "phase", "phase": name})
+                        if eng.triggers_for("phase_start", name):
+                            yield from eng.fire("phase_start", name, c)
                     yield from body(c)
                     if eng.triggers_for("phase_end", name):
                         yield from eng.fire("phase_end", name, c)
                     state["phase"] = outer
                 finally:
+                    eng.frames.pop()
                     if window:
                         eng.windows.pop()
 
@@ -1757,32 +1776,60 @@ class _Compiler:
             body = self.steps(s.steps, scope | ({var} if var else set()))
 
             def repeat(c: Ctx):
-                n = need_int(count(c), "the number of repeats", pos)
-                if n < 0:
-                    raise RuleError(f"cannot repeat a negative number of times ({n})", pos)
-                for i in range(1, n + 1):
-                    c.eng.flow_pass(pos)
-                    if var:
-                        c.v[var] = i
-                        if var in c.eng.prog.limits_per:  # `limit: {per: round}` restarts
-                            c.eng.reset_uses(var)
-                    yield from body(c)
+                eng = c.eng
+                at = eng.resumed()
+                if at is None:
+                    n = need_int(count(c), "the number of repeats", pos)
+                    if n < 0:
+                        raise RuleError(f"cannot repeat a negative number of times ({n})", pos)
+                    frame = [n, 1]
+                else:
+                    frame = at
+                eng.frames.append(frame)
+                try:
+                    for i in range(frame[1], frame[0] + 1):
+                        frame[1] = i
+                        if at is None:
+                            eng.flow_pass(pos)
+                            if var:
+                                c.v[var] = i
+                                if var in eng.prog.limits_per:  # `limit: {per: round}` restarts
+                                    eng.reset_uses(var)
+                        at = None
+                        yield from body(c)
+                finally:
+                    eng.frames.pop()
             return repeat
         if isinstance(s, LoopStep):
             cond, until, pos = self.ex(s.cond, scope), s.until, s.pos
             body = self.steps(s.steps, scope)
 
             def loop(c: Ctx):
-                while bool(cond(c)) != until:
-                    c.eng.flow_pass(pos)
-                    yield from body(c)
+                eng = c.eng
+                resuming = eng.resumed() is not None  # in a pass: its condition held
+                eng.frames.append([])
+                try:
+                    while resuming or bool(cond(c)) != until:
+                        if not resuming:
+                            eng.flow_pass(pos)
+                        resuming = False
+                        yield from body(c)
+                finally:
+                    eng.frames.pop()
             return loop
         if isinstance(s, IfStep):
             cond = self.ex(s.cond, scope)
             then, other = self.steps(s.steps, scope), self.steps(s.other, scope)
 
             def if_step(c: Ctx):
-                yield from (then(c) if cond(c) else other(c))
+                eng = c.eng
+                at = eng.resumed()
+                chosen = bool(cond(c)) if at is None else at[0]
+                eng.frames.append([chosen])
+                try:
+                    yield from (then(c) if chosen else other(c))
+                finally:
+                    eng.frames.pop()
             return if_step
         if isinstance(s, TurnsStep):
             return self.turns(s, scope)
@@ -1800,29 +1847,43 @@ class _Compiler:
         until_round = self.ex(s.until_round, scope) if s.until_round is not None else None
         why = str(pos)
 
-        def turns(c: Ctx):
-            eng = c.eng
-            n = eng.n
-            if order_list is not None:  # the seats in turn order, read once as the step starts
+        def start_seats(c: Ctx, n: int) -> list:
+            """The seats in turn order, read once as the step starts."""
+            if order_list is not None:
                 seats = order_list(c)
                 if (type(seats) is not list or not seats or
                         not all(type(p) is int and 0 <= p < n for p in seats) or
                         len(set(seats)) != len(seats)):
                     raise RuleError(f"the turn order must list different seats from 0 to {n - 1}, "
                                     f"got {seats!r}", pos)
-            else:
-                start = first(c)
-                if type(start) is not int or not 0 <= start < n:
-                    raise RuleError(f"the first player must be a seat from 0 to {n - 1}, got "
-                                    f"{start!r}", pos)
-                seats = [(start + step * i) % n for i in range(n)]
+                return seats
+            start = first(c)
+            if type(start) is not int or not 0 <= start < n:
+                raise RuleError(f"the first player must be a seat from 0 to {n - 1}, got "
+                                f"{start!r}", pos)
+            return [(start + step * i) % n for i in range(n)]
+
+        def turns(c: Ctx):
+            eng = c.eng
+            n = eng.n
+            at = eng.resumed()
+            if at is None:
+                seats = start_seats(c, n)
+                outer_turn = c.s["turn"]
+                passed: list = []
+                c.s["turn"] = {"player": seats[0], "passed": passed}
+                taken, idle = 0, 0  # idle: turns in a row in which nobody could act
+            else:  # restored from a checkpoint: the turns so far are data
+                seats, taken, idle = list(at[0]), at[2], at[3]
+                outer_turn = {"player": at[1][0], "passed": list(at[1][1])}
+                passed = c.s["turn"]["passed"]
             k = len(seats)
-            outer_turn = c.s["turn"]
-            passed: list = []
-            c.s["turn"] = {"player": seats[0], "passed": passed}
-            taken, idle = 0, 0  # idle: turns in a row in which nobody could act
+            frame = [tuple(seats), (outer_turn["player"], tuple(outer_turn["passed"])), 0, 0]
+            eng.frames.append(frame)
             try:
                 while True:
+                    frame[2], frame[3] = taken, idle
+                    eng.checkpoint(c)
                     if until == "all_passed" and len(passed) >= k:
                         break
                     if until == "one_round" and taken >= k:
@@ -1862,6 +1923,7 @@ class _Compiler:
                         break
             finally:
                 c.s["turn"] = outer_turn
+                eng.frames.pop()
         return turns
 
 

@@ -19,7 +19,9 @@ from meeplang.dsl.errors import Impossible, RuleError, UsageError
 from meeplang.dsl.limits import MAX_INT, bounds_text, short_number
 from meeplang.dsl.model import Game, member_name
 
+from . import checkpoint as cpt
 from . import state as st
+from .checkpoint import copy_state
 from .compile import (_MISSING, Compiled, Ctx, EndGame, EndTurn, PassTurn, limit_key, need_int,
                       need_items, plain_value)
 from .decisions import ActionOption, Decision, label
@@ -58,22 +60,6 @@ def _what(value) -> str:
     return text if len(text) <= 40 and "\n" not in text else text.split("\n")[0][:37] + "..."
 
 
-def copy_state(state: dict) -> dict:
-    """A copy of plain-data state, faster than deepcopy for its known two-level layout."""
-    out = dict(state)
-    out["counters"] = dict(state["counters"])
-    out["players"] = [dict(p) for p in state["players"]]
-    out["zones"] = {k: list(v) for k, v in state["zones"].items()}
-    out["loc"] = dict(state["loc"])
-    out["items"] = {k: dict(v) for k, v in state["items"].items()}
-    out["cells"] = {k: list(v) for k, v in state["cells"].items()}
-    out["uses"] = {k: list(v) for k, v in state["uses"].items()}
-    out["fired"] = list(state["fired"])
-    out["soon"] = dict(state["soon"])
-    out["turn"] = {"player": state["turn"]["player"], "passed": list(state["turn"]["passed"])}
-    if "known" in state:
-        out["known"] = {k: list(v) for k, v in state["known"].items()}
-    return out
 SKIP = ActionOption("skip")  # the option to decline a `may do`
 STOP = ActionOption("stop")  # the option to stop a `do any of`
 END_TURN = ActionOption("end turn")  # after the last main action, when free actions go on
@@ -163,6 +149,12 @@ class Engine:
         # per running rehearsal, innermost last: the random state before the rehearsal first drew
         # from it (None while it has not), to put back
         self.rng_marks: list = []
+        # where the flow stands: one record per running flow step, outermost first (kept by the
+        # flow steps of compile.py); the records to resume from when restored (checkpoint.py)
+        self.frames: list = []
+        self.resume: list | None = None
+        self.checkpointing = False  # does this game keep checkpoints (once it has been forked)?
+        self.checkpoints: list = []
         self._hiding: dict = {}  # zone key -> by seat, does it hide its items from them?
         self._kind_items: dict = {}  # item kind -> its items (made once, at setup)
 
@@ -427,7 +419,6 @@ class Engine:
     # ------------------------------------------------------------ the game
     def _main(self):
         s, prog = self.state, self.prog
-        c = Ctx(s, 0, {}, self)
         key = (self.n, self.humans, tuple(sorted(self.opts.items())))
         template = prog.initial_states.get(key)
         if template is None:
@@ -437,10 +428,16 @@ class Engine:
             s.update(copy_state(template))
         if self.record:
             self.events.append({"event": "start", "players": self.n, "seed": self.seed})
+        yield from self._play(Ctx(s, 0, {}, self), True)
+
+    def _play(self, c: Ctx, setup: bool):
+        """The setup (unless the game resumes from a checkpoint), the flow, the final scores."""
+        prog = self.prog
         try:
-            yield from prog.setup(c)
-            if self.pending or self.watching:  # what setup made true counts too
-                yield from self.flush(c)
+            if setup:
+                yield from prog.setup(c)
+                if self.pending or self.watching:  # what setup made true counts too
+                    yield from self.flush(c)
             yield from prog.flow(c)
         except EndGame:
             pass
@@ -448,6 +445,21 @@ class Engine:
             what, pos = (exc.args + (None, None))[:2]
             raise RuleError(f"`{what}` outside of a turn", pos) from None
         self._finish()
+
+    def checkpoint(self, c: Ctx) -> None:
+        """A flow boundary (`c`: the flow's context): remembered if this game keeps checkpoints."""
+        if self.checkpointing:
+            cpt.take(self, c)
+
+    def resumed(self) -> list | None:
+        """A flow step starts: where it stood, when the game resumes from a checkpoint."""
+        records = self.resume
+        if records is None:
+            return None
+        record = records.pop(0)
+        if not records:
+            self.resume = None
+        return record
 
     def _make_components(self) -> None:
         """Counters at their initial values, zones, and every item in its starting zone."""
@@ -1309,15 +1321,36 @@ class Engine:
         return taken
 
     # ------------------------------------------------------------ lookahead and scores
-    def fork(self, choices: list | None = None) -> "Engine":
-        """An independent copy of this game at the current decision (by replaying the choices),
-        or at an earlier one when given a prefix of the choices."""
+    def fork(self, choices: list | None = None, record: bool = False) -> "Engine":
+        """An independent copy of this game at the current decision, or at an earlier one when
+        given a prefix of the choices: the latest checkpoint before it restored (checkpoint.py),
+        then the choices made since replayed. A game keeps checkpoints once forked: the first
+        copy replays the whole game, keeping them for it. With `record`, the copy's events
+        begin where its replay began."""
+        made = self.choices if choices is None else choices
         e = Engine(self.game, self.humans, self.seed, self.options_given, self.budget,
-                   self.max_depth, record=False)
-        e.start()
-        for i in (self.choices if choices is None else choices):
-            e.choose(i)
+                   self.max_depth, record=record)
+        cp = cpt.latest(self.checkpoints, made, self.choices)
+        if cp is None:
+            e.checkpointing = not self.checkpointing and made == self.choices[:len(made)]
+            e.start()
+            for i in made:
+                e.choose(i)
+            if e.checkpointing:  # they are this game's too: its first choices were the same
+                self.checkpoints, e.checkpoints, e.checkpointing = e.checkpoints, [], False
+        else:
+            flow_locals = cp.restore(e, made)
+            e._gen = e._play(Ctx(e.state, 0, flow_locals, e), False)
+            e._advance(None)
+            for i in made[cp.choices:]:
+                e.choose(i)
+        self.checkpointing = True
         return e
+
+    def replay_length(self) -> int:
+        """How many choices a copy at the current decision replays."""
+        cp = cpt.latest(self.checkpoints, self.choices, self.choices)
+        return len(self.choices) - (0 if cp is None else cp.choices)
 
     def score_of(self, player: int):
         if self.result is not None:
