@@ -146,3 +146,324 @@ def test_rulebook_ex_29_salaries_with_forced_transfers(hr, rd, paid, fees):
              if t["event"] == "transfer" and t.get("player", 0) == 0][-len(fees):]
     assert moved == fees
     assert me(e, 0)["rp"] == rp + 5 * reward - (4 - paid)
+
+
+def _posting(schedule):
+    """Answer `may post_envelope` with post_envelope at the n-th time each seat is asked."""
+    asked: dict = {}
+
+    def answer(e):
+        d = e.decision
+        if d.kind == "may post_envelope":
+            asked[d.player] = asked.get(d.player, 0) + 1
+            return "post_envelope" if schedule.get(d.player) == asked[d.player] else "skip"
+        return None
+    return answer
+
+
+def test_rulebook_ex_20_sealed_bribes_sort_the_turn_order():
+    """EN l.1040-1042: order Green, Red, Blue, White; envelopes posted by White, Blue, Green;
+    bids Green $6, White $6, Blue $3 -> White, Green, Blue, Red (White posted first), $15 to the
+    bank, taken from the Slush Funds."""
+    e = start(4)
+    drive(e, at("action"), budget={"hr": 20, "rd": 0, "ge": 0, "me": 0})
+    sf = [accounts(e, s)["sf"] for s in range(4)]
+    drive(e, at("secret bid"), answer=_posting({3: 1, 2: 2, 0: 3}))
+    assert [x.split("#")[1] for x in zone(e, "envelope_slots")] == ["3.1", "2.1", "0.1"]
+    bank = counter(e, "bank")
+    bids = {0: "6", 2: "3", 3: "6"}
+    while e.decision.kind == "secret bid":
+        play(e, bids[e.decision.player])
+    drive(e, in_quadrimester(2))
+    assert sorted(range(4), key=lambda s: me(e, s)["place"]) == [3, 0, 2, 1]
+    assert [sf[s] - accounts(e, s)["sf"] for s in range(4)] == [6, 0, 3, 6]
+    salaries = 4 * 2 * 2
+    assert counter(e, "bank") == bank + 15 + salaries
+    assert e.decision.player == 3                   # the next placement follows the new order
+
+
+def test_rulebook_ex_20_an_envelope_without_a_bid_costs_1_rp():
+    """EN l.1028, FR l.1005: a player who posted but does not bid loses 1 RP and takes no part."""
+    e = start(4)
+    drive(e, at("action"), budget={"hr": 20, "rd": 0, "ge": 0, "me": 0})
+    drive(e, at("secret bid"), answer=_posting({3: 1, 2: 2, 0: 3}))
+    rp = [me(e, s)["rp"] for s in range(4)]
+    bids = {0: "6", 2: "0", 3: "6"}
+    while e.decision.kind == "secret bid":
+        play(e, bids[e.decision.player])
+    drive(e, in_quadrimester(2))
+    assert sorted(range(4), key=lambda s: me(e, s)["place"]) == [3, 0, 1, 2]
+    # every meeple fished a $ in Zone 6; Blue alone lost its RP
+    assert [me(e, s)["rp"] - rp[s] for s in range(4)] == [0, 0, -1, 0]
+
+
+def test_rulebook_ex_23_engine_combination():
+    """EN l.1250: base engine + Super Engine + Medium Engine: 1-4 spaces for $0, 5-6 for $1,
+    7 for $2, no farther."""
+    e = start(2)
+    me(e, 0)["gear[super_engine]"] = 1
+    me(e, 0)["gear[medium_engine]"] = 1
+    assert formula(e, "reach(you)") == 7
+    assert [formula(e, f"move_cost(you, {d})") for d in range(1, 8)] == [0, 0, 0, 0, 1, 1, 2]
+    # the base engine alone: 2 spaces free, a 3rd for $1 (EN l.1236)
+    assert formula(e, "reach(players[1])") == 3 and formula(e, "move_cost(players[1], 3)") == 1
+
+
+def test_rulebook_ex_25_mussels_at_the_last_space():
+    """FR l.853, EN l.871: the gold cube under the last reward (1 RP): each meeple gains 1 RP, the
+    Boss $2 more; the cube stays at the end."""
+    e = start(2)
+    e.state["counters"]["cube[6]"] = 3
+    drive(e, in_quadrimester(2))
+    assert [me(e, s)["rp"] for s in range(2)] == [13, 13]
+    assert accounts(e, 0)["hr"] == 50 + 2 - 2 * 2 and counter(e, "cube[6]") == 3
+
+
+def test_rulebook_mussels_cube_moves_once_per_quadrimester_used():
+    """FR l.853: $1, then $2: the cube moves one space after each quadrimester Zone 6 was used."""
+    e = start(2)
+    drive(e, in_quadrimester(2))
+    assert accounts(e, 0)["hr"] == 50 + (1 + 2) + 1 + 1 - 4 and counter(e, "cube[6]") == 2
+    drive(e, in_quadrimester(3))
+    assert accounts(e, 0)["hr"] == 51 + (2 + 2) + 2 + 2 - 4 and counter(e, "cube[6]") == 3
+
+
+def test_rulebook_ex_30_final_scoring_maps_and_money():
+    """EN l.1150-1170: maps {2, 2, 2, 5}: 4 + 2 for the collection of three; $47 spread over the
+    accounts, Slush Fund included: 4 RP."""
+    e = start(2)
+    before = formula(e, "final_points(you)")
+    for x in items_of(e, "map", number=2)[:3] + items_of(e, "map", number=5)[:1]:
+        put(e, x, "maps@0")
+    assert formula(e, "final_points(you)") - before == 4 + 2
+    before = formula(e, "final_points(you)")
+    for a, v in zip(("hr", "rd", "ge", "me", "sf"), (10, 7, 5, 5, 20)):
+        me(e, 0)[f"accounts[{a}]"] = v
+    assert formula(e, "final_points(you)") - before == 4
+
+
+def _line_up(e, script):
+    """Placements in turn order; `script` maps a seat to its list of (meeple, zone)."""
+    done: dict = {}
+
+    def answer(e):
+        d = e.decision
+        if d.kind == "action" and d.labels[0].startswith("place"):
+            k = done.get(d.player, 0)
+            done[d.player] = k + 1
+            m, z = script[d.player][k]
+            answer.zone = z
+            return f"place meeple#{m}"
+        if d.kind == "choose z":
+            return answer.zone
+        return None
+    return answer
+
+
+@pytest.mark.parametrize("boss, price", [(False, 5), (True, 3)])
+def test_rulebook_ex_09_flea_market_price_rise(boss, price):
+    """EN l.646-654: two #2 maps stacked on the $5 space, $6 taken, $7 free: buying the top one
+    costs $5 ($3 for the Boss) and the remaining #2 moves up to $7."""
+    e = start(2)
+    for s in range(1, 11):
+        for x in list(zone(e, f"price_space[{s}]")):
+            put(e, x, "box")
+    two = items_of(e, "map", number=2)
+    put(e, two[0], "price_space[4]")
+    put(e, two[1], "price_space[4]")
+    put(e, items_of(e, "map", number=3)[0], "price_space[5]")
+    buyer = "0.1" if boss else "0.2"
+    other = "0.2" if boss else "0.1"
+    drive(e, at("action"), budget={"hr": 20, "rd": 0, "ge": 10, "me": 0})
+    drive(e, at("may one of"), answer=_line_up(e, {0: [(buyer, "3"), (other, "6"), ("0.3", "6")],
+                                                    1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    assert labels(e) == ["buy_map 4", "buy_map 5", "skip"]
+    play(e, "buy_map 4")
+    assert accounts(e, 0)["ge"] == 10 - price
+    assert zone(e, "price_space[4]") == [] and zone(e, "price_space[6]") == [two[1]]
+    assert zone(e, "maps@0") == [two[0]]
+
+
+def test_rulebook_ex_10_a_second_copy_moves_to_a_cheaper_space():
+    """FR l.276-284: a drawn #2 joins the #2 on $5 and the stack moves to the nearest free
+    cheaper space, a $3 one; a new number then takes the cheapest free space of $4 or more."""
+    e = start(2)
+    for s in range(1, 11):
+        for x in list(zone(e, f"price_space[{s}]")):
+            put(e, x, "map_bag")
+    ones, twos, threes, fours = (items_of(e, "map", number=n) for n in (1, 2, 3, 4))
+    put(e, ones[0], "price_space[3]")
+    put(e, twos[0], "price_space[4]")
+    put(e, threes[0], "price_space[5]")
+    put(e, fours[0], "map_bag", top=True)
+    put(e, twos[1], "map_bag", top=True)             # drawn first at the maintenance of Q1
+    drive(e, in_quadrimester(2))
+    track = {s: zone(e, f"price_space[{s}]") for s in range(1, 11) if zone(e, f"price_space[{s}]")}
+    assert track == {2: [twos[1], twos[0]], 3: [ones[0]], 4: [fours[0]], 5: [threes[0]]}
+    assert formula(e, "map_prices[2]") == 3
+
+
+def test_rulebook_ex_11_first_map_holder_keeps_one_of_three_face_down():
+    """EN l.680-688: the first player to get a map of a number draws 3 dig-site tiles, keeps 1
+    face down on that site (the others go under the pile); the holders of that number's maps may
+    look at it, the others see its back until a holder's zodiac arrives there."""
+    e = start(3)
+    for s in range(1, 11):
+        for x in list(zone(e, f"price_space[{s}]")):
+            put(e, x, "box")
+    threes = items_of(e, "map", number=3)
+    put(e, threes[0], "price_space[3]")
+    put(e, threes[1], "price_space[3]")
+    drive(e, at("action"), budget={"hr": 20, "rd": 0, "ge": 10, "me": 0})
+    drive(e, at("may one of"), answer=_line_up(e, {
+        0: [("0.2", "3"), ("0.1", "6"), ("0.3", "6")], 1: [("1.2", "3"), ("1.1", "6"), ("1.3", "6")],
+        2: [("2.1", "6"), ("2.2", "6"), ("2.3", "6")]}))
+    pile = list(zone(e, "dig_pile"))
+    play(e, "buy_map 3")
+    assert e.decision.player == 0 and labels(e) == pile[:3]     # Red keeps one of the top 3
+    play(e, pile[1])
+    assert zone(e, "dig_site[3]") == [pile[1]] and zone(e, "dig_pile") == pile[3:] + [pile[0], pile[2]]
+    assert e.decision.player == 1                 # Blue buys the other #3, moved up to $5: no draw
+    play(e, "buy_map 4")
+    assert zone(e, "dig_pile") == pile[3:] + [pile[0], pile[2]]
+    views = [e.view(s)["zones"]["dig_site[3]"] for s in range(3)]
+    assert views == [[pile[1]], [pile[1]], ["?"]]
+
+
+def _at_sea(e, seat, site, gear, diver="0.1", tile="t1"):
+    """A position at the start of Q2: seat's first zodiac on dig site `site` with `diver` aboard,
+    the seat holding that site's map and the gear; the sample tile `tile` lies on the site."""
+    zodiac = items_of(e, "zodiac", skipper=seat)[0]
+    item(e, zodiac)["at"] = f"d{site}"
+    put(e, f"meeple#{diver}", f"crew[{item(e, zodiac)['slot']}]")
+    put(e, items_of(e, "map", number=site)[-1], f"maps@{seat}")
+    put(e, items_of(e, "dig_tile", name=tile)[0], f"dig_site[{site}]")
+    for g in gear:
+        me(e, seat)[f"gear[{g}]"] = 1
+    return zodiac
+
+
+def _to_zone_5(e, diver):
+    """Drive to seat 0's Zone 5 decision, never placing the diver (the first placement decision
+    of Q2 was offered before the diver went aboard)."""
+    def answer(e):
+        d = e.decision
+        if d.kind == "action" and d.player == 0:
+            return next(x for x in d.labels if not x.endswith(diver))
+        return None
+    return drive(e, lambda e: e.decision.kind == "do any of" and e.decision.player == 0,
+                 answer=answer)
+
+
+def _cell(e, tile, column, row):
+    return items_of(e, "cell", tile=tile, column=column, row=row)[0]
+
+
+@pytest.mark.parametrize("diver", ["0.1", "0.2"])
+def test_rulebook_ex_16_shark_roll_with_cage_and_spear_gun(diver):
+    """EN l.801-803: the Boss with a Spear Gun and a Shark Cage kills a shark on any die
+    (1 + 2 + 1 = 4); a basic worker with both kills on 2-6. Either way the diver goes on down and
+    takes the treasure below (sample tile t1, column 2: $3, a shark, then $7 at level 3)."""
+    kills = {}
+    for seed in range(8):
+        e = start(2, seed=seed)
+        drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 10})
+        _at_sea(e, 0, 1, ["spear_gun", "shark_cage", "tank"], diver=diver)
+        shark, treasure = _cell(e, "t1", 2, 2), _cell(e, "t1", 2, 3)
+        _to_zone_5(e, diver)
+        play(e, f"dive {treasure}")
+        die = [ev["value"] for ev in e.events if ev["event"] == "roll"][-1]
+        killed = shark in zone(e, "cold_room@0")
+        assert killed == (diver == "0.1" or die >= 2), (seed, die)
+        assert treasure in zone(e, "treasures@0")
+        kills[die] = killed
+    assert 1 in kills or diver == "0.1"
+
+
+def test_rulebook_a_shark_without_weapon_or_cage_bars_the_column():
+    """EN l.779: with no Harpoon, Spear Gun nor Cage aboard, a diver cannot pass a shark: the
+    treasure under it is not offered, the one above it is."""
+    e = start(2)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 10})
+    _at_sea(e, 0, 1, ["tank"])
+    _to_zone_5(e, "0.1")
+    assert f"dive {_cell(e, 't1', 2, 1)}" in labels(e) and f"dive {_cell(e, 't1', 2, 3)}" not in labels(e)
+
+
+@pytest.mark.parametrize("spot, gear, boss, gain", [
+    ("lobster", ["lobster_pot"], False, 8), ("lobster", ["lobster_pot"], True, 10),
+    ("coastal", ["spear_gun"], True, 8), ("coastal", ["harpoon"], False, 5),
+    ("tourist", [], True, 6), ("tourist", [], False, 4)])
+def test_rulebook_ex_26_lagoon_trips(spot, gear, boss, gain):
+    """EN l.895-913: lobster $8, coastal fishing $5 with a Harpoon or $6 with a Spear Gun, a
+    tourist tour $4; $2 more with the Boss (or a SW#5/7)."""
+    e = start(2)
+    for g in gear:
+        me(e, 0)[f"gear[{g}]"] = 1
+    drive(e, at("action"))
+    lagoon = ("0.1", "7") if boss else ("0.2", "7")
+    other = ("0.2", "6") if boss else ("0.1", "6")
+    drive(e, lambda e: e.decision.kind == "may one of" and e.decision.player == 0
+          and "lagoon_trip" in labels(e),
+          answer=_line_up(e, {0: [lagoon, other, ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    play(e, "lagoon_trip")
+    play(e, labels(e)[0])                                   # Red's zodiac, docked in port
+    assert labels(e) == [s for s in ("lobster", "coastal", "tourist", "island")
+                         if s in (spot, "tourist", "island")]     # the tour and the island need nothing more
+    hr = accounts(e, 0)["hr"]
+    play(e, spot, "hr")                                     # then the salaries of 2 workers
+    assert accounts(e, 0)["hr"] == hr + gain - 2 * 2
+
+
+@pytest.mark.parametrize("seller", [0, 1])
+def test_rulebook_ex_19_a_full_room_opens_for_its_sponsor(seller):
+    """EN l.964-986: Red sponsors the 4th room (sample: 2 spaces worth 2 and 3 RP, opening 2 RP).
+    A treasure sold into its last free space fills it: Red, the sponsor, gains 2 RP at once,
+    whoever sold; the seller gets the treasure's value (sample cell: $3) and, the room being
+    open, 3 RP at the end for it instead of the 2 of an unsold or incomplete-room treasure."""
+    e = start(3)
+    door = items_of(e, "door", room=4)[0]
+    item(e, door)["sponsor"] = 0
+    first, sold = _cell(e, "t1", 2, 1), _cell(e, "t1", 3, 1)
+    put(e, first, "room[4]")
+    item(e, first)["seller"] = 2
+    put(e, sold, f"treasures@{seller}")
+    drive(e, at("action"))
+    lines = {s: [(f"{s}.2", "8" if s == seller else "6"), (f"{s}.1", "6"), (f"{s}.3", "6")]
+             for s in range(3)}
+    drive(e, lambda e: e.decision.kind == "may one of" and "sell_treasure " + sold in labels(e),
+          answer=_line_up(e, lines))
+    before = formula(e, f"treasure_points(players[{seller}])")
+    assert before == 2                                  # unsold: 2 RP
+    rp = [me(e, s)["rp"] for s in range(3)]
+    hr = accounts(e, seller)["hr"]
+    play(e, f"sell_treasure {sold}")
+    assert labels(e) == ["4", "0"]                      # the sponsored room, or the storeroom
+    play(e, "4", "hr")
+    assert item(e, door)["open"] and zone(e, "room[4]") == [first, sold]
+    assert [me(e, s)["rp"] - rp[s] for s in range(3)] == [2, 0, 0]
+    assert accounts(e, seller)["hr"] == hr + item(e, sold)["value"] - 2 * 2 == hr + 3 - 4   # salaries
+    assert formula(e, f"treasure_points(players[{seller}])") == 3
+    assert formula(e, "treasure_points(players[2])") == 2   # the first space of that room
+
+
+def test_rulebook_the_game_ends_after_the_salaries_when_every_room_is_open():
+    """EN l.1139-1140: the final scoring follows the Salary phase of the quadrimester in which
+    every room in play is open; that quadrimester's maintenance does not run."""
+    e = start(2)
+    for r in (1, 2, 3):
+        item(e, items_of(e, "door", room=r)[0])["sponsor"] = 1
+    cells = items_of(e, "cell", shark=False)
+    for r, size in ((1, 2), (2, 3), (3, 1)):
+        for _ in range(size if r != 3 else 0):
+            put(e, cells.pop(), f"room[{r}]")
+    put(e, cells.pop(), "treasures@0")
+    drive(e, at("action"))
+    lines = {0: [("0.1", "8"), ("0.2", "6"), ("0.3", "6")], 1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}
+    drive(e, lambda e: e.decision.kind == "may one of" and e.decision.player == 0
+          and "sell_treasure" in labels(e)[0], answer=_line_up(e, lines))
+    play(e, labels(e)[0], "3", "hr")
+    drive(e, lambda e: False)
+    assert e.result is not None and counter(e, "quad") == 1
+    assert len(zone(e, "tech_row")) == 3                # no maintenance: no card revealed
