@@ -467,3 +467,21 @@ def test_rulebook_the_game_ends_after_the_salaries_when_every_room_is_open():
     drive(e, lambda e: False)
     assert e.result is not None and counter(e, "quad") == 1
     assert len(zone(e, "tech_row")) == 3                # no maintenance: no card revealed
+
+
+def test_rulebook_advertising_track_moves_only_when_used():
+    """EN l.1002-1006, FR l.306: an advertiser pays its space's cost (sample) from GE and gains the
+    RP above the gold cube, 4 at the start; the cube then moves one space, and not in a
+    quadrimester nobody advertised."""
+    e = start(2)
+    drive(e, at("action"), budget={"hr": 20, "rd": 0, "ge": 10, "me": 0})
+    lines = {0: [("0.2", "9"), ("0.1", "6"), ("0.3", "6")], 1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}
+    drive(e, lambda e: e.decision.kind == "may one of" and "advertise" in labels(e),
+          answer=_line_up(e, lines))
+    rp = me(e, 0)["rp"]
+    play(e, "advertise")
+    assert me(e, 0)["rp"] == rp + 4 and accounts(e, 0)["ge"] == 10 - formula(e, "ad_costs[1]")
+    drive(e, in_quadrimester(2))
+    assert counter(e, "cube[9]") == 2
+    drive(e, in_quadrimester(3))                         # nobody advertised in Q2
+    assert counter(e, "cube[9]") == 2
