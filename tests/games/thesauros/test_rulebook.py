@@ -14,7 +14,7 @@ RICH = {"hr": 20, "rd": 20, "ge": 10, "me": 0}        # the rest goes to the Slu
 def placements(e, script):
     """Each (meeple, zone) in turn: place it, post no envelope, choose its line."""
     for m, z in script:
-        play(e, f"place meeple#{m}", "skip", z)
+        play(e, f"place_meeple meeple#{m}", "skip", z)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -26,9 +26,9 @@ def test_rulebook_ex_01_setup_compensation_once(players):
         assert e.decision.player == seat and labels(e)[-1] == str(50 + 2 * seat)
         drive(e, lambda e: e.decision.player != seat)
     put(e, items_of(e, "map", number=2)[0], "maps@1")
-    assert [formula(e, f"income(players[{s}])") for s in range(players)][:2] == [50, 52]
+    assert [formula(e, f"income_of(players[{s}])") for s in range(players)][:2] == [50, 52]
     drive(e, lambda e: counter(e, "year") == 2)
-    assert [formula(e, f"income(players[{s}])") for s in range(players)][:2] == [30, 35]
+    assert [formula(e, f"income_of(players[{s}])") for s in range(players)][:2] == [30, 35]
 
 
 @pytest.mark.parametrize("players, zone_2, zone_3", [(4, 5, 4), (3, 4, 3)])
@@ -248,12 +248,12 @@ def _line_up(e, script):
 
     def answer(e):
         d = e.decision
-        if d.kind == "action" and d.labels[0].startswith("place"):
+        if d.kind == "action" and d.labels[0].startswith("place_meeple"):
             k = done.get(d.player, 0)
             done[d.player] = k + 1
             m, z = script[d.player][k]
             answer.zone = z
-            return f"place meeple#{m}"
+            return f"place_meeple meeple#{m}"
         if d.kind == "choose z":
             return answer.zone
         return None
