@@ -116,7 +116,7 @@ def test_rulebook_ex_27_bank_part_discounted_royalty_in_full(sw2_buys_from_green
 
 
 def test_rulebook_ex_28_technology_reveal_schedule():
-    """EN l.1070-1080: after the maintenance of Q1..Q5 Zone 2 shows 4, 5, 7, 8, 10 cards, none
+    """EN l.1080-1084: after the maintenance of Q1..Q5 Zone 2 shows 4, 5, 7, 8, 10 cards, none
     more from Q6 on."""
     e = start(2)
     seen = []
