@@ -485,3 +485,73 @@ def test_rulebook_advertising_track_moves_only_when_used():
     assert counter(e, "cube[9]") == 2
     drive(e, in_quadrimester(3))                         # nobody advertised in Q2
     assert counter(e, "cube[9]") == 2
+
+
+def _dives(e):
+    return sorted(x[len("dive "):] for x in labels(e) if x.startswith("dive "))
+
+
+@pytest.mark.parametrize("gear, rows", [([], [1]), (["mask"], [1, 2]), (["tank"], [1, 2, 3]),
+                                        (["tank", "mask"], [1, 2, 3]), (["scuba_gear"], [1, 2, 3, 4])])
+def test_rulebook_ex_15_21_the_best_diving_item_sets_the_depth(gear, rows):
+    """EN l.773, 1206: a level can be entered with an item reaching it ("the one that can do more
+    can do less"); a Tank reaches 3 levels below the surface. Sample tile t1: no weapon aboard,
+    so nothing under a shark is offered (EN l.779)."""
+    e = start(2)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 10})
+    _at_sea(e, 0, 1, gear)
+    _to_zone_5(e, "0.1")
+    free = [(c, r) for c, r in ((1, 2), (2, 1), (3, 1), (3, 2), (3, 4), (4, 1)) if r in rows]
+    assert _dives(e) == sorted(_cell(e, "t1", c, r) for c, r in free)
+
+
+def test_rulebook_ex_17_a_sonar_treasure_costs_the_sonar_s_use():
+    """EN l.819-821: taking a sonar-icon treasure with a Basic Sonar costs $1 from ME. Sample tile
+    t4, column 1: a shark (passed with a Cage alone, no roll), then a $5 sonar treasure."""
+    e = start(2)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 10})
+    _at_sea(e, 0, 4, ["mask", "shark_cage"], tile="t4")
+    _to_zone_5(e, "0.1")
+    sonar = _cell(e, "t4", 1, 2)
+    assert sonar not in _dives(e)                             # no sonar aboard
+    e = start(2)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 10})
+    _at_sea(e, 0, 4, ["mask", "shark_cage", "basic_sonar"], tile="t4")
+    _to_zone_5(e, "0.1")
+    me_before = accounts(e, 0)["me"]
+    play(e, f"dive {sonar}")
+    assert accounts(e, 0)["me"] == me_before - 1 and sonar in zone(e, "treasures@0")
+    assert _cell(e, "t4", 1, 1) in zone(e, "seabed")          # the shark fled, not killed
+    assert not [ev for ev in e.events if ev["event"] == "roll"]
+
+
+@pytest.mark.parametrize("players, rooms", [(2, [1, 2, 3]), (3, [1, 2, 3, 4]), (4, [1, 2, 3, 4, 5])])
+def test_rulebook_ex_18_rooms_by_player_count(players, rooms):
+    """EN l.949: some rooms exist only at 4 players (sample layout: room 5, 3 spaces; room 4 from
+    3 players); only the rooms in play can be sponsored, and only they must open to end the game."""
+    e = start(players)
+    assert formula(e, "rooms_in_play()") == rooms
+    assert formula(e, "capacity(room[5])") == 3
+
+
+def test_rulebook_ex_12_the_seaplane_pilot_swaps_with_the_meeple_aboard():
+    """EN l.704-712: a meeple at sea (a basic worker) swaps with the Boss, the Zone 4 pilot: the
+    Boss is now aboard and dives with its advantages (a second treasure from the column), the
+    worker goes back to the rest area."""
+    e = start(2)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 20})
+    zodiac = _at_sea(e, 0, 1, ["scuba_gear"], diver="0.2")
+    crew = f"crew[{item(e, zodiac)['slot']}]"
+
+    drive(e, lambda e: e.decision.kind == "may one of" and "seaplane" in labels(e),
+          answer=_line_up(e, {0: [("0.1", "4"), ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    play(e, "seaplane", zodiac, "swap_pilot")
+    assert zone(e, crew) == ["meeple#0.1"] and "meeple#0.2" in zone(e, "rest@0")
+    _to_zone_5(e, "0.2")
+    first = _cell(e, "t1", 3, 1)
+    play(e, f"dive {first}")
+    deeper = [_cell(e, "t1", 3, 2), _cell(e, "t1", 3, 4)]
+    assert labels(e) == [f"second_treasure {x}" for x in deeper] + ["skip"]
+    play(e, f"second_treasure {deeper[1]}")
+    assert zone(e, "treasures@0") == [first, deeper[1]]
