@@ -143,12 +143,15 @@ def build_html(game, svg_text: str, lang: str = "en", changes=(), text: str = "p
         parts.append(f"<h3>{_e(ui('options'))}</h3>{opts}")
 
     # counters
-    counters = [m for c in game.counters.values() for m in (
-        [c] if c.keys is None else [game.counter_members[member_name(c.name, k)] for k in c.keys])]
-    rows = [[_name(w, c.name), _e(ui("per_player") if c.per_player else ui("shared")),
+    # a family's members are named by the family's term and their key: "Accounts [hr]"
+    counters = [(m, _name(w, c.name) + ("" if k is None else f" [{_e(k)}]"))
+                for c in game.counters.values() for k, m in (
+        [(None, c)] if c.keys is None
+        else [(k, game.counter_members[member_name(c.name, k)]) for k in c.keys])]
+    rows = [[name, _e(ui("per_player") if c.per_player else ui("shared")),
              said(c.initial), _e("" if c.min is None else c.min),
              _e("" if c.max is None else c.max), _e(c.overflow)]
-            for c in counters]
+            for c, name in counters]
     t = _table([ui("name"), ui("per"), ui("initial"), ui("min"), ui("max"), ui("overflow_col")],
                rows)
     if t:

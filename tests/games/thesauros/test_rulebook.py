@@ -1,0 +1,557 @@
+"""Thesauros: the rulebook's worked examples (EX-nn, numbered as in the rules digest) played on
+the game itself, asserting the rulebook's numbers. Where a number lies on a board value lost
+with the images, the test reads the sample table instead of a printed value, and says so."""
+from __future__ import annotations
+
+import pytest
+
+from .helpers import (accounts, at, counter, drive, formula, in_quadrimester, item, items_of,
+                      labels, me, play, put, start, zone)
+
+RICH = {"hr": 20, "rd": 20, "ge": 10, "me": 0}        # the rest goes to the Slush Fund
+
+
+def placements(e, script):
+    """Each (meeple, zone) in turn: place it, post no envelope, choose its line."""
+    for m, z in script:
+        play(e, f"place_meeple meeple#{m}", "skip", z)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_rulebook_ex_01_setup_compensation_once(players):
+    """EN l.350: $50, plus $2/$4/$6 for the 2nd/3rd/4th place; years 2 and 3: $30/$10 + $5 a map,
+    no compensation again (EN l.356-362)."""
+    e = start(players)
+    for seat in range(players):
+        assert e.decision.player == seat and labels(e)[-1] == str(50 + 2 * seat)
+        drive(e, lambda e: e.decision.player != seat)
+    put(e, items_of(e, "map", number=2)[0], "maps@1")
+    assert [formula(e, f"income_of(players[{s}])") for s in range(players)][:2] == [50, 52]
+    drive(e, lambda e: counter(e, "year") == 2)
+    assert [formula(e, f"income_of(players[{s}])") for s in range(players)][:2] == [30, 35]
+
+
+@pytest.mark.parametrize("players, zone_2, zone_3", [(4, 5, 4), (3, 4, 3)])
+def test_rulebook_ex_04_05_waiting_lines_by_player_count(players, zone_2, zone_3):
+    """EN l.425-427: the blue line (Zone 2) holds 5 meeples at 4p and 4 at 3p; the red one
+    (Zone 3 here) 4 and 3; a full line is not offered any more."""
+    e = start(players)
+    drive(e, at("action"), budget=RICH)
+    offered = []
+
+    def fill(e):
+        if e.decision.kind == "choose z":
+            offered.append("2" in labels(e))
+            return "2" if "2" in labels(e) else "3" if "3" in labels(e) else "6"
+        return None
+    drive(e, at("may one of"), answer=fill)
+    assert len(zone(e, "line[2]")) == zone_2 and len(zone(e, "line[3]")) == zone_3
+    assert offered[:zone_2 + 1] == [True] * zone_2 + [False]
+
+
+def test_rulebook_ex_06_apprenticeship_in_zone_2():
+    """EN l.496-504: line Red Boss, Red worker, Green worker, Green Boss. Red hats its worker just
+    before its Boss acts; Green hats its worker just before that worker acts, which then pays
+    $2 less on the bank part in that same action."""
+    e = start(3)
+    drive(e, at("action"), budget=RICH)
+    placements(e, [("0.1", "2"), ("1.2", "6"), ("2.1", "6"), ("0.2", "2"), ("1.3", "2"),
+                   ("2.2", "6"), ("0.3", "6"), ("1.1", "2"), ("2.3", "6")])
+    assert zone(e, "line[2]") == ["meeple#0.1", "meeple#0.2", "meeple#1.3", "meeple#1.1"]
+    assert e.decision.player == 0 and labels(e) == ["put_hat", "skip"]
+    play(e, "put_hat", "skip", "skip")                 # Red's Boss and SW#2 take no action
+    assert item(e, "meeple#0.2")["hat"] is not None
+    assert e.decision.player == 1 and labels(e) == ["put_hat", "skip"]
+    play(e, "put_hat")
+    card = _option(e, "develop")
+    rd = accounts(e, 1)["rd"]
+    play(e, f"develop {card}")
+    assert accounts(e, 1)["rd"] == rd - (item(e, card)["d"] - 2)
+    assert item(e, card)["patent"] == 1
+
+
+@pytest.mark.parametrize("players, hats", [(2, 1), (3, 2), (4, 3)])
+def test_rulebook_hats_per_zone_by_player_count(players, hats):
+    """EN l.315: 3 hats per zone at 4 players, 2 at 3, 1 at 2; the rest stay in the box."""
+    e = start(players)
+    held = [item(e, h)["zones"] for h in zone(e, "hat_supply")]
+    assert sorted(map(tuple, held)) == sorted([(2,), (3,), (5, 7), (8,)] * hats)
+
+
+def _option(e, action):
+    """The first card an action is offered with."""
+    return next(x for x in labels(e) if x.startswith(action + " "))[len(action) + 1:]
+
+
+@pytest.mark.parametrize("sw2_buys_from_green", [True, False])
+def test_rulebook_ex_27_bank_part_discounted_royalty_in_full(sw2_buys_from_green):
+    """Line 2: Red's Boss, Green's worker, Red's worker, who gets the #2 hat before the Boss acts.
+    Green's basic worker develops and buys: D + G + H, all to the bank. Red's SW#2 then either
+    buys that item: G - 2 to the bank and H in full to Green (FR l.576), or develops and buys
+    another: D + G + H - 2 to the bank."""
+    e = start(2)
+    drive(e, at("action"), budget=RICH)
+    placements(e, [("0.1", "2"), ("1.2", "2"), ("0.2", "2"), ("1.1", "6"), ("0.3", "6"), ("1.3", "6")])
+    play(e, "put_hat", "skip")                               # Red's Boss takes no action
+    x = _option(e, "develop_and_buy")
+    c = item(e, x)
+    bank = counter(e, "bank")
+    play(e, f"develop_and_buy {x}")
+    assert accounts(e, 1)["rd"] == 20 - (c["d"] + c["g"] + c["h"])
+    assert counter(e, "bank") == bank + c["d"] + c["g"] + c["h"] and c["patent"] == 1
+    assert e.decision.player == 0 and item(e, "meeple#0.2")["hat"] is not None
+    bank = counter(e, "bank")
+    if sw2_buys_from_green:
+        play(e, f"buy_item {x}")
+        assert accounts(e, 0)["rd"] == 20 - (c["g"] - 2 + c["h"])
+        assert accounts(e, 1)["rd"] == 20 - (c["d"] + c["g"] + c["h"]) + c["h"]
+        assert counter(e, "bank") == bank + c["g"] - 2
+        assert me(e, 0)[f"gear[{c['name']}]"] == 1 and c["sold"] == 2
+    else:
+        y = _option(e, "develop_and_buy")
+        d = item(e, y)
+        play(e, f"develop_and_buy {y}")
+        assert accounts(e, 0)["rd"] == 20 - (d["d"] + d["g"] + d["h"] - 2)
+        assert counter(e, "bank") == bank + d["d"] + d["g"] + d["h"] - 2
+
+
+def test_rulebook_ex_28_technology_reveal_schedule():
+    """EN l.1080-1084: after the maintenance of Q1..Q5 Zone 2 shows 4, 5, 7, 8, 10 cards, none
+    more from Q6 on."""
+    e = start(2)
+    seen = []
+    for q in range(2, 10):
+        drive(e, in_quadrimester(q))
+        seen.append(len(zone(e, "tech_row")))
+    assert seen == [4, 5, 7, 8, 10, 10, 10, 10]
+
+
+@pytest.mark.parametrize("hr, rd, paid, fees", [(5, 10, 4, [("accounts[rd]", 3, 3)]),
+                                                (1, 4, 1, [("accounts[rd]", 1, 3)])])
+def test_rulebook_ex_29_salaries_with_forced_transfers(hr, rd, paid, fees):
+    """EN l.1052-1058: year 3, 4 workers, HR $5 and R&D $10: $3 moves from R&D with a $3 fee and
+    all are paid. With HR $1 and R&D $4, R&D can give only $1: 3 workers unpaid, -3 RP."""
+    e = start(2)
+    drive(e, lambda e: counter(e, "year") == 3)
+    for x in zone(e, "recruits@0")[:2]:                       # two workers recruited earlier
+        put(e, x, "rest@0")
+    budget = {"hr": hr, "rd": rd, "ge": 0, "me": 0}
+    drive(e, at("action"), budget=budget)
+    assert accounts(e, 0)["hr"] == hr and accounts(e, 0)["rd"] == rd
+    rp, reward = me(e, 0)["rp"], formula(e, "mussel_track[cube[6]].rp")
+    into_ge = lambda e: "ge" if e.decision.kind == "choose account" and e.decision.player == 0 else None
+    drive(e, in_quadrimester(8), answer=into_ge)
+    assert accounts(e, 0)["hr"] == 0 and accounts(e, 0)["rd"] == rd - sum(a + f for _, a, f in fees)
+    moved = [(t["from"], t["amount"], t["fee"]) for t in e.events
+             if t["event"] == "transfer" and t.get("player", 0) == 0][-len(fees):]
+    assert moved == fees
+    assert me(e, 0)["rp"] == rp + 5 * reward - (4 - paid)
+
+
+def _posting(schedule):
+    """Answer `may post_envelope` with post_envelope at the n-th time each seat is asked."""
+    asked: dict = {}
+
+    def answer(e):
+        d = e.decision
+        if d.kind == "may post_envelope":
+            asked[d.player] = asked.get(d.player, 0) + 1
+            return "post_envelope" if schedule.get(d.player) == asked[d.player] else "skip"
+        return None
+    return answer
+
+
+def test_rulebook_ex_20_sealed_bribes_sort_the_turn_order():
+    """EN l.1040-1042: order Green, Red, Blue, White; envelopes posted by White, Blue, Green;
+    bids Green $6, White $6, Blue $3 -> White, Green, Blue, Red (White posted first), $15 to the
+    bank, taken from the Slush Funds."""
+    e = start(4)
+    drive(e, at("action"), budget={"hr": 20, "rd": 0, "ge": 0, "me": 0})
+    sf = [accounts(e, s)["sf"] for s in range(4)]
+    drive(e, at("secret bid"), answer=_posting({3: 1, 2: 2, 0: 3}))
+    assert [x.split("#")[1] for x in zone(e, "envelope_slots")] == ["3.1", "2.1", "0.1"]
+    bank = counter(e, "bank")
+    bids = {0: "6", 2: "3", 3: "6"}
+    while e.decision.kind == "secret bid":
+        play(e, bids[e.decision.player])
+    drive(e, in_quadrimester(2))
+    assert sorted(range(4), key=lambda s: me(e, s)["place"]) == [3, 0, 2, 1]
+    assert [sf[s] - accounts(e, s)["sf"] for s in range(4)] == [6, 0, 3, 6]
+    salaries = 4 * 2 * 2
+    assert counter(e, "bank") == bank + 15 + salaries
+    assert e.decision.player == 3                   # the next placement follows the new order
+
+
+def test_rulebook_ex_20_an_envelope_without_a_bid_costs_1_rp():
+    """EN l.1028, FR l.1005: a player who posted but does not bid loses 1 RP and takes no part."""
+    e = start(4)
+    drive(e, at("action"), budget={"hr": 20, "rd": 0, "ge": 0, "me": 0})
+    drive(e, at("secret bid"), answer=_posting({3: 1, 2: 2, 0: 3}))
+    rp = [me(e, s)["rp"] for s in range(4)]
+    bids = {0: "6", 2: "0", 3: "6"}
+    while e.decision.kind == "secret bid":
+        play(e, bids[e.decision.player])
+    drive(e, in_quadrimester(2))
+    assert sorted(range(4), key=lambda s: me(e, s)["place"]) == [3, 0, 1, 2]
+    # every meeple fished a $ in Zone 6; Blue alone lost its RP
+    assert [me(e, s)["rp"] - rp[s] for s in range(4)] == [0, 0, -1, 0]
+
+
+def test_rulebook_ex_23_engine_combination():
+    """EN l.1250: base engine + Super Engine + Medium Engine: 1-4 spaces for $0, 5-6 for $1,
+    7 for $2, no farther."""
+    e = start(2)
+    me(e, 0)["gear[super_engine]"] = 1
+    me(e, 0)["gear[medium_engine]"] = 1
+    assert formula(e, "reach(you)") == 7
+    assert [formula(e, f"move_cost(you, {d})") for d in range(1, 8)] == [0, 0, 0, 0, 1, 1, 2]
+    # the base engine alone: 2 spaces free, a 3rd for $1 (EN l.1236)
+    assert formula(e, "reach(players[1])") == 3 and formula(e, "move_cost(players[1], 3)") == 1
+
+
+def test_rulebook_ex_25_mussels_at_the_last_space():
+    """FR l.853, EN l.871: the gold cube under the last reward (1 RP): each meeple gains 1 RP, the
+    Boss $2 more; the cube stays at the end."""
+    e = start(2)
+    e.state["counters"]["cube[6]"] = 3
+    drive(e, in_quadrimester(2))
+    assert [me(e, s)["rp"] for s in range(2)] == [13, 13]
+    assert accounts(e, 0)["hr"] == 50 + 2 - 2 * 2 and counter(e, "cube[6]") == 3
+
+
+def test_rulebook_mussels_cube_moves_once_per_quadrimester_used():
+    """FR l.853: $1, then $2: the cube moves one space after each quadrimester Zone 6 was used."""
+    e = start(2)
+    drive(e, in_quadrimester(2))
+    assert accounts(e, 0)["hr"] == 50 + (1 + 2) + 1 + 1 - 4 and counter(e, "cube[6]") == 2
+    drive(e, in_quadrimester(3))
+    assert accounts(e, 0)["hr"] == 51 + (2 + 2) + 2 + 2 - 4 and counter(e, "cube[6]") == 3
+
+
+def test_rulebook_ex_30_final_scoring_maps_and_money():
+    """EN l.1150-1170: maps {2, 2, 2, 5}: 4 + 2 for the collection of three; $47 spread over the
+    accounts, Slush Fund included: 4 RP."""
+    e = start(2)
+    before = formula(e, "final_points(you)")
+    for x in items_of(e, "map", number=2)[:3] + items_of(e, "map", number=5)[:1]:
+        put(e, x, "maps@0")
+    assert formula(e, "final_points(you)") - before == 4 + 2
+    before = formula(e, "final_points(you)")
+    for a, v in zip(("hr", "rd", "ge", "me", "sf"), (10, 7, 5, 5, 20)):
+        me(e, 0)[f"accounts[{a}]"] = v
+    assert formula(e, "final_points(you)") - before == 4
+
+
+def _line_up(e, script):
+    """Placements in turn order; `script` maps a seat to its list of (meeple, zone)."""
+    done: dict = {}
+
+    def answer(e):
+        d = e.decision
+        if d.kind == "action" and d.labels[0].startswith("place_meeple"):
+            k = done.get(d.player, 0)
+            done[d.player] = k + 1
+            m, z = script[d.player][k]
+            answer.zone = z
+            return f"place_meeple meeple#{m}"
+        if d.kind == "choose z":
+            return answer.zone
+        return None
+    return answer
+
+
+@pytest.mark.parametrize("boss, price", [(False, 5), (True, 3)])
+def test_rulebook_ex_09_flea_market_price_rise(boss, price):
+    """EN l.646-654: two #2 maps stacked on the $5 space, $6 taken, $7 free: buying the top one
+    costs $5 ($3 for the Boss) and the remaining #2 moves up to $7."""
+    e = start(2)
+    for s in range(1, 11):
+        for x in list(zone(e, f"price_space[{s}]")):
+            put(e, x, "box")
+    two = items_of(e, "map", number=2)
+    put(e, two[0], "price_space[4]")
+    put(e, two[1], "price_space[4]")
+    put(e, items_of(e, "map", number=3)[0], "price_space[5]")
+    buyer = "0.1" if boss else "0.2"
+    other = "0.2" if boss else "0.1"
+    drive(e, at("action"), budget={"hr": 20, "rd": 0, "ge": 10, "me": 0})
+    drive(e, at("may one of"), answer=_line_up(e, {0: [(buyer, "3"), (other, "6"), ("0.3", "6")],
+                                                    1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    assert labels(e) == ["buy_map 4", "buy_map 5", "skip"]
+    play(e, "buy_map 4")
+    assert accounts(e, 0)["ge"] == 10 - price
+    assert zone(e, "price_space[4]") == [] and zone(e, "price_space[6]") == [two[1]]
+    assert zone(e, "maps@0") == [two[0]]
+
+
+def test_rulebook_ex_10_a_second_copy_moves_to_a_cheaper_space():
+    """FR l.276-284: a drawn #2 joins the #2 on $5 and the stack moves to the nearest free
+    cheaper space, a $3 one; a new number then takes the cheapest free space of $4 or more."""
+    e = start(2)
+    for s in range(1, 11):
+        for x in list(zone(e, f"price_space[{s}]")):
+            put(e, x, "map_bag")
+    ones, twos, threes, fours = (items_of(e, "map", number=n) for n in (1, 2, 3, 4))
+    put(e, ones[0], "price_space[3]")
+    put(e, twos[0], "price_space[4]")
+    put(e, threes[0], "price_space[5]")
+    put(e, fours[0], "map_bag", top=True)
+    put(e, twos[1], "map_bag", top=True)             # drawn first at the maintenance of Q1
+    drive(e, in_quadrimester(2))
+    track = {s: zone(e, f"price_space[{s}]") for s in range(1, 11) if zone(e, f"price_space[{s}]")}
+    assert track == {2: [twos[1], twos[0]], 3: [ones[0]], 4: [fours[0]], 5: [threes[0]]}
+    assert formula(e, "map_prices[2]") == 3
+
+
+def test_rulebook_ex_11_first_map_holder_keeps_one_of_three_face_down():
+    """EN l.680-688: the first player to get a map of a number draws 3 dig-site tiles, keeps 1
+    face down on that site (the others go under the pile); the holders of that number's maps may
+    look at it, the others see its back until a holder's zodiac arrives there."""
+    e = start(3)
+    for s in range(1, 11):
+        for x in list(zone(e, f"price_space[{s}]")):
+            put(e, x, "box")
+    threes = items_of(e, "map", number=3)
+    put(e, threes[0], "price_space[3]")
+    put(e, threes[1], "price_space[3]")
+    drive(e, at("action"), budget={"hr": 20, "rd": 0, "ge": 10, "me": 0})
+    drive(e, at("may one of"), answer=_line_up(e, {
+        0: [("0.2", "3"), ("0.1", "6"), ("0.3", "6")], 1: [("1.2", "3"), ("1.1", "6"), ("1.3", "6")],
+        2: [("2.1", "6"), ("2.2", "6"), ("2.3", "6")]}))
+    pile = list(zone(e, "dig_pile"))
+    play(e, "buy_map 3")
+    assert e.decision.player == 0 and labels(e) == pile[:3]     # Red keeps one of the top 3
+    play(e, pile[1])
+    assert zone(e, "dig_site[3]") == [pile[1]] and zone(e, "dig_pile") == pile[3:] + [pile[0], pile[2]]
+    assert e.decision.player == 1                 # Blue buys the other #3, moved up to $5: no draw
+    play(e, "buy_map 4")
+    assert zone(e, "dig_pile") == pile[3:] + [pile[0], pile[2]]
+    views = [e.view(s)["zones"]["dig_site[3]"] for s in range(3)]
+    assert views == [[pile[1]], [pile[1]], ["?"]]
+
+
+def _at_sea(e, seat, site, gear, diver="0.1", tile="t1"):
+    """A position at the start of Q2: seat's first zodiac on dig site `site` with `diver` aboard,
+    the seat holding that site's map and the gear; the sample tile `tile` lies on the site."""
+    zodiac = items_of(e, "zodiac", skipper=seat)[0]
+    item(e, zodiac)["at"] = f"d{site}"
+    put(e, f"meeple#{diver}", f"crew[{item(e, zodiac)['slot']}]")
+    put(e, items_of(e, "map", number=site)[-1], f"maps@{seat}")
+    put(e, items_of(e, "dig_tile", name=tile)[0], f"dig_site[{site}]")
+    for g in gear:
+        me(e, seat)[f"gear[{g}]"] = 1
+    return zodiac
+
+
+def _to_zone_5(e, diver):
+    """Drive to seat 0's Zone 5 decision, never placing the diver (the first placement decision
+    of Q2 was offered before the diver went aboard)."""
+    def answer(e):
+        d = e.decision
+        if d.kind == "action" and d.player == 0:
+            return next(x for x in d.labels if not x.endswith(diver))
+        return None
+    return drive(e, lambda e: e.decision.kind == "do any of" and e.decision.player == 0,
+                 answer=answer)
+
+
+def _cell(e, tile, column, row):
+    return items_of(e, "cell", tile=tile, column=column, row=row)[0]
+
+
+@pytest.mark.parametrize("diver", ["0.1", "0.2"])
+def test_rulebook_ex_16_shark_roll_with_cage_and_spear_gun(diver):
+    """EN l.801-803: the Boss with a Spear Gun and a Shark Cage kills a shark on any die
+    (1 + 2 + 1 = 4); a basic worker with both kills on 2-6. Either way the diver goes on down and
+    takes the treasure below (sample tile t1, column 2: $3, a shark, then $7 at level 3)."""
+    kills = {}
+    for seed in range(8):
+        e = start(2, seed=seed)
+        drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 10})
+        _at_sea(e, 0, 1, ["spear_gun", "shark_cage", "tank"], diver=diver)
+        shark, treasure = _cell(e, "t1", 2, 2), _cell(e, "t1", 2, 3)
+        _to_zone_5(e, diver)
+        play(e, f"dive {treasure}")
+        die = [ev["value"] for ev in e.events if ev["event"] == "roll"][-1]
+        killed = shark in zone(e, "cold_room@0")
+        assert killed == (diver == "0.1" or die >= 2), (seed, die)
+        assert treasure in zone(e, "treasures@0")
+        kills[die] = killed
+    assert 1 in kills or diver == "0.1"
+
+
+def test_rulebook_a_shark_without_weapon_or_cage_bars_the_column():
+    """EN l.779: with no Harpoon, Spear Gun nor Cage aboard, a diver cannot pass a shark: the
+    treasure under it is not offered, the one above it is."""
+    e = start(2)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 10})
+    _at_sea(e, 0, 1, ["tank"])
+    _to_zone_5(e, "0.1")
+    assert f"dive {_cell(e, 't1', 2, 1)}" in labels(e) and f"dive {_cell(e, 't1', 2, 3)}" not in labels(e)
+
+
+@pytest.mark.parametrize("spot, gear, boss, gain", [
+    ("lobster", ["lobster_pot"], False, 8), ("lobster", ["lobster_pot"], True, 10),
+    ("coastal", ["spear_gun"], True, 8), ("coastal", ["harpoon"], False, 5),
+    ("tourist", [], True, 6), ("tourist", [], False, 4)])
+def test_rulebook_ex_26_lagoon_trips(spot, gear, boss, gain):
+    """EN l.895-913: lobster $8, coastal fishing $5 with a Harpoon or $6 with a Spear Gun, a
+    tourist tour $4; $2 more with the Boss (or a SW#5/7)."""
+    e = start(2)
+    for g in gear:
+        me(e, 0)[f"gear[{g}]"] = 1
+    drive(e, at("action"))
+    lagoon = ("0.1", "7") if boss else ("0.2", "7")
+    other = ("0.2", "6") if boss else ("0.1", "6")
+    drive(e, lambda e: e.decision.kind == "may one of" and e.decision.player == 0
+          and "lagoon_trip" in labels(e),
+          answer=_line_up(e, {0: [lagoon, other, ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    play(e, "lagoon_trip")
+    play(e, labels(e)[0])                                   # Red's zodiac, docked in port
+    assert labels(e) == [s for s in ("lobster", "coastal", "tourist", "island")
+                         if s in (spot, "tourist", "island")]     # the tour and the island need nothing more
+    hr = accounts(e, 0)["hr"]
+    play(e, spot, "hr")                                     # then the salaries of 2 workers
+    assert accounts(e, 0)["hr"] == hr + gain - 2 * 2
+
+
+@pytest.mark.parametrize("seller", [0, 1])
+def test_rulebook_ex_19_a_full_room_opens_for_its_sponsor(seller):
+    """EN l.964-986: Red sponsors the 4th room (sample: 2 spaces worth 2 and 3 RP, opening 2 RP).
+    A treasure sold into its last free space fills it: Red, the sponsor, gains 2 RP at once,
+    whoever sold; the seller gets the treasure's value (sample cell: $3) and, the room being
+    open, 3 RP at the end for it instead of the 2 of an unsold or incomplete-room treasure."""
+    e = start(3)
+    door = items_of(e, "door", room=4)[0]
+    item(e, door)["sponsor"] = 0
+    first, sold = _cell(e, "t1", 2, 1), _cell(e, "t1", 3, 1)
+    put(e, first, "room[4]")
+    item(e, first)["seller"] = 2
+    put(e, sold, f"treasures@{seller}")
+    drive(e, at("action"))
+    lines = {s: [(f"{s}.2", "8" if s == seller else "6"), (f"{s}.1", "6"), (f"{s}.3", "6")]
+             for s in range(3)}
+    drive(e, lambda e: e.decision.kind == "may one of" and "sell_treasure " + sold in labels(e),
+          answer=_line_up(e, lines))
+    before = formula(e, f"treasure_points(players[{seller}])")
+    assert before == 2                                  # unsold: 2 RP
+    rp = [me(e, s)["rp"] for s in range(3)]
+    hr = accounts(e, seller)["hr"]
+    play(e, f"sell_treasure {sold}")
+    assert labels(e) == ["4", "0"]                      # the sponsored room, or the storeroom
+    play(e, "4", "hr")
+    assert item(e, door)["open"] and zone(e, "room[4]") == [first, sold]
+    assert [me(e, s)["rp"] - rp[s] for s in range(3)] == [2, 0, 0]
+    assert accounts(e, seller)["hr"] == hr + item(e, sold)["value"] - 2 * 2 == hr + 3 - 4   # salaries
+    assert formula(e, f"treasure_points(players[{seller}])") == 3
+    assert formula(e, "treasure_points(players[2])") == 2   # the first space of that room
+
+
+def test_rulebook_the_game_ends_after_the_salaries_when_every_room_is_open():
+    """EN l.1139-1140: the final scoring follows the Salary phase of the quadrimester in which
+    every room in play is open; that quadrimester's maintenance does not run."""
+    e = start(2)
+    for r in (1, 2, 3):
+        item(e, items_of(e, "door", room=r)[0])["sponsor"] = 1
+    cells = items_of(e, "cell", shark=False)
+    for r, size in ((1, 2), (2, 3), (3, 1)):
+        for _ in range(size if r != 3 else 0):
+            put(e, cells.pop(), f"room[{r}]")
+    put(e, cells.pop(), "treasures@0")
+    drive(e, at("action"))
+    lines = {0: [("0.1", "8"), ("0.2", "6"), ("0.3", "6")], 1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}
+    drive(e, lambda e: e.decision.kind == "may one of" and e.decision.player == 0
+          and "sell_treasure" in labels(e)[0], answer=_line_up(e, lines))
+    play(e, labels(e)[0], "3", "hr")
+    drive(e, lambda e: False)
+    assert e.result is not None and counter(e, "quad") == 1
+    assert len(zone(e, "tech_row")) == 3                # no maintenance: no card revealed
+
+
+def test_rulebook_advertising_track_moves_only_when_used():
+    """EN l.1002-1006, FR l.306: an advertiser pays its space's cost (sample) from GE and gains the
+    RP above the gold cube, 4 at the start; the cube then moves one space, and not in a
+    quadrimester nobody advertised."""
+    e = start(2)
+    drive(e, at("action"), budget={"hr": 20, "rd": 0, "ge": 10, "me": 0})
+    lines = {0: [("0.2", "9"), ("0.1", "6"), ("0.3", "6")], 1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}
+    drive(e, lambda e: e.decision.kind == "may one of" and "advertise" in labels(e),
+          answer=_line_up(e, lines))
+    rp = me(e, 0)["rp"]
+    play(e, "advertise")
+    assert me(e, 0)["rp"] == rp + 4 and accounts(e, 0)["ge"] == 10 - formula(e, "ad_costs[1]")
+    drive(e, in_quadrimester(2))
+    assert counter(e, "cube[9]") == 2
+    drive(e, in_quadrimester(3))                         # nobody advertised in Q2
+    assert counter(e, "cube[9]") == 2
+
+
+def _dives(e):
+    return sorted(x[len("dive "):] for x in labels(e) if x.startswith("dive "))
+
+
+@pytest.mark.parametrize("gear, rows", [([], [1]), (["mask"], [1, 2]), (["tank"], [1, 2, 3]),
+                                        (["tank", "mask"], [1, 2, 3]), (["scuba_gear"], [1, 2, 3, 4])])
+def test_rulebook_ex_15_21_the_best_diving_item_sets_the_depth(gear, rows):
+    """EN l.773, 1206: a level can be entered with an item reaching it ("the one that can do more
+    can do less"); a Tank reaches 3 levels below the surface. Sample tile t1: no weapon aboard,
+    so nothing under a shark is offered (EN l.779)."""
+    e = start(2)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 10})
+    _at_sea(e, 0, 1, gear)
+    _to_zone_5(e, "0.1")
+    free = [(c, r) for c, r in ((1, 2), (2, 1), (3, 1), (3, 2), (3, 4), (4, 1)) if r in rows]
+    assert _dives(e) == sorted(_cell(e, "t1", c, r) for c, r in free)
+
+
+def test_rulebook_ex_17_a_sonar_treasure_costs_the_sonar_s_use():
+    """EN l.819-821: taking a sonar-icon treasure with a Basic Sonar costs $1 from ME. Sample tile
+    t4, column 1: a shark (passed with a Cage alone, no roll), then a $5 sonar treasure."""
+    e = start(2)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 10})
+    _at_sea(e, 0, 4, ["mask", "shark_cage"], tile="t4")
+    _to_zone_5(e, "0.1")
+    sonar = _cell(e, "t4", 1, 2)
+    assert sonar not in _dives(e)                             # no sonar aboard
+    e = start(2)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 10})
+    _at_sea(e, 0, 4, ["mask", "shark_cage", "basic_sonar"], tile="t4")
+    _to_zone_5(e, "0.1")
+    me_before = accounts(e, 0)["me"]
+    play(e, f"dive {sonar}")
+    assert accounts(e, 0)["me"] == me_before - 1 and sonar in zone(e, "treasures@0")
+    assert _cell(e, "t4", 1, 1) in zone(e, "seabed")          # the shark fled, not killed
+    assert not [ev for ev in e.events if ev["event"] == "roll"]
+
+
+@pytest.mark.parametrize("players, rooms", [(2, [1, 2, 3]), (3, [1, 2, 3, 4]), (4, [1, 2, 3, 4, 5])])
+def test_rulebook_ex_18_rooms_by_player_count(players, rooms):
+    """EN l.949: some rooms exist only at 4 players (sample layout: room 5, 3 spaces; room 4 from
+    3 players); only the rooms in play can be sponsored, and only they must open to end the game."""
+    e = start(players)
+    assert formula(e, "rooms_in_play()") == rooms
+    assert formula(e, "capacity(room[5])") == 3
+
+
+def test_rulebook_ex_12_the_seaplane_pilot_swaps_with_the_meeple_aboard():
+    """EN l.704-712: a meeple at sea (a basic worker) swaps with the Boss, the Zone 4 pilot: the
+    Boss is now aboard and dives with its advantages (a second treasure from the column), the
+    worker goes back to the rest area."""
+    e = start(2)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 20})
+    zodiac = _at_sea(e, 0, 1, ["scuba_gear"], diver="0.2")
+    crew = f"crew[{item(e, zodiac)['slot']}]"
+
+    drive(e, lambda e: e.decision.kind == "may one of" and "seaplane" in labels(e),
+          answer=_line_up(e, {0: [("0.1", "4"), ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    play(e, "seaplane", zodiac, "swap_pilot")
+    assert zone(e, crew) == ["meeple#0.1"] and "meeple#0.2" in zone(e, "rest@0")
+    _to_zone_5(e, "0.2")
+    first = _cell(e, "t1", 3, 1)
+    play(e, f"dive {first}")
+    deeper = [_cell(e, "t1", 3, 2), _cell(e, "t1", 3, 4)]
+    assert labels(e) == [f"second_treasure {x}" for x in deeper] + ["skip"]
+    play(e, f"second_treasure {deeper[1]}")
+    assert zone(e, "treasures@0") == [first, deeper[1]]
