@@ -117,6 +117,9 @@ items:
   die: {count: 3, zone: supply}
   marker: {count: 1, zone: supply}
   card: {count: player_count * 2, zone: supply}
+  spare: {from: spares, zone_field: place}
+tables:
+  spares: [{id: a, place: supply}, {id: b, place: supply}]
 scoring:
   score: 0
 """
@@ -129,6 +132,8 @@ def test_a_count_of_items_is_said_with_the_plural(tmp_path):
     assert "1 bid marker in the supply" in en and "1 marqueur d'enchères dans la réserve" in fr
     assert "Cards, as many as the number of players × 2, in the supply" in en
     assert "Des cartes, autant que le nombre de joueurs × 2, dans la réserve" in fr
+    assert "- One spare for each entry of the spares, in the place its entry names.\n" in en
+    assert "pour chaque entrée du spares, à l'emplacement que nomme son entrée.\n" in fr
 
 
 TINY = """\

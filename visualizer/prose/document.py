@@ -160,7 +160,8 @@ class Explanation:
         say = self.say
         zone = say.term(k.zone) if k.zone else say.plain("")
         if k.source_table:
-            phrase = self._fill("ItemKind", "table", name=say.term(k.name),
+            phrase = self._fill("ItemKind", "table" if k.zone else "table_field",
+                                name=say.term(k.name),
                                 table=say.term(k.source_table), zone=zone)
         else:
             n = k.count.value if isinstance(k.count, A.Num) else None

@@ -197,7 +197,7 @@ TEMPLATES = {
         "family": "{text}, one for each of {keys}",
         "refill": "{text}, kept full from {source}", "recycle": "{text}; when empty, {source} is shuffled into it",
     },
-    "ItemKind": {"count": "{name}, as many as {count}, in {zone:the}", "count_n": "{count} {name} in {zone:the}", "table": "one {name} for each entry of {table:the}, in {zone:the}",
+    "ItemKind": {"count": "{name}, as many as {count}, in {zone:the}", "count_n": "{count} {name} in {zone:the}", "table": "one {name} for each entry of {table:the}, in {zone:the}", "table_field": "one {name} for each entry of {table:the}, in the place its entry names",
                  "per_player": "{text}, for each player", "nowhere": "{name}, as many as {count}", "nowhere_n": "{count} {name}"},
     "Param": {"in": "choose {name:a} from {source}", "range": "choose {name:a} from {lo} to {hi}",
               "subsets": "choose any number of {source} ({name})", "where": "{text} where {cond}",

@@ -202,7 +202,7 @@ TEMPLATES = {
         "family": "{text}, une pour chaque {keys}",
         "refill": "{text}, toujours complétée depuis {source}", "recycle": "{text} ; vide, on y remet {source} mélangée",
     },
-    "ItemKind": {"count": "{name:a}, autant que {count}, dans {zone:the}", "count_n": "{count} {name} dans {zone:the}", "table": "{name:a} pour chaque entrée {table:of}, dans {zone:the}",
+    "ItemKind": {"count": "{name:a}, autant que {count}, dans {zone:the}", "count_n": "{count} {name} dans {zone:the}", "table": "{name:a} pour chaque entrée {table:of}, dans {zone:the}", "table_field": "{name:a} pour chaque entrée {table:of}, à l'emplacement que nomme son entrée",
                  "per_player": "{text}, pour chaque joueur", "nowhere": "{name:a}, autant que {count}", "nowhere_n": "{count} {name}"},
     "Param": {"in": "choisis {name:a} parmi {source}", "range": "choisis {name:a} de {lo} {hi:to}",
               "subsets": "choisis autant que tu veux parmi {source} ({name})", "where": "{text} où {cond}",
