@@ -143,6 +143,16 @@ def quiet(e: Engine, stop) -> Engine:
     return e
 
 
+def finish(e: Engine) -> Engine:
+    """Answer every decision quietly to the end of the game."""
+    quiet(e, lambda e: False) if False else None
+    while e.decision is not None:
+        d = e.decision
+        play(e, next((t for t in ("pass_", "[]", "end turn", "stop", "skip") if t in d.labels),
+                     d.labels[0]))
+    return e
+
+
 def to_turns(e: Engine) -> Engine:
     """Answer Phase 1 quietly until the first turn of the activation phase."""
     return quiet(e, lambda e: e.state["phase"] == "activation")

@@ -4,7 +4,7 @@ data of components.yaml stands in and the test checks the mechanism. Positions a
 moving components (helpers.put and friends), never by doing a rule's work."""
 from __future__ import annotations
 
-from .helpers import (disc_to, formula, item, labels, lay, me, named, one, play, put,
+from .helpers import (disc_to, finish, formula, item, labels, lay, me, one, play, put,
                       recruit_into_team, refresh, start, sub_to, to_turns, zone)
 
 
@@ -24,8 +24,9 @@ def activate(e, name: str, seat: int = 0) -> str:
 
 
 def offered(e) -> list[str]:
-    """The actions offered now, without their choices ("travel sub#0.1" -> "travel")."""
-    return sorted({x.split(" ")[0] for x in labels(e)})
+    """The actions offered now, without their choices ("travel sub#0.1" -> "travel") and
+    without the free action of spending a dive token, offered at every decision of the turn."""
+    return sorted({x.split(" ")[0] for x in labels(e)} - {"spend_dive_token"})
 
 
 def first(e, action: str) -> str:
@@ -375,3 +376,191 @@ def test_rulebook_e23_promotion_flips_and_returns_the_disc_to_the_reserve():
     assert disc not in zone(e, "activation@0") and zone(e, "reserve@0")[-1] == disc
     assert len(zone(e, "reserve@0")) == reserve + 1               # to the reserve, not transit
     assert me(e)["ingenuity"] == ingenuity + 1                    # its promotion reward (sample)
+
+
+# ---------------------------------------------------------------- connections (FR l.560-585)
+def test_rulebook_e24_connections_pay_the_active_player_first_then_clockwise():
+    e = turn_start()
+    lay(e, "shallows", 1, 2)
+    lay(e, "continental_shelf", 2, 2)
+    lay(e, "twilight_zone", 3, 2)
+    sub_to(e, 0, "twilight_zone")
+    disc_to(e, 1, "site[twilight_c2]", "conservation")          # Yellow: line c1-c2 (1 research)
+    disc_to(e, 2, "site[twilight_p1]", "publication")           # Red: line p1-c1 (2 research)
+    disc_to(e, 0, "site[twilight_p2]", "publication")           # Violet's own: line c1-p2 (3)
+    me(e)["research"] = 2
+    before = [me(e, p)["research"] for p in range(3)]
+    activate(e, "ecologist")
+    start = len(e.events)
+    play(e, "conservation twilight_c1")                         # cost 2
+    assert offered(e) == ["raise_lowest"]                       # the site's own reward first
+    play(e, "raise_lowest reputation")
+    gained = [me(e, p)["research"] - before[p] for p in range(3)]
+    assert gained == [-2 + 1 + 2 + 3, 1, 2]                     # the c1-p2 line pays Violet once
+    paid = [ev["player"] for ev in e.events[start:] if ev.get("trigger") == "connection_established"]
+    assert paid == [0, 0, 0, 1, 2]                              # Violet first, then clockwise
+
+
+# ---------------------------------------------------------------- zone icons (FR l.795-810)
+def test_rulebook_e25_after_dive_here_one_impact():
+    e = turn_start()
+    lay(e, "sunken_ruins", 2, 4)
+    sub_to(e, 0, "sunken_ruins")
+    put(e, zone(e, "token_supply")[0], "dive_stack[sunken_ruins]")
+    activate(e, "reef_diver")
+    assert len(zone(e, "dive_tokens@0")) == 1
+    assert offered(e) == ["place_impact"]                        # the zone's action effect
+    play(e, "place_impact a1")
+    assert len(formula(e, "impact_tokens_played(you)")) == 1
+
+
+def test_rulebook_e26_special_space_lets_you_conserve_again_here():
+    e = turn_start()
+    lay(e, "sunken_ruins", 2, 4)
+    sub_to(e, 0, "sunken_ruins")
+    disc_to(e, 0, "site[ruins_c1]", "conservation")               # Violet holds the special space
+    lay(e, "lagoon", 1, 2)
+    lay(e, "shallows", 1, 1)
+    put(e, zone(e, "reserve@0")[0], "transit@0")
+    me(e)["research"] = 2
+    activate(e, "marine_warden")                                 # "Dive Conservation"
+    play(e, "conservation ruins_c2")                             # cost 2
+    assert me(e)["research"] == 0
+    while offered(e) == ["place_impact"]:                        # its reward, the c1-c2 line's
+        play(e, labels(e)[0])
+    research = me(e)["research"]
+    # the special space: another Conservation in this zone (only ruins_c3 is left), or not
+    assert sorted(labels(e)) == ["conserve_again_here ruins_c3", "skip"]
+    play(e, "conserve_again_here ruins_c3")
+    assert [item(e, d)["owner"] for d in zone(e, "site[ruins_c3]")] == [0]
+    assert me(e)["research"] == research + 1                      # cost 0, its reward; no third
+    assert "conserve_again_here" not in offered(e)
+
+
+def test_rulebook_e26_without_the_special_space_one_conservation():
+    e = turn_start()
+    lay(e, "sunken_ruins", 2, 4)
+    sub_to(e, 0, "sunken_ruins")
+    disc_to(e, 1, "site[ruins_c1]", "conservation")               # Yellow holds it, not Violet
+    put(e, zone(e, "reserve@0")[0], "transit@0")
+    me(e)["research"] = 2
+    activate(e, "marine_warden")
+    play(e, "conservation ruins_c2")
+    while offered(e) == ["place_impact"]:
+        play(e, labels(e)[0])
+    assert not any(x.startswith("conserve_again_here") for x in labels(e))
+
+
+# ---------------------------------------------------------------- impact (FR l.815-860, 893-899)
+def test_rulebook_e28_available_hexes_start_or_next_to_an_occupied_one():
+    e = turn_start()
+    put(e, zone(e, "impact_supply@1")[0], "hex[a1]")             # Yellow on the start hex a1
+    assert formula(e, "[h for h in hex_names if available(h)]") == ["a2", "a3", "b1", "b2"]
+
+
+def test_rulebook_e29_impact_board_scores_with_the_infinity_hex():
+    e = turn_start()
+    for h in ("a2", "b1", "b2"):                                  # three 1-VP hexes
+        put(e, zone(e, "impact_supply@0")[0], f"hex[{h}]")
+    put(e, zone(e, "impact_supply@0")[0], "hex[c1]")              # one 2-VP hex
+    for _ in range(2):                                            # two tokens on the ∞ hex (2 VP)
+        put(e, zone(e, "impact_supply@0")[0], "hex[inf]")
+    assert formula(e, "impact_vp(you)") == 3 * 1 + 3 * 2
+
+
+# ---------------------------------------------------------------- final scoring (FR l.905-1020)
+def test_rulebook_e30_journal_points_and_the_famous_adventurer():
+    e = turn_start()
+    put(e, one(e, "effective_teaching_of_ecosystem_risks"), "journals@0")   # 4 VP
+    adventurer = one(e, "famous_adventurer")
+    put(e, adventurer, "team@0")
+    item(e, adventurer)["promoted"] = True                        # its Senior side
+    layout = [("atoll", 1, 2), ("lagoon", 1, 1), ("reef_edge", 1, 5), ("shallows", 1, 6),
+              ("sunken_ruins", 2, 4), ("seagrass_meadow", 2, 2), ("shipwreck", 2, 5),
+              ("hydrothermal_vents", 3, 3)]
+    for name, r, c in layout:
+        lay(e, name, r, c)
+    # 11 zones with a disc or a submersible of Violet's: 3 submersibles, 8 discs
+    subs = [zone(e, "subs@0")[0]] + list(zone(e, "sub_supply@0"))
+    for s, name in zip(subs, ("star_of_the_seas", "calm_waters", "kelp_forest")):
+        put(e, s, "subs@0")
+        item(e, s)["at"] = one(e, name)
+    for site in ("atoll_c1", "lagoon_c1", "reef_edge_p1", "shallows_c1", "ruins_c2",
+                 "meadow_p1", "wreck_p1", "vents_c1"):           # 8 more zones
+        disc_to(e, 0, f"site[{site}]", "conservation")
+    disc_to(e, 0, "site[star_p1]", "publication")                 # a 2nd presence in a zone
+    assert formula(e, "present_zones(you)") == 11
+    finish(e)
+    assert formula(e, "journal_vp(you)") + me(e)["specialist_vp"] == 4 + 3     # 4 + 11 // 3
+
+
+# ---------------------------------------------------------------- mission objectives (FR l.945-1003)
+SONAR_SPACES = ["star_sonar", "star_sonar", "star_sonar", "calm_left", "calm_left", "calm_right",
+                "calm_right", "calm_right", "kelp_sonar", "kelp_sonar", "kelp_sonar",
+                "reef_edge_sonar", "reef_edge_sonar", "meadow_sonar", "meadow_sonar"]
+CONSERVATION = ["kelp_c1", "atoll_c1", "lagoon_c1", "shallows_c1", "shallows_c2", "ruins_c1",
+                "ruins_c2", "ruins_c3", "shelf_c1", "vents_c1", "vents_c2", "twilight_c1",
+                "twilight_c2", "brine_c1", "whale_c1", "trench_c1", "plain_c1"]
+PUBLICATION = ["star_p1", "star_p2", "atoll_p1", "reef_edge_p1", "meadow_p1", "wreck_p1",
+               "frozen_p1", "twilight_p1", "twilight_p2", "whale_p1", "seep_p1", "plain_p1"]
+
+
+def objectives(sonar, publication, conservation, **options):
+    """Violet, Yellow and Red with these many discs of each kind in the ocean."""
+    e = turn_start(**options)
+    spaces = {"sonar": iter(SONAR_SPACES), "publication": iter(PUBLICATION),
+              "conservation": iter(CONSERVATION)}
+    for kind, counts in (("sonar", sonar), ("publication", publication),
+                         ("conservation", conservation)):
+        for seat, n in enumerate(counts):
+            for _ in range(n):
+                where = next(spaces[kind])
+                disc_to(e, seat, f"sonar_track[{where}]" if kind == "sonar" else f"site[{where}]", kind)
+    return e
+
+
+def objective(e, name, seat=0):
+    return formula(e, f'objective_vp(you, "{name}")', seat)
+
+
+def test_rulebook_e31_majority_clear_first():
+    e = objectives([6, 4, 2], [0, 0, 0], [0, 0, 0])
+    assert objective(e, "sonar_discs") == 6 + 5                    # 1 per disc + 1st place
+    assert objective(e, "sonar_discs", 1) == 4 + 3                 # 2nd place (sample bonus)
+
+
+def test_rulebook_e32_tied_first_gives_no_second_place():
+    e = objectives([0, 0, 0], [3, 4, 4], [0, 0, 0])
+    assert objective(e, "publication_discs") == 3                  # Violet: no 2nd place
+    assert objective(e, "publication_discs", 1) == objective(e, "publication_discs", 2) == 4 + 5
+
+
+def test_rulebook_e33_clear_second():
+    e = objectives([0, 0, 0], [0, 0, 0], [5, 7, 2])
+    assert objective(e, "conservation_discs") == 5 + 4             # FR l.990-993: 5 + 4 = 9
+
+
+def test_rulebook_e33_players_tied_for_second_all_get_it():
+    e = objectives([4, 6, 4], [0, 0, 0], [0, 0, 0])
+    assert [objective(e, "sonar_discs", p) for p in range(3)] == [4 + 3, 6 + 5, 4 + 3]
+
+
+def test_rulebook_e34_zero_is_not_eligible():
+    e = objectives([0, 0, 0], [0, 0, 0], [0, 0, 0])
+    assert [objective(e, "conservation_discs", p) for p in range(3)] == [0, 0, 0]
+
+
+def test_majorities_off_leaves_the_discs_only():
+    e = objectives([6, 4, 2], [0, 0, 0], [0, 0, 0], majorities=False)
+    assert objective(e, "sonar_discs") == 6
+
+
+def test_rulebook_e35_research_and_discs_one_point_per_three():
+    e = turn_start()
+    for d in list(zone(e, "transit@0")):
+        put(e, d, "reserve@0")
+    for _ in range(2):
+        put(e, zone(e, "reserve@0")[0], "transit@0")              # 2 discs in transit
+    me(e)["research"] = 2
+    put(e, top_token(e, "star_of_the_seas", "travel", 3), "dive_tokens@0")   # stored: 3 research
+    assert formula(e, "leftover_vp(you)") == (2 + 2 + 3) // 3 == 2
