@@ -77,6 +77,14 @@ def put(e: Engine, x: str, key: str, top: bool = False, at: tuple | None = None)
         e._enter(x, ref, False, None, at)
 
 
+def preset(e: Engine, x: str, key: str) -> None:
+    """Put item x at the bottom of the zone with state key `key` as part of the position, with no
+    rule event (a token placed by `put` fires the zone's `enters` triggers at the next step)."""
+    e.state["zones"][e.state["loc"][x]].remove(x)
+    e.state["zones"][key].append(x)
+    e.state["loc"][x] = key
+
+
 def lay(e: Engine, name: str, row: int, col: int) -> str:
     """Put the Ocean tile `name` in play on the cell (row, col)."""
     t = one(e, name)

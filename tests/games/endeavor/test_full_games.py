@@ -28,10 +28,12 @@ def play_checked(variant, players, seed, agents, options=None):
 
 
 def finished(e, players, rounds=6):
+    """The game ended after its rounds with the components where the rules leave them."""
     r = e.result
     assert r is not None and len(r["scores"]) == players
-    best = max(r["scores"])
-    assert r["winners"] == [p for p in range(players) if r["scores"][p] == best]   # ties share
+    if e.game.variant is None:
+        best = max(r["scores"])
+        assert r["winners"] == [p for p in range(players) if r["scores"][p] == best]   # ties share
     s = e.state
     for p in range(players):
         team = s["zones"][f"team@{p}"]
@@ -45,13 +47,21 @@ def test_full_games_random(players):
     finished(play_checked(None, players, players, "random"), players)
 
 
+@pytest.mark.parametrize("variant, players, rounds", [("coop", 3, 6), ("solo", 1, 7)])
+def test_full_games_coop_and_solo(variant, players, rounds):
+    e = play_checked(variant, players, 2, "random")
+    finished(e, players, rounds)
+    assert e.result["winners"] in ([], list(range(players)))      # the group wins or loses
+
+
 def test_full_game_greedy_two_players():
     finished(play_checked(None, 2, 1, "greedy,random"), 2)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("variant, players", [(None, 2), (None, 3), (None, 4), (None, 5),
+                                              ("coop", 2), ("coop", 4), ("coop", 5), ("solo", 1)])
 @pytest.mark.parametrize("agents", ["random", "greedy"])
-def test_full_games_more_seeds(players, agents):
+def test_full_games_more_seeds(variant, players, agents):
     for seed in range(10, 13):
-        finished(play_checked(None, players, seed, agents), players)
+        finished(play_checked(variant, players, seed, agents), players, 7 if variant == "solo" else 6)

@@ -190,6 +190,15 @@ def test_rulebook_e11_travel_range_and_depth_by_tech_level():
     assert "frozen_reef" in destinations(e, 1) and "brine_pool" in destinations(e, 1)
 
 
+def test_rulebook_e11_passing_through_deeper_zones_never_ends_too_deep():
+    e = turn_start(pass_through_deeper=True)                # the other reading of FR l.410-440
+    ocean_for_travel(e)
+    sub_to(e, 0, "kelp_forest")
+    me(e)["ingenuity"] = 4
+    assert "brine_pool" not in destinations(e)             # still too deep to reach
+    assert "frozen_reef" not in destinations(e)
+
+
 def test_rulebook_e12_arrival_bonus_of_the_destination_only():
     e = turn_start()
     ocean_for_travel(e)
