@@ -263,11 +263,13 @@ def test_rulebook_e15_discover_falls_back_to_the_shallowest_open_level():
     e = turn_start()
     for col, name in zip((1, 2, 5, 6), ("atoll", "lagoon", "reef_edge", "shallows")):
         lay(e, name, 1, col)                                      # level 1 is full
+    lay(e, "sunken_ruins", 2, 4)                                  # room at level 3, below it
+    lay(e, "twilight_zone", 3, 3)                                 # room at level 4, below it
     for x in list(zone(e, "pile[2]")):
         put(e, x, "tile_box")                                     # no level-2 tile left
     discover_position(e)
     play(e, "sonar calm_right")
-    assert labels(e) == ["pile[3]"]                               # level 4 has no room: 3 only
+    assert labels(e) == ["pile[3]"]                               # the shallowest one only
 
 
 def test_rulebook_e16_discover_when_the_play_area_is_complete():
@@ -321,16 +323,24 @@ def test_rulebook_e18_token_conservation_costs_one_less():
     assert [item(e, d)["owner"] for d in zone(e, "site[lagoon_c1]")] == [0]
 
 
-def test_rulebook_e19_e20_token_discards_a_disc_for_five_research_capped_at_twelve():
+def spend_disc_for_research(research: int):
     e = turn_start()
     token = top_token(e, "star_of_the_seas", "disc_for_research", 1)
     put(e, token, "dive_tokens@0")
-    me(e)["research"] = 10
+    me(e)["research"] = research
     transit, reserve = len(zone(e, "transit@0")), len(zone(e, "reserve@0"))
     refresh(e)
     play(e, f"spend_dive_token {token}", "special")
-    assert me(e)["research"] == 12                                 # 10 + 5, the excess is lost
     assert (len(zone(e, "transit@0")), len(zone(e, "reserve@0"))) == (transit - 1, reserve + 1)
+    return e
+
+
+def test_rulebook_e19_token_discards_a_disc_for_five_research():
+    assert me(spend_disc_for_research(4))["research"] == 4 + 5
+
+
+def test_rulebook_e20_research_is_capped_at_twelve():
+    assert me(spend_disc_for_research(10))["research"] == 12     # 10 + 5, the excess is lost
 
 
 # ---------------------------------------------------------------- conservation, publication
