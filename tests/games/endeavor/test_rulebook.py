@@ -378,6 +378,7 @@ def test_rulebook_e22_publication_takes_the_journal_you_and_others():
     play(e, "skip")
     assert len(zone(e, "display")) == 4 and teaching not in zone(e, "display")   # refilled
     assert [me(e, 1)["research"], me(e, 2)["research"]] == [r + 1 for r in others]   # "Others"
+    assert me(e)["research"] == 1                                 # ... but not the publisher
 
 
 def test_rulebook_e23_promotion_flips_and_returns_the_disc_to_the_reserve():
