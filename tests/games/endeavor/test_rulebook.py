@@ -584,3 +584,33 @@ def test_rulebook_e35_research_and_discs_one_point_per_three():
     me(e)["research"] = 2
     put(e, top_token(e, "star_of_the_seas", "travel", 3), "dive_tokens@0")   # stored: 3 research
     assert formula(e, "leftover_vp(you)") == (2 + 2 + 3) // 3 == 2
+
+
+# ---------------------------------------------------------------- attribute tracks (FR l.393-401)
+def promote_the_pilot(ingenuity: int):
+    """Seat 0 at Ingenuity `ingenuity` promotes its Pilot with a dive token: +1 Ingenuity."""
+    e = turn_start()
+    me(e)["ingenuity"] = ingenuity
+    token = top_token(e, "star_of_the_seas", "promote", 1)
+    put(e, token, "dive_tokens@0")
+    pilot = recruit_into_team(e, 0, "pilot")
+    refresh(e)
+    transit = len(zone(e, "transit@0"))
+    play(e, f"spend_dive_token {token}", "special")
+    if e.decision.kind == "do promote":
+        play(e, f"promote {pilot}")
+    return e, transit
+
+
+def test_the_first_time_on_an_extra_submersible_space_launches_one():
+    e, transit = promote_the_pilot(2)                             # 2 -> 3, the icon (sample)
+    assert me(e)["ingenuity"] == 3 and len(zone(e, "subs@0")) == 2
+    s = zone(e, "subs@0")[1]
+    assert item(e, item(e, s)["at"])["name"] == "star_of_the_seas"   # on the launch zone
+    assert len(zone(e, "transit@0")) == transit + 1               # with its arrival bonus
+
+
+def test_past_the_end_of_a_track_back_to_the_impact_space_and_one_impact():
+    e, _ = promote_the_pilot(7)                                   # the last space, + 1
+    assert me(e)["ingenuity"] == 5                                # back to the Impact space
+    assert offered(e) == ["place_impact"]                         # ... and 1 impact
