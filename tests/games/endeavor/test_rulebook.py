@@ -53,7 +53,7 @@ def test_rulebook_e2_launch_and_its_arrival_bonus():
     e = start(3)
     # seat 1 has not played yet: 1 disc on the Team Leader, 1 in transit (the Star's arrival
     # bonus), 28 in reserve (FR l.141-146)
-    assert (len(zone(e, "activation@1")), len(zone(e, "transit@1")), len(zone(e, "reserve@1"))) \
+    assert (len(zone(e, "activation_spaces@1")), len(zone(e, "transit@1")), len(zone(e, "reserve@1"))) \
         == (1, 1, 28)
     s = zone(e, "subs@1")[0]
     assert item(e, item(e, s)["at"])["name"] == "star_of_the_seas"
@@ -88,21 +88,21 @@ def test_rulebook_e5_recovery_level_one_the_player_chooses():
                  t in labels(e) for t in ("end turn", "skip", "stop")) else labels(e)[0])
         if e.decision.kind == "do recover" and e.decision.player != 0:
             play(e, "recover []")
-    on = {item(e, d)["spec"]: d for d in zone(e, "activation@0")}
+    on = {item(e, d)["spec"]: d for d in zone(e, "activation_spaces@0")}
     assert set(on) == {tl, pilot}
     assert sorted(labels(e)) == sorted(["recover []", f"recover [{on[tl]}]", f"recover [{on[pilot]}]"])
     play(e, f"recover [{on[tl]}]")
-    assert zone(e, "activation@0") == [on[pilot]]       # the Pilot stays blocked this round
+    assert zone(e, "activation_spaces@0") == [on[pilot]]       # the Pilot stays blocked this round
 
 
 def test_rulebook_e6_round_one_recovery_gives_back_the_team_leader_disc():
     e = start(3)
     play(e, labels(e)[0])                               # recruit
-    d = zone(e, "activation@0")[0]
+    d = zone(e, "activation_spaces@0")[0]
     assert labels(e) == ["recover []", f"recover [{d}]"]
     n = len(zone(e, "transit@0"))
     play(e, f"recover [{d}]")
-    assert zone(e, "activation@0") == [] and zone(e, "transit@0")[-1] == d
+    assert zone(e, "activation_spaces@0") == [] and zone(e, "transit@0")[-1] == d
     assert len(zone(e, "transit@0")) == n + 1
 
 
@@ -112,7 +112,7 @@ def test_rulebook_e7_single_action_reef_diver_dives():
     n = len(zone(e, "transit@0"))
     diver = activate(e, "reef_diver")
     assert len(zone(e, "transit@0")) == n - 1 and any(
-        item(e, d)["spec"] == diver for d in zone(e, "activation@0"))
+        item(e, d)["spec"] == diver for d in zone(e, "activation_spaces@0"))
     assert len(zone(e, "dive_tokens@0")) == 1 and len(zone(e, "dive_stack[star_of_the_seas]")) == 3
 
 
@@ -132,7 +132,7 @@ def test_rulebook_e9_multiple_action_in_either_order_three_discs():
     me(e)["research"] = 5
     for _ in range(3):
         put(e, zone(e, "reserve@0")[0], "transit@0")
-    busy = len(zone(e, "activation@0"))
+    busy = len(zone(e, "activation_spaces@0"))
     activate(e, "researcher")
     assert offered(e) == ["publication", "sonar", "stop"]
     play(e, first(e, "publication"))
@@ -143,7 +143,7 @@ def test_rulebook_e9_multiple_action_in_either_order_three_discs():
     while e.decision.player == 0 and "end turn" not in labels(e):
         play(e, labels(e)[0])
     # 3 discs from transit: the activation's, the sonar track's, the publication site's
-    assert len(zone(e, "activation@0")) == busy + 1
+    assert len(zone(e, "activation_spaces@0")) == busy + 1
     assert formula(e, 'ocean_discs(you, "sonar")') == formula(e, 'ocean_discs(you, "publication")') == 1
 
 
@@ -151,7 +151,7 @@ def test_rulebook_e10_zone_actions_of_the_star_of_the_seas():
     e = turn_start()
     me(e)["research"] = 5
     leader = next(s for s in zone(e, "team@0") if item(e, s)["rank"] == 0)
-    put(e, next(d for d in zone(e, "activation@0") if item(e, d)["spec"] == leader), "transit@0")
+    put(e, next(d for d in zone(e, "activation_spaces@0") if item(e, d)["spec"] == leader), "transit@0")
     item(e, zone(e, "transit@0")[-1])["spec"] = None
     refresh(e)
     play(e, f"activate {leader}")
@@ -388,12 +388,12 @@ def test_rulebook_e23_promotion_flips_and_returns_the_disc_to_the_reserve():
     pilot = activate(e, "pilot")                                  # its Travel is skipped below
     while not any(x.startswith("spend_dive_token") for x in labels(e)):
         play(e, "skip" if "skip" in labels(e) else labels(e)[0])
-    disc = next(d for d in zone(e, "activation@0") if item(e, d)["spec"] == pilot)
+    disc = next(d for d in zone(e, "activation_spaces@0") if item(e, d)["spec"] == pilot)
     ingenuity, reserve = me(e)["ingenuity"], len(zone(e, "reserve@0"))
     play(e, f"spend_dive_token {token}", "special")
     play(e, f"promote {pilot}")
     assert item(e, pilot)["promoted"]                             # Skipper, the Senior side
-    assert disc not in zone(e, "activation@0") and zone(e, "reserve@0")[-1] == disc
+    assert disc not in zone(e, "activation_spaces@0") and zone(e, "reserve@0")[-1] == disc
     assert len(zone(e, "reserve@0")) == reserve + 1               # to the reserve, not transit
     assert me(e)["ingenuity"] == ingenuity + 1                    # its promotion reward (sample)
 
