@@ -47,7 +47,8 @@ def test_volcanic_activity_moves_every_submersible_up_two_levels():
     assert at == {0: "kelp_forest", 1: "calm_waters"}            # 4 -> 2 (column 3), 2 -> 1 (column 4)
 
 
-def coop_end(publication, sonar=(0, 0, 0), conservation=(0, 0, 0), infinity=0, **options):
+def coop_end(publication, sonar=(0, 0, 0), conservation=(0, 0, 0), infinity=0, senior=None,
+             **options):
     """A 3-player Co-Op game of one round with these discs in the ocean, and (with `infinity`)
     the group's impact tokens on every hex, `infinity` of them on the ∞ hex; played out quietly."""
     e = to_turns(start(3, variant="coop", rounds=1, **options))
@@ -62,6 +63,10 @@ def coop_end(publication, sonar=(0, 0, 0), conservation=(0, 0, 0), infinity=0, *
         hexes = list(e.game.tables["hex_names"]) + ["inf"] * (infinity - 1)
         for i, h in enumerate(hexes):
             preset(e, zone(e, f"impact_supply@{i % 3}")[0], f"hex[{h}]")
+    if senior:                                                   # a rank-5 Senior of Violet's,
+        put(e, one(e, senior), "team@0")                         # with 4 research
+        item(e, one(e, senior))["promoted"] = True
+        e.state["players"][0]["research"] = 4
     return finish(e)
 
 
@@ -74,8 +79,15 @@ def test_coop_band_eleven_publication_discs_at_three_players():
 
 
 def test_the_impact_objective_counts_the_groups_impact_journals_and_specialists():
-    # the whole board (17 VP) and 14 tokens on the ∞ hex (2 VP each): 45, the 3-player target
+    # the whole board and 14 tokens on the ∞ hex: 19 + 13 * 2 = 45 VP, the 3-player target
     assert met(coop_end([0, 0, 0], infinity=14)) == met(coop_end([0, 0, 0], infinity=13)) + 1
+
+
+def test_the_impact_objective_counts_the_rank_5_seniors_scored_at_the_end():
+    # 43 VP on the board; the Expedition Sponsor's final scoring (research // 2 = 2, sample)
+    # makes 45, the 3-player target, only if it is scored before the objectives are checked
+    assert met(coop_end([0, 0, 0], infinity=13, senior="expedition_sponsor")) == \
+        met(coop_end([0, 0, 0], infinity=13)) + 1
 
 
 def test_the_difficulty_sets_how_many_objectives_win():
