@@ -372,9 +372,11 @@ def _named_steps(steps, out):
 
 
 def _patch_flow(flow: YList, patches: YMap) -> YList:
-    """`flow_patches: {STEP_NAME: {before: [...], after: [...], replace: [...], KEY: VALUE}}`."""
-    named = _named_steps(flow, {})
+    """`flow_patches: {STEP_NAME: {before: [...], after: [...], replace: [...], KEY: VALUE}}`.
+    Each patch finds its step in the flow as the patches before it left it (their `before:`
+    steps move the steps after them)."""
     for name, patch in patches.items():
+        named = _named_steps(flow, {})
         pos = patches.key_pos.get(name, patches.pos)
         where = named.get(str(name))
         if not where:

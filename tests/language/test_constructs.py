@@ -721,6 +721,37 @@ actions:
     assert e.decision.labels == ["roll"]  # stop now needs a turn total of 10
 
 
+def test_flow_patches_at_one_level_each_find_their_own_step(tmp_path):
+    """A `before:` of one patch shifts the steps after it; a later patch still patches its own
+    step (it once patched the step the shift had moved into its place)."""
+    from meeplang.dsl.resolve import load_game
+    folder = tmp_path / "g"
+    folder.mkdir()
+    (folder / "game.yaml").write_text("""
+game: g
+players: 1
+flow:
+  - name: first
+    do: log "first"
+  - name: second
+    do: log "second"
+scoring: {score: 0}
+""")
+    (folder / "variants").mkdir()
+    (folder / "variants" / "v.yaml").write_text("""
+variant: v
+extends: g
+flow_patches:
+  first:
+    before: [{do: 'log "before first"'}]
+  second:
+    after: [{do: 'log "after second"'}]
+""")
+    e = start(load_game(str(folder), "v"), players=1)
+    assert [ev["text"] for ev in e.events if ev.get("event") == "log"] == [
+        "before first", "first", "second", "after second"]
+
+
 def test_flow_patches_name_an_unknown_step(tmp_path):
     from meeplang.dsl.errors import LoadError
     from meeplang.dsl.resolve import load_game

@@ -1,0 +1,104 @@
+"""Endeavor: Deep Sea, Co-Op and solo (Endeavor FR l.1024-1088): the pile of Bonus Objectives then
+Setbacks, one card a round; Volcanic Activity; the group's objectives against the Co-Op bands and
+the difficulty. The Bonus Objective and Setback cards other than Volcanic Activity are sample."""
+from __future__ import annotations
+
+from .helpers import (disc_to, finish, formula, item, lay, one, play, preset, put, start, to_turns,
+                      zone)
+from .test_rulebook import CONSERVATION, PUBLICATION, SONAR_SPACES
+
+
+def kinds(e, key):
+    return [item(e, x)["kind"] for x in zone(e, key)]
+
+
+def test_the_pile_three_bonus_objectives_then_setbacks_one_a_round():
+    e = start(3, variant="coop")
+    # round 1 already revealed the first card: 2 bonus objectives left on 3 setbacks
+    assert kinds(e, "coop_pile") == ["bonus_card"] * 2 + ["setback"] * 3
+    assert kinds(e, "face_up_objectives") == ["bonus_card"]
+    finish(e)
+    assert len(zone(e, "face_up_objectives")) == 3 and len(zone(e, "setback_discard")) == 3
+    assert zone(e, "coop_pile") == []
+
+
+def test_solo_seven_rounds_and_four_setbacks():
+    e = start(1, variant="solo")
+    assert kinds(e, "coop_pile") == ["bonus_card"] * 2 + ["setback"] * 4
+    finish(e)
+    assert len(zone(e, "setback_discard")) == 4 and len(zone(e, "face_up_objectives")) == 3
+    assert len(zone(e, "team@0")) == 1 + 7                       # one recruit a round, 7 rounds
+
+
+def test_volcanic_activity_moves_every_submersible_up_two_levels():
+    e = to_turns(start(2, variant="coop"))
+    lay(e, "sunken_ruins", 2, 4)
+    lay(e, "hydrothermal_vents", 3, 3)
+    lay(e, "brine_pool", 4, 3)
+    subs = {}
+    for seat, name in ((0, "brine_pool"), (1, "sunken_ruins")):
+        s = zone(e, f"subs@{seat}")[0]
+        item(e, s)["at"] = one(e, name)
+        subs[seat] = s
+    put(e, one(e, "volcanic_activity"), "coop_pile", top=True)   # revealed at round 2's start
+    while e.state["phase"] != "preparation":
+        play(e, "pass_")
+    at = {seat: item(e, item(e, s)["at"])["name"] for seat, s in subs.items()}
+    assert at == {0: "kelp_forest", 1: "calm_waters"}            # 4 -> 2 (column 3), 2 -> 1 (column 4)
+
+
+def coop_end(publication, sonar=(0, 0, 0), conservation=(0, 0, 0), infinity=0, senior=None,
+             **options):
+    """A 3-player Co-Op game of one round with these discs in the ocean, and (with `infinity`)
+    the group's impact tokens on every hex, `infinity` of them on the ∞ hex; played out quietly."""
+    e = to_turns(start(3, variant="coop", rounds=1, **options))
+    for kind, counts, where in (("publication", publication, iter(PUBLICATION)),
+                                ("sonar", sonar, iter(SONAR_SPACES)),
+                                ("conservation", conservation, iter(CONSERVATION))):
+        for seat, n in enumerate(counts):
+            for _ in range(n):
+                key = f"sonar_track[{next(where)}]" if kind == "sonar" else f"site[{next(where)}]"
+                disc_to(e, seat, key, kind)
+    if infinity:
+        hexes = list(e.game.tables["hex_names"]) + ["inf"] * (infinity - 1)
+        for i, h in enumerate(hexes):
+            preset(e, zone(e, f"impact_supply@{i % 3}")[0], f"hex[{h}]")
+    if senior:                                                   # a rank-5 Senior of Violet's,
+        put(e, one(e, senior), "team@0")                         # with 4 research
+        item(e, one(e, senior))["promoted"] = True
+        e.state["players"][0]["research"] = 4
+    return finish(e)
+
+
+def met(e) -> int:
+    return e.state["counters"]["objectives_met"]
+
+
+def test_coop_band_eleven_publication_discs_at_three_players():
+    assert met(coop_end([4, 4, 3])) == met(coop_end([4, 4, 2])) + 1   # FR l.1080-1082: 11 or more
+
+
+def test_the_impact_objective_counts_the_groups_impact_journals_and_specialists():
+    # the whole board and 14 tokens on the ∞ hex: 19 + 13 * 2 = 45 VP, the 3-player target
+    assert met(coop_end([0, 0, 0], infinity=14)) == met(coop_end([0, 0, 0], infinity=13)) + 1
+
+
+def test_the_impact_objective_counts_the_rank_5_seniors_scored_at_the_end():
+    # 43 VP on the board; the Expedition Sponsor's final scoring (research // 2 = 2, sample)
+    # makes 45, the 3-player target, only if it is scored before the objectives are checked
+    assert met(coop_end([0, 0, 0], infinity=13, senior="expedition_sponsor")) == \
+        met(coop_end([0, 0, 0], infinity=13)) + 1
+
+
+def test_the_difficulty_sets_how_many_objectives_win():
+    # the three mission objectives and the Impact board's: 4 of 7 (the bonus cards not met here)
+    setup = dict(publication=[4, 4, 3], sonar=(5, 5, 5), conservation=(5, 5, 4), infinity=14)
+    e = coop_end(**setup, difficulty="beginner")
+    assert met(e) == 4 and e.result["winners"] == [0, 1, 2]     # Débutant: 4 objectives
+    e = coop_end(**setup, difficulty="intermediate")
+    assert met(e) == 4 and e.result["winners"] == []             # Intermédiaire: 5
+
+
+def test_no_majority_bonus_in_coop():
+    e = coop_end([4, 2, 0])
+    assert formula(e, 'objective_vp(you, "publication_discs")') == 4

@@ -1,0 +1,67 @@
+"""Endeavor: Deep Sea: whole games for every competitive player count (2-5, Endeavor FR
+l.996-1003), with the random and greedy agents, finishing without error and with every invariant
+(structural, and declared in game.yaml) holding after every decision. More seeds are slow."""
+from __future__ import annotations
+
+import pytest
+
+from meeplang.interpreter import invariants
+from meeplang.interpreter.agents import make_agents
+from meeplang.interpreter.engine import Engine
+
+from .helpers import game
+
+
+def play_checked(variant, players, seed, agents, options=None):
+    e = Engine(game(variant), players, seed, options)
+    seats = make_agents(agents, players, seed)
+    d = e.start()
+    assert invariants.check(e) == []
+    steps = 0
+    while d is not None:
+        d = e.choose(seats[d.player].choose(e, d, e.view(d.player) if seats[d.player].needs_view
+                                            else None))
+        steps += 1
+        broken = invariants.check(e)
+        assert not broken, (variant, players, seed, agents, steps, broken)
+    return e
+
+
+def finished(e, players, rounds=6):
+    """The game ended after its rounds with the components where the rules leave them."""
+    r = e.result
+    assert r is not None and len(r["scores"]) == players
+    if e.game.variant is None:
+        best = max(r["scores"])
+        assert r["winners"] == [p for p in range(players) if r["scores"][p] == best]   # ties share
+    s = e.state
+    for p in range(players):
+        team = s["zones"][f"team@{p}"]
+        assert len(team) <= rounds + 1                # the Team Leader and one recruit a round
+        assert len(s["zones"][f"dive_tokens@{p}"]) <= 1
+        assert len(s["zones"][f"subs@{p}"]) + len(s["zones"][f"sub_supply@{p}"]) == 3
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_full_games_random(players):
+    finished(play_checked(None, players, players, "random"), players)
+
+
+@pytest.mark.parametrize("variant, players, rounds", [("coop", 3, 6), ("solo", 1, 7)])
+def test_full_games_coop_and_solo(variant, players, rounds):
+    e = play_checked(variant, players, 2, "random")
+    finished(e, players, rounds)
+    assert e.result["winners"] in ([], list(range(players)))      # the group wins or loses
+
+
+def test_full_game_greedy_two_players():
+    finished(play_checked(None, 2, 1, "greedy,random"), 2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant, players", [(None, 2), (None, 3), (None, 4), (None, 5),
+                                              ("coop", 2), ("coop", 4), ("coop", 5), ("solo", 1)])
+@pytest.mark.parametrize("agents", ["random", "greedy"])
+def test_full_games_more_seeds(variant, players, agents):
+    for seed in range(10, 13):
+        finished(play_checked(variant, players, seed, agents), players, 7 if variant == "solo" else 6)

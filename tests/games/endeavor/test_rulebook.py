@@ -1,0 +1,616 @@
+"""Endeavor: Deep Sea: the rulebook's worked examples and the digest's scenarios E1-E35 (digest §7)
+on the game itself, each asserting the rulebook's numbers. Where the icons are lost, the sample
+data of components.yaml stands in and the test checks the mechanism. Positions are set up by
+moving components (helpers.put and friends), never by doing a rule's work."""
+from __future__ import annotations
+
+from .helpers import (disc_to, finish, formula, item, labels, lay, me, one, play, put,
+                      recruit_into_team, refresh, start, sub_to, to_turns, zone)
+
+
+def turn_start(players: int = 3, seed: int = 0, **options):
+    """Seat 0's first turn of round 1 (Phase 1 answered quietly)."""
+    e = to_turns(start(players, seed, **options))
+    assert e.decision.player == 0 and e.decision.kind == "action"
+    return e
+
+
+def activate(e, name: str, seat: int = 0) -> str:
+    """Seat's specialist `name` joins the team and is activated."""
+    s = recruit_into_team(e, seat, name)
+    refresh(e)
+    play(e, f"activate {s}")
+    return s
+
+
+def offered(e) -> list[str]:
+    """The actions offered now, without their choices ("travel sub#0.1" -> "travel") and
+    without the free action of spending a dive token, offered at every decision of the turn."""
+    return sorted({x.split(" ")[0] for x in labels(e)} - {"spend_dive_token"})
+
+
+def first(e, action: str) -> str:
+    """The first option of `action` offered now."""
+    return next(x for x in labels(e) if x.split(" ")[0] == action)
+
+
+def top_token(e, tile: str, special: str | None, research: int) -> str:
+    """A dive token with this face put on top of the tile's dive stack."""
+    t = next(x for x in zone(e, "token_supply")
+             if item(e, x)["special"] == special and item(e, x)["research"] == research)
+    put(e, t, f"dive_stack[{tile}]", top=True)
+    return t
+
+
+# ---------------------------------------------------------------- setup (FR l.116-170)
+def test_rulebook_e1_dive_stack_of_the_launch_zone():
+    e = start(3)
+    assert len(zone(e, "dive_stack[star_of_the_seas]")) == 4     # FR l.122-125: its site shows 4
+    assert len(zone(e, "token_supply")) == 30 - 4
+
+
+def test_rulebook_e2_launch_and_its_arrival_bonus():
+    e = start(3)
+    # seat 1 has not played yet: 1 disc on the Team Leader, 1 in transit (the Star's arrival
+    # bonus), 28 in reserve (FR l.141-146)
+    assert (len(zone(e, "activation_spaces@1")), len(zone(e, "transit@1")), len(zone(e, "reserve@1"))) \
+        == (1, 1, 28)
+    s = zone(e, "subs@1")[0]
+    assert item(e, item(e, s)["at"])["name"] == "star_of_the_seas"
+    assert len(zone(e, "sub_supply@1")) == 2
+
+
+# ---------------------------------------------------------------- Phase 1 (FR l.180-300)
+def test_rulebook_e3_e4_recruitment_level_and_the_immediate_gain_counts_for_effort():
+    e = start(2)
+    e.state["players"][1]["reputation"] = 2            # recruitment level 2 from round 2 on
+    e.state["players"][1]["inspiration"] = 1           # effort level 2, 3 once raised
+    e = to_turns(e)
+    while e.state["counters"]["wave"] != 1 or e.state["phase"] != "preparation":
+        play(e, "pass_")
+    assert e.decision.player == 1
+    ranks = sorted({item(e, x.split(" ")[1])["rank"] for x in labels(e)})
+    assert ranks == [1, 2]                              # E3: ranks 1-2 only
+    nav = next(x.split(" ")[1] for x in labels(e) if item(e, x.split(" ")[1])["name"] == "navigator")
+    transit = len(zone(e, "transit@1"))
+    play(e, f"recruit {nav}")
+    assert me(e, 1)["inspiration"] == 2                 # +1 Inspiration at once ...
+    assert len(zone(e, "transit@1")) == transit + 3     # ... so 1b moves 3 discs (E4)
+
+
+def test_rulebook_e5_recovery_level_one_the_player_chooses():
+    e = turn_start(2)
+    tl = next(s for s in zone(e, "team@0") if item(e, s)["rank"] == 0)
+    pilot = activate(e, "pilot")
+    while e.state["phase"] != "preparation" or e.decision.kind != "do recover":
+        play(e, "pass_" if "pass_" in labels(e) else
+             next(t for t in ("end turn", "skip", "stop") if t in labels(e)) if any(
+                 t in labels(e) for t in ("end turn", "skip", "stop")) else labels(e)[0])
+        if e.decision.kind == "do recover" and e.decision.player != 0:
+            play(e, "recover []")
+    on = {item(e, d)["spec"]: d for d in zone(e, "activation_spaces@0")}
+    assert set(on) == {tl, pilot}
+    assert sorted(labels(e)) == sorted(["recover []", f"recover [{on[tl]}]", f"recover [{on[pilot]}]"])
+    play(e, f"recover [{on[tl]}]")
+    assert zone(e, "activation_spaces@0") == [on[pilot]]       # the Pilot stays blocked this round
+
+
+def test_rulebook_e6_round_one_recovery_gives_back_the_team_leader_disc():
+    e = start(3)
+    play(e, labels(e)[0])                               # recruit
+    d = zone(e, "activation_spaces@0")[0]
+    assert labels(e) == ["recover []", f"recover [{d}]"]
+    n = len(zone(e, "transit@0"))
+    play(e, f"recover [{d}]")
+    assert zone(e, "activation_spaces@0") == [] and zone(e, "transit@0")[-1] == d
+    assert len(zone(e, "transit@0")) == n + 1
+
+
+# ---------------------------------------------------------------- activation (FR l.305-330)
+def test_rulebook_e7_single_action_reef_diver_dives():
+    e = turn_start()
+    n = len(zone(e, "transit@0"))
+    diver = activate(e, "reef_diver")
+    assert len(zone(e, "transit@0")) == n - 1 and any(
+        item(e, d)["spec"] == diver for d in zone(e, "activation_spaces@0"))
+    assert len(zone(e, "dive_tokens@0")) == 1 and len(zone(e, "dive_stack[star_of_the_seas]")) == 3
+
+
+def test_rulebook_e8_choice_action_one_of_travel_or_conservation():
+    e = turn_start()
+    lay(e, "lagoon", 1, 2)                                # a conservation site next door
+    sub_to(e, 0, "lagoon")
+    me(e)["research"] = 5
+    activate(e, "ecologist")
+    assert offered(e) == ["conservation", "skip", "travel"]
+    play(e, first(e, "travel"))
+    assert "conservation" not in offered(e)               # one of them only
+
+
+def test_rulebook_e9_multiple_action_in_either_order_three_discs():
+    e = turn_start()
+    me(e)["research"] = 5
+    for _ in range(3):
+        put(e, zone(e, "reserve@0")[0], "transit@0")
+    busy = len(zone(e, "activation_spaces@0"))
+    activate(e, "researcher")
+    assert offered(e) == ["publication", "sonar", "stop"]
+    play(e, first(e, "publication"))
+    while "sonar" not in offered(e):                       # the journal, if several match
+        play(e, labels(e)[0])
+    assert "publication" not in offered(e)
+    play(e, first(e, "sonar"))
+    while e.decision.player == 0 and "end turn" not in labels(e):
+        play(e, labels(e)[0])
+    # 3 discs from transit: the activation's, the sonar track's, the publication site's
+    assert len(zone(e, "activation_spaces@0")) == busy + 1
+    assert formula(e, 'ocean_discs(you, "sonar")') == formula(e, 'ocean_discs(you, "publication")') == 1
+
+
+def test_rulebook_e10_zone_actions_of_the_star_of_the_seas():
+    e = turn_start()
+    me(e)["research"] = 5
+    leader = next(s for s in zone(e, "team@0") if item(e, s)["rank"] == 0)
+    put(e, next(d for d in zone(e, "activation_spaces@0") if item(e, d)["spec"] == leader), "transit@0")
+    item(e, zone(e, "transit@0")[-1])["spec"] = None
+    refresh(e)
+    play(e, f"activate {leader}")
+    assert offered(e) == ["dive", "publication", "skip", "sonar", "travel"]   # not conservation
+
+
+# ---------------------------------------------------------------- travel (FR l.400-440)
+def ocean_for_travel(e):
+    """Kelp Forest at (2, 3) under the Star; four steps east to the Frozen Reef; the Brine Pool
+    at depth 4 two steps below."""
+    lay(e, "atoll", 1, 5)
+    lay(e, "lagoon", 1, 6)
+    lay(e, "sunken_ruins", 2, 4)
+    lay(e, "seagrass_meadow", 2, 5)
+    lay(e, "shipwreck", 2, 6)
+    lay(e, "frozen_reef", 3, 6)
+    lay(e, "twilight_zone", 3, 3)
+    lay(e, "hydrothermal_vents", 3, 4)
+    lay(e, "brine_pool", 4, 3)
+
+
+def destinations(e, extra=0):
+    s = zone(e, "subs@0")[0]
+    return sorted(formula(e, f"[t.name for t in destinations(you, s, {extra})]", s=s))
+
+
+def test_rulebook_e11_travel_range_and_depth_by_tech_level():
+    e = turn_start()
+    ocean_for_travel(e)
+    sub_to(e, 0, "kelp_forest")
+    me(e)["ingenuity"] = 4                                 # tech level 3 (sample table)
+    dest = destinations(e)
+    assert "frozen_reef" not in dest                       # 4 steps away
+    assert "brine_pool" not in dest                        # depth 4
+    assert {"twilight_zone", "hydrothermal_vents", "shipwreck", "star_of_the_seas"} <= set(dest)
+    assert "frozen_reef" in destinations(e, 1) and "brine_pool" in destinations(e, 1)
+
+
+def test_rulebook_e11_passing_through_deeper_zones_never_ends_too_deep():
+    e = turn_start(pass_through_deeper=True)                # the other reading of FR l.410-440
+    ocean_for_travel(e)
+    sub_to(e, 0, "kelp_forest")
+    me(e)["ingenuity"] = 4
+    assert "brine_pool" not in destinations(e)             # still too deep to reach
+    assert "frozen_reef" not in destinations(e)
+
+
+def test_rulebook_e12_arrival_bonus_of_the_destination_only():
+    e = turn_start()
+    ocean_for_travel(e)
+    sub_to(e, 0, "kelp_forest")
+    me(e)["ingenuity"] = 4
+    research = me(e)["research"]
+    activate(e, "pilot")
+    play(e, f"voyage {one(e, 'hydrothermal_vents')}")      # through the Ruins (+1 research there)
+    assert me(e)["ingenuity"] == 5 and me(e)["research"] == research
+
+
+def test_rulebook_e27_travel_from_the_vents_plus_one_tech_level():
+    e = turn_start()
+    ocean_for_travel(e)
+    sub_to(e, 0, "hydrothermal_vents")
+    me(e)["ingenuity"] = 4                                 # tech 3, +1 from the zone
+    assert "brine_pool" in destinations(e) and "frozen_reef" in destinations(e)
+
+
+# ---------------------------------------------------------------- sonar and discover (FR l.455-540)
+def test_rulebook_e13_sonar_track_choice_leftmost_free_space():
+    e = turn_start()
+    sub_to(e, 0, "calm_waters")
+    yellow = disc_to(e, 1, "sonar_track[calm_right]", "sonar")   # Yellow on the right track's space 1
+    activate(e, "lab_assistant")                                  # "Sonar"
+    assert sorted(labels(e)) == ["sonar calm_left", "sonar calm_right"]
+    research = me(e)["research"]
+    play(e, "sonar calm_right")
+    assert zone(e, "sonar_track[calm_right]")[0] == yellow        # the disc goes on space 2 ...
+    assert zone(e, "sonar_track[calm_right]")[1].startswith("disc#0.")
+    assert e.decision.kind == "draw pile" and me(e)["research"] == research   # ... and Discovers
+
+
+def discover_position(e):
+    """Seat 0 in the Calm Waters, about to Discover "1-2" from the right sonar track's space 2."""
+    sub_to(e, 0, "calm_waters")
+    disc_to(e, 1, "sonar_track[calm_right]", "sonar")
+    activate(e, "lab_assistant")
+
+
+def test_rulebook_e14_discover_draw_two_keep_one_place_below():
+    e = turn_start()
+    put(e, one(e, "atoll"), "pile[1]", top=True)                  # the Atoll and the Ruins on top
+    put(e, one(e, "sunken_ruins"), "pile[2]", top=True)
+    discover_position(e)
+    play(e, "sonar calm_right")
+    assert labels(e) == ["pile[1]", "pile[2]"]                   # levels 1-2 have room
+    play(e, "pile[1]", "pile[2]")                                 # the Atoll and the Ruins
+    ruins, atoll = one(e, "sunken_ruins"), one(e, "atoll")
+    assert sorted(labels(e)) == sorted([ruins, atoll])
+    research = me(e)["research"]
+    play(e, ruins)
+    assert labels(e) == ["4"]                                     # the only level-2 space: below Calm
+    play(e, "4")
+    assert tuple(e.state["cells"][ruins]) == (2, 4)
+    assert zone(e, "pile[1]")[-1] == atoll                        # the Atoll to the bottom
+    assert len(zone(e, "dive_stack[sunken_ruins]")) == 4          # its dive site's 4 tokens
+    assert me(e)["research"] == research + 2                      # its discovery bonus (sample)
+
+
+def test_rulebook_e15_discover_falls_back_to_the_shallowest_open_level():
+    e = turn_start()
+    for col, name in zip((1, 2, 5, 6), ("atoll", "lagoon", "reef_edge", "shallows")):
+        lay(e, name, 1, col)                                      # level 1 is full
+    lay(e, "sunken_ruins", 2, 4)                                  # room at level 3, below it
+    lay(e, "twilight_zone", 3, 3)                                 # room at level 4, below it
+    for x in list(zone(e, "pile[2]")):
+        put(e, x, "tile_box")                                     # no level-2 tile left
+    discover_position(e)
+    play(e, "sonar calm_right")
+    assert labels(e) == ["pile[3]"]                               # the shallowest one only
+
+
+def test_rulebook_e16_discover_when_the_play_area_is_complete():
+    e = turn_start()
+    for level in range(1, 6):
+        for x in list(zone(e, f"pile[{level}]")):
+            put(e, x, "tile_box")
+    discover_position(e)
+    research = me(e)["research"]
+    play(e, "sonar calm_right")
+    assert me(e)["research"] == research + 1                      # the fixed reward (sample)
+    assert e.decision.kind == "action"                            # nothing drawn
+
+
+# ---------------------------------------------------------------- dive and tokens (FR l.545-612)
+def test_rulebook_e17_dive_then_spend_for_research_or_travel_or_keep_one():
+    e = turn_start()
+    token = top_token(e, "star_of_the_seas", "travel", 3)
+    activate(e, "reef_diver")
+    assert zone(e, "dive_tokens@0") == [token]
+    assert sorted(labels(e)) == ["end turn", f"spend_dive_token {token}"]
+    play(e, f"spend_dive_token {token}")
+    assert sorted(labels(e)) == ["research", "special"]           # either, never both
+    research = me(e)["research"]
+    play(e, "research")
+    assert me(e)["research"] == research + 3 and zone(e, "token_discard") == [token]
+
+
+def test_rulebook_e17_a_second_token_must_be_spent_at_the_end_of_the_turn():
+    e = turn_start()
+    kept = top_token(e, "star_of_the_seas", None, 1)
+    put(e, kept, "dive_tokens@0")
+    found = top_token(e, "star_of_the_seas", "travel", 3)
+    activate(e, "reef_diver")
+    play(e, "end turn")
+    assert e.decision.player == 0 and sorted(labels(e)) == sorted([kept, found])
+    play(e, found, "research")
+    assert zone(e, "dive_tokens@0") == [kept]
+
+
+def test_rulebook_e18_token_conservation_costs_one_less():
+    e = turn_start()
+    lay(e, "lagoon", 1, 2)                                        # lagoon_c1 costs 2
+    sub_to(e, 0, "lagoon")
+    token = top_token(e, "star_of_the_seas", "conservation_discounted", 2)
+    put(e, token, "dive_tokens@0")
+    me(e)["research"] = 1
+    refresh(e)
+    play(e, f"spend_dive_token {token}", "special")
+    assert me(e)["research"] == 0                                  # 2 - 1
+    assert [item(e, d)["owner"] for d in zone(e, "site[lagoon_c1]")] == [0]
+
+
+def spend_disc_for_research(research: int):
+    e = turn_start()
+    token = top_token(e, "star_of_the_seas", "disc_for_research", 1)
+    put(e, token, "dive_tokens@0")
+    me(e)["research"] = research
+    transit, reserve = len(zone(e, "transit@0")), len(zone(e, "reserve@0"))
+    refresh(e)
+    play(e, f"spend_dive_token {token}", "special")
+    assert (len(zone(e, "transit@0")), len(zone(e, "reserve@0"))) == (transit - 1, reserve + 1)
+    return e
+
+
+def test_rulebook_e19_token_discards_a_disc_for_five_research():
+    assert me(spend_disc_for_research(4))["research"] == 4 + 5
+
+
+def test_rulebook_e20_research_is_capped_at_twelve():
+    assert me(spend_disc_for_research(10))["research"] == 12     # 10 + 5, the excess is lost
+
+
+# ---------------------------------------------------------------- conservation, publication
+def test_rulebook_e21_conservation_pays_the_site_cost():
+    e = turn_start()
+    lay(e, "lagoon", 1, 2)
+    sub_to(e, 0, "lagoon")
+    me(e)["research"] = 3
+    activate(e, "ecologist")
+    placed = len(formula(e, "impact_tokens_played(you)"))
+    play(e, "conservation lagoon_c1")
+    assert me(e)["research"] == 1                                  # cost 2
+    assert [item(e, d)["owner"] for d in zone(e, "site[lagoon_c1]")] == [0]
+    assert offered(e) == ["place_impact"]                         # its reward: 1 impact
+    play(e, "place_impact a1")
+    assert len(formula(e, "impact_tokens_played(you)")) == placed + 1
+
+
+def test_rulebook_e22_publication_takes_the_journal_you_and_others():
+    e = turn_start()
+    teaching = one(e, "effective_teaching_of_ecosystem_risks")
+    if teaching not in zone(e, "display"):                        # on display, 4 journals
+        put(e, zone(e, "display")[0], "journal_deck", top=True)
+        put(e, teaching, "display")
+    me(e)["research"] = 4
+    others = [me(e, 1)["research"], me(e, 2)["research"]]
+    ingenuity = me(e)["ingenuity"]
+    activate(e, "archivist")                                      # "Publication"
+    play(e, "publication star_p2")                                # its icon: risk
+    if e.decision.kind == "choose j":
+        play(e, teaching)
+    assert zone(e, "journals@0") == [teaching] and me(e)["research"] == 1     # cost 3
+    assert me(e)["ingenuity"] == ingenuity + 2                    # "You": two icons (sample) ...
+    assert offered(e) == ["promote", "skip"]                      # ... and may promote
+    play(e, "skip")
+    assert len(zone(e, "display")) == 4 and teaching not in zone(e, "display")   # refilled
+    assert [me(e, 1)["research"], me(e, 2)["research"]] == [r + 1 for r in others]   # "Others"
+    assert me(e)["research"] == 1                                 # ... but not the publisher
+
+
+def test_rulebook_e23_promotion_flips_and_returns_the_disc_to_the_reserve():
+    e = turn_start()
+    token = top_token(e, "star_of_the_seas", "promote", 1)
+    put(e, token, "dive_tokens@0")
+    pilot = activate(e, "pilot")                                  # its Travel is skipped below
+    while not any(x.startswith("spend_dive_token") for x in labels(e)):
+        play(e, "skip" if "skip" in labels(e) else labels(e)[0])
+    disc = next(d for d in zone(e, "activation_spaces@0") if item(e, d)["spec"] == pilot)
+    ingenuity, reserve = me(e)["ingenuity"], len(zone(e, "reserve@0"))
+    play(e, f"spend_dive_token {token}", "special")
+    play(e, f"promote {pilot}")
+    assert item(e, pilot)["promoted"]                             # Skipper, the Senior side
+    assert disc not in zone(e, "activation_spaces@0") and zone(e, "reserve@0")[-1] == disc
+    assert len(zone(e, "reserve@0")) == reserve + 1               # to the reserve, not transit
+    assert me(e)["ingenuity"] == ingenuity + 1                    # its promotion reward (sample)
+
+
+# ---------------------------------------------------------------- connections (FR l.560-585)
+def test_rulebook_e24_connections_pay_the_active_player_first_then_clockwise():
+    e = turn_start()
+    lay(e, "shallows", 1, 2)
+    lay(e, "continental_shelf", 2, 2)
+    lay(e, "twilight_zone", 3, 2)
+    sub_to(e, 0, "twilight_zone")
+    disc_to(e, 1, "site[twilight_c2]", "conservation")          # Yellow: line c1-c2 (1 research)
+    disc_to(e, 2, "site[twilight_p1]", "publication")           # Red: line p1-c1 (2 research)
+    disc_to(e, 0, "site[twilight_p2]", "publication")           # Violet's own: line c1-p2 (3)
+    me(e)["research"] = 2
+    before = [me(e, p)["research"] for p in range(3)]
+    activate(e, "ecologist")
+    start = len(e.events)
+    play(e, "conservation twilight_c1")                         # cost 2
+    assert offered(e) == ["raise_lowest"]                       # the site's own reward first
+    play(e, "raise_lowest reputation")
+    gained = [me(e, p)["research"] - before[p] for p in range(3)]
+    assert gained == [-2 + 1 + 2 + 3, 1, 2]                     # the c1-p2 line pays Violet once
+    paid = [ev["player"] for ev in e.events[start:] if ev.get("trigger") == "connection_established"]
+    assert paid == [0, 0, 0, 1, 2]                              # Violet first, then clockwise
+
+
+# ---------------------------------------------------------------- zone icons (FR l.795-810)
+def test_rulebook_e25_after_dive_here_one_impact():
+    e = turn_start()
+    lay(e, "sunken_ruins", 2, 4)
+    sub_to(e, 0, "sunken_ruins")
+    put(e, zone(e, "token_supply")[0], "dive_stack[sunken_ruins]")
+    activate(e, "reef_diver")
+    assert len(zone(e, "dive_tokens@0")) == 1
+    assert offered(e) == ["place_impact"]                        # the zone's action effect
+    play(e, "place_impact a1")
+    assert len(formula(e, "impact_tokens_played(you)")) == 1
+
+
+def test_rulebook_e26_special_space_lets_you_conserve_again_here():
+    e = turn_start()
+    lay(e, "sunken_ruins", 2, 4)
+    sub_to(e, 0, "sunken_ruins")
+    disc_to(e, 0, "site[ruins_c1]", "conservation")               # Violet holds the special space
+    lay(e, "lagoon", 1, 2)
+    lay(e, "shallows", 1, 1)
+    put(e, zone(e, "reserve@0")[0], "transit@0")
+    me(e)["research"] = 2
+    activate(e, "marine_warden")                                 # "Dive Conservation"
+    play(e, "conservation ruins_c2")                             # cost 2
+    assert me(e)["research"] == 0
+    while offered(e) == ["place_impact"]:                        # its reward, the c1-c2 line's
+        play(e, labels(e)[0])
+    research = me(e)["research"]
+    # the special space: another Conservation in this zone (only ruins_c3 is left), or not
+    assert sorted(labels(e)) == ["conserve_again_here ruins_c3", "skip"]
+    play(e, "conserve_again_here ruins_c3")
+    assert [item(e, d)["owner"] for d in zone(e, "site[ruins_c3]")] == [0]
+    assert me(e)["research"] == research + 1                      # cost 0, its reward; no third
+    assert "conserve_again_here" not in offered(e)
+
+
+def test_rulebook_e26_without_the_special_space_one_conservation():
+    e = turn_start()
+    lay(e, "sunken_ruins", 2, 4)
+    sub_to(e, 0, "sunken_ruins")
+    disc_to(e, 1, "site[ruins_c1]", "conservation")               # Yellow holds it, not Violet
+    put(e, zone(e, "reserve@0")[0], "transit@0")
+    me(e)["research"] = 2
+    activate(e, "marine_warden")
+    play(e, "conservation ruins_c2")
+    while offered(e) == ["place_impact"]:
+        play(e, labels(e)[0])
+    assert not any(x.startswith("conserve_again_here") for x in labels(e))
+
+
+# ---------------------------------------------------------------- impact (FR l.815-860, 893-899)
+def test_rulebook_e28_available_hexes_start_or_next_to_an_occupied_one():
+    e = turn_start()
+    put(e, zone(e, "impact_supply@1")[0], "hex[a1]")             # Yellow on the start hex a1
+    assert formula(e, "[h for h in hex_names if available(h)]") == ["a2", "a3", "b1", "b2"]
+
+
+def test_rulebook_e29_impact_board_scores_with_the_infinity_hex():
+    e = turn_start()
+    for h in ("a2", "b1", "b2"):                                  # three 1-VP hexes
+        put(e, zone(e, "impact_supply@0")[0], f"hex[{h}]")
+    put(e, zone(e, "impact_supply@0")[0], "hex[c1]")              # one 2-VP hex
+    for _ in range(2):                                            # two tokens on the ∞ hex (2 VP)
+        put(e, zone(e, "impact_supply@0")[0], "hex[inf]")
+    assert formula(e, "impact_vp(you)") == 3 * 1 + 3 * 2
+
+
+# ---------------------------------------------------------------- final scoring (FR l.905-1020)
+def test_rulebook_e30_journal_points_and_the_famous_adventurer():
+    e = turn_start()
+    put(e, one(e, "effective_teaching_of_ecosystem_risks"), "journals@0")   # 4 VP
+    adventurer = one(e, "famous_adventurer")
+    put(e, adventurer, "team@0")
+    item(e, adventurer)["promoted"] = True                        # its Senior side
+    layout = [("atoll", 1, 2), ("lagoon", 1, 1), ("reef_edge", 1, 5), ("shallows", 1, 6),
+              ("sunken_ruins", 2, 4), ("seagrass_meadow", 2, 2), ("shipwreck", 2, 5),
+              ("hydrothermal_vents", 3, 3)]
+    for name, r, c in layout:
+        lay(e, name, r, c)
+    # 11 zones with a disc or a submersible of Violet's: 3 submersibles, 8 discs
+    subs = [zone(e, "subs@0")[0]] + list(zone(e, "sub_supply@0"))
+    for s, name in zip(subs, ("star_of_the_seas", "calm_waters", "kelp_forest")):
+        put(e, s, "subs@0")
+        item(e, s)["at"] = one(e, name)
+    for site in ("atoll_c1", "lagoon_c1", "reef_edge_p1", "shallows_c1", "ruins_c2",
+                 "meadow_p1", "wreck_p1", "vents_c1"):           # 8 more zones
+        disc_to(e, 0, f"site[{site}]", "conservation")
+    disc_to(e, 0, "site[star_p1]", "publication")                 # a 2nd presence in a zone
+    assert formula(e, "present_zones(you)") == 11
+    finish(e)
+    assert formula(e, "journal_vp(you)") + me(e)["specialist_vp"] == 4 + 3     # 4 + 11 // 3
+
+
+# ---------------------------------------------------------------- mission objectives (FR l.945-1003)
+SONAR_SPACES = ["star_sonar", "star_sonar", "star_sonar", "calm_left", "calm_left", "calm_right",
+                "calm_right", "calm_right", "kelp_sonar", "kelp_sonar", "kelp_sonar",
+                "reef_edge_sonar", "reef_edge_sonar", "meadow_sonar", "meadow_sonar"]
+CONSERVATION = ["kelp_c1", "atoll_c1", "lagoon_c1", "shallows_c1", "shallows_c2", "ruins_c1",
+                "ruins_c2", "ruins_c3", "shelf_c1", "vents_c1", "vents_c2", "twilight_c1",
+                "twilight_c2", "brine_c1", "whale_c1", "trench_c1", "plain_c1"]
+PUBLICATION = ["star_p1", "star_p2", "atoll_p1", "reef_edge_p1", "meadow_p1", "wreck_p1",
+               "frozen_p1", "twilight_p1", "twilight_p2", "whale_p1", "seep_p1", "plain_p1"]
+
+
+def objectives(sonar, publication, conservation, **options):
+    """Violet, Yellow and Red with these many discs of each kind in the ocean."""
+    e = turn_start(**options)
+    spaces = {"sonar": iter(SONAR_SPACES), "publication": iter(PUBLICATION),
+              "conservation": iter(CONSERVATION)}
+    for kind, counts in (("sonar", sonar), ("publication", publication),
+                         ("conservation", conservation)):
+        for seat, n in enumerate(counts):
+            for _ in range(n):
+                where = next(spaces[kind])
+                disc_to(e, seat, f"sonar_track[{where}]" if kind == "sonar" else f"site[{where}]", kind)
+    return e
+
+
+def objective(e, name, seat=0):
+    return formula(e, f'objective_vp(you, "{name}")', seat)
+
+
+def test_rulebook_e31_majority_clear_first():
+    e = objectives([6, 4, 2], [0, 0, 0], [0, 0, 0])
+    assert objective(e, "sonar_discs") == 6 + 5                    # 1 per disc + 1st place
+    assert objective(e, "sonar_discs", 1) == 4 + 3                 # 2nd place (sample bonus)
+
+
+def test_rulebook_e32_tied_first_gives_no_second_place():
+    e = objectives([0, 0, 0], [3, 4, 4], [0, 0, 0])
+    assert objective(e, "publication_discs") == 3                  # Violet: no 2nd place
+    assert objective(e, "publication_discs", 1) == objective(e, "publication_discs", 2) == 4 + 5
+
+
+def test_rulebook_e33_clear_second():
+    e = objectives([0, 0, 0], [0, 0, 0], [5, 7, 2])
+    assert objective(e, "conservation_discs") == 5 + 4             # FR l.990-993: 5 + 4 = 9
+
+
+def test_rulebook_e33_players_tied_for_second_all_get_it():
+    e = objectives([4, 6, 4], [0, 0, 0], [0, 0, 0])
+    assert [objective(e, "sonar_discs", p) for p in range(3)] == [4 + 3, 6 + 5, 4 + 3]
+
+
+def test_rulebook_e34_zero_is_not_eligible():
+    e = objectives([0, 0, 0], [0, 0, 0], [0, 0, 0])
+    assert [objective(e, "conservation_discs", p) for p in range(3)] == [0, 0, 0]
+
+
+def test_majorities_off_leaves_the_discs_only():
+    e = objectives([6, 4, 2], [0, 0, 0], [0, 0, 0], majorities=False)
+    assert objective(e, "sonar_discs") == 6
+
+
+def test_rulebook_e35_research_and_discs_one_point_per_three():
+    e = turn_start()
+    for d in list(zone(e, "transit@0")):
+        put(e, d, "reserve@0")
+    for _ in range(2):
+        put(e, zone(e, "reserve@0")[0], "transit@0")              # 2 discs in transit
+    me(e)["research"] = 2
+    put(e, top_token(e, "star_of_the_seas", "travel", 3), "dive_tokens@0")   # stored: 3 research
+    assert formula(e, "leftover_vp(you)") == (2 + 2 + 3) // 3 == 2
+
+
+# ---------------------------------------------------------------- attribute tracks (FR l.393-401)
+def promote_the_pilot(ingenuity: int):
+    """Seat 0 at Ingenuity `ingenuity` promotes its Pilot with a dive token: +1 Ingenuity."""
+    e = turn_start()
+    me(e)["ingenuity"] = ingenuity
+    token = top_token(e, "star_of_the_seas", "promote", 1)
+    put(e, token, "dive_tokens@0")
+    pilot = recruit_into_team(e, 0, "pilot")
+    refresh(e)
+    transit = len(zone(e, "transit@0"))
+    play(e, f"spend_dive_token {token}", "special")
+    if e.decision.kind == "do promote":
+        play(e, f"promote {pilot}")
+    return e, transit
+
+
+def test_the_first_time_on_an_extra_submersible_space_launches_one():
+    e, transit = promote_the_pilot(2)                             # 2 -> 3, the icon (sample)
+    assert me(e)["ingenuity"] == 3 and len(zone(e, "subs@0")) == 2
+    s = zone(e, "subs@0")[1]
+    assert item(e, item(e, s)["at"])["name"] == "star_of_the_seas"   # on the launch zone
+    assert len(zone(e, "transit@0")) == transit + 1               # with its arrival bonus
+
+
+def test_past_the_end_of_a_track_back_to_the_impact_space_and_one_impact():
+    e, _ = promote_the_pilot(7)                                   # the last space, + 1
+    assert me(e)["ingenuity"] == 5                                # back to the Impact space
+    assert offered(e) == ["place_impact"]                         # ... and 1 impact
