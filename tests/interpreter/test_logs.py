@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from meeplang.dsl.errors import LoadError, Pos
+from meeplang.dsl.loader import bundled_games
 from meeplang.dsl.resolve import load_game
 from meeplang.interpreter import log as L
 from meeplang.interpreter.agents import make_agents
@@ -325,7 +326,7 @@ def _pig_log(tmp_path, pig):
     ("variant", "nosuch", "this log's game is not here: game 'pig' has no variant 'nosuch' "
                           "(variants: short)"),
     ("game", "nosuch", "this log's game is not here: no game named 'nosuch' (bundled games: "
-                       "goofspiel, new-eden, pig; or give a folder or a .yaml file)"),
+                       f"{', '.join(bundled_games())}; or give a folder or a .yaml file)"),
     # found by the fuzzer: a name longer than the system takes was an OSError from the disk probe
     ("variant", "x" * 5000, "this log's game is not here: game 'pig' has no variant "
                             f"{'x' * 5000!r} (variants: short)"),
