@@ -47,16 +47,17 @@ def test_full_game(players, agents):
     finished(play_checked(None, players, 1, agents))
 
 
-def test_full_game_advanced_sponsors():
-    finished(play_checked(None, 3, 4, "random", {"advanced_sponsors": True}))
+@pytest.mark.parametrize("variant, players", [("advanced", 3), ("author", 4)])
+def test_full_game_variants(variant, players):
+    finished(play_checked(variant, players, 4, "random"))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("seed", range(2, 7))
 def test_full_games_many_seeds(players, seed):
-    finished(play_checked(None, players, seed, "random"))
-    finished(play_checked(None, players, seed, "random", {"advanced_sponsors": True}))
+    for variant in [None, "advanced", "author"]:
+        finished(play_checked(variant, players, seed, "random"))
 
 
 @pytest.mark.slow

@@ -75,17 +75,18 @@ def test_rulebook_ex_2_x_key_rotates_the_display_and_sponsor_3_recovers_key_4():
     fuels = place_diver(e, "fuels", 2)
     with_module(e, fuels)
     played(e, "key#0.2", "key#0.4")
+    put(e, "neutral_x#1", "key_row@0")                   # a neutral X key played earlier
     empty_out(e, "dig[2]@0")
     refresh(e)
     play(e, "take_turn own_x#0.1", "2")
     assert sponsor_ids(e) == [before[4]] + before[:4]    # level 5 -> 1, the others down one
     use(e)                                               # Sponsor 3, now at level 2
-    assert labels(e) == ["key#0.2", "key#0.4"]           # her own played keys
+    assert labels(e) == ["key#0.2", "key#0.4"]           # her own played keys, not the neutral one
     play(e, "key#0.4", "0")
     use(e)
     play(e, "find", "gain_battery", "surface")
     assert "key#0.4" in zone(e, "keys@0")
-    assert zone(e, "key_row@0") == ["key#0.2", "own_x#0.1"]   # the gap closed, the X key placed
+    assert zone(e, "key_row@0") == ["key#0.2", "neutral_x#1", "own_x#0.1"]   # the gap closed
     assert types(e, "dig[2]@0") == ["fuel"] and me(e)["batteries"] == 1 + 1
     assert zone(e, "queue@0")[0] == fuels
 
@@ -123,16 +124,19 @@ def test_rulebook_ex_3_thruster_moves_the_metals_expert_two_levels_then_oxygen()
     assert zone(e, "key_row@0") == ["key#0.4"]
 
 
-def test_rulebook_ex_3_capacity_1_cannot_move_two_levels():
+@pytest.mark.parametrize("upgrades, reach", [(0, ["1", "3"]), (1, ["1", "3", "4"])])
+def test_rulebook_ex_3_capacity_1_cannot_move_two_levels(upgrades, reach):
+    """The Mechanic's capacity is 1 at the start, 2 after one upgrade (FR l.501, Ex. 1)."""
     e = start()
     sponsor_at(e, 1, 4)
     metals = place_diver(e, "metals", 2)
-    me(e)["batteries"] = 2
+    me(e)["batteries"], me(e)["mechanic"] = 2, upgrades
     refresh(e)
     play(e, "take_turn key#0.4", "4", "skip", "1", metals)
-    assert labels(e) == ["1", "3"]
-    with pytest.raises(UsageError, match="'4' is not one of the options"):
-        e.choose_label("4")
+    assert labels(e) == reach
+    if upgrades == 0:
+        with pytest.raises(UsageError, match="'4' is not one of the options"):
+            e.choose_label("4")
 
 
 def test_rulebook_ex_4_contract_completed_mid_turn():
@@ -260,11 +264,13 @@ def test_rulebook_ex_6_a_fuel_sells_for_1_credit():
 @pytest.mark.parametrize("t, price", [("metal", 3), ("plant", 3), ("fuel", 2)])
 def test_rulebook_ex_6_buying_prices(t, price):
     e, *_ = trader_example()
+    column = zone(e, f"store[{t}]")[:]
     use(e)
     play(e, "buy")
     assert labels(e) == ["metal", "plant", "fuel"]       # no technology in the Store
     play(e, t)
     assert me(e)["credits"] == 5 - price and len(zone(e, "dig[5]@0")) == 4
+    assert zone(e, f"store[{t}]") == column[:-1] and column[-1] in zone(e, "dig[5]@0")   # the lowest
 
 
 def test_rulebook_ex_6_with_the_module_3_credits_or_1_notoriety():

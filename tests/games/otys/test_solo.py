@@ -158,8 +158,10 @@ def test_the_spy_moves_a_timer_back_instead_of_copying():
     assert item(e, "timer#2")["space"] == 24 and me(e)["credits"] == 3 - 1
 
 
+@pytest.mark.parametrize("variant", ["solo", "solo-hard"])
 @pytest.mark.parametrize("agents", ["random", "greedy"])
-def test_full_solo_games(agents):
-    for seed in range(2):
-        e = play_checked("solo", 1, seed, agents)
-        assert e.result is not None and zone(e, "timers") == []
+def test_full_solo_games(variant, agents):
+    """The game ends when the second Timer is met, at once: no Timer is left."""
+    e = play_checked(variant, 1, 1, agents)
+    assert e.result is not None and zone(e, "timers") == []
+    assert e.result["scores"] == [me(e)["notoriety"]]
