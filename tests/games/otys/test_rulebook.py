@@ -7,8 +7,8 @@ import pytest
 
 from meeplang.dsl.errors import UsageError
 
-from .helpers import (cubes, diver, empty_out, item, labels, me, place_diver, play, put, refresh,
-                      roles, sponsor_at, sponsor_ids, start, types, use, with_module, zone)
+from .helpers import (cubes, empty_out, item, labels, me, place_diver, play, put, refresh,
+                      sponsor_at, sponsor_ids, start, types, use, with_module, zone)
 
 
 def played(e, *keys, seat=0):

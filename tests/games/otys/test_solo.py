@@ -6,7 +6,8 @@ import pytest
 
 from meeplang.dsl.errors import UsageError
 
-from .helpers import cubes, empty_out, item, labels, me, play, put, refresh, start, zone
+from .helpers import (cubes, empty_out, item, labels, me, place_diver, play, put, refresh, start,
+                      use, zone)
 from .test_full_games import play_checked
 
 
@@ -67,7 +68,7 @@ def test_rulebook_ex_10_a_timer_reaches_the_technology_space():
     left, right = zone(e, "public")
     next_type = track(e)[17]
     item(e, "timer#1")["space"] = 22
-    credits, points = me(e)["credits"], me(e)["notoriety"]
+    points = me(e)["notoriety"]
     refresh(e)
     quiet_turn(e)
     assert labels(e) == ["timer#1", "timer#2"]           # the Timer of your choice
@@ -144,7 +145,6 @@ def test_rulebook_ex_11_the_first_timer_met_is_only_discarded():
 
 def test_the_spy_moves_a_timer_back_instead_of_copying():
     """FR l.618: in solo the Spy draws contracts or moves a Timer of your choice back one space."""
-    from .helpers import place_diver, use
     e = example_8_game()
     place_diver(e, "spy", 2)
     refresh(e)
