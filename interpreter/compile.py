@@ -1898,8 +1898,9 @@ def can_fail(block, game, seen: frozenset = frozenset()) -> bool:
     """Does this effect hold a statement that can stop it half way: `pay`, a `choose` (its
     options may be empty), `deal`, `draw`, moving or placing an item taken with top/first/... (the zone
     may be empty) or into a zone with a capacity, doing an action by value, or doing (not `may
-    do`) a named action that can fail or may not act (its `choose:`, `requires:`, cost or limit)?
-    `seen` holds the named actions already being looked into, so recursion ends."""
+    do`) a named action whose price or effect can fail (one that its `requires:` or `choose:`
+    leaves with nothing is skipped, not failed)? `seen` holds the named actions already being
+    looked into, so recursion ends."""
     for s in A.walk(block):
         if isinstance(s, (A.ChooseStmt, A.SecretChooseStmt, A.DealStmt, A.DrawStmt)) or (
                 isinstance(s, A.GainStmt) and s.verb in ("pay", "transfer")) or (
@@ -1916,11 +1917,8 @@ def can_fail(block, game, seen: frozenset = frozenset()) -> bool:
 
 
 def _named_action_can_fail(a, game, seen: frozenset) -> bool:
-    """Can `do NAME` of this declared action (None: not an action's name) not act, or stop half way?"""
-    if a is None:
-        return False
-    return (a.param is not None or a.requires is not None or a.cost is not None or bool(a.limits)
-            or can_fail(a.effect, game, seen))
+    """Can `do NAME` of this declared action (None: not an action's name) stop half way?"""
+    return a is not None and (a.cost is not None or can_fail(a.effect, game, seen))
 
 
 def _recycles_some(c: Ctx, z: ZoneRef) -> bool:
