@@ -42,13 +42,15 @@ def finished(e):
         assert all(len(s["zones"][f"dig[{l}]@{p}"]) <= c for l, c in CAPACITIES.items())
 
 
-@pytest.mark.parametrize("players, agents", [(2, "greedy,random"), (3, "random"), (4, "random")])
-def test_full_game(players, agents):
-    finished(play_checked(None, players, 1, agents))
+@pytest.mark.parametrize("variant, players, agents", [
+    (None, 2, "greedy,random"), (None, 4, "random"), ("advanced", 3, "random")])
+def test_full_game(variant, players, agents):
+    finished(play_checked(variant, players, 1 if variant is None else 4, agents))
 
 
-@pytest.mark.parametrize("variant, players", [("advanced", 3), ("author", 4)])
-def test_full_game_variants(variant, players):
+@pytest.mark.slow
+@pytest.mark.parametrize("variant, players", [(None, 3), ("author", 4)])
+def test_full_game_more(variant, players):
     finished(play_checked(variant, players, 4, "random"))
 
 

@@ -158,8 +158,9 @@ def test_the_spy_moves_a_timer_back_instead_of_copying():
     assert item(e, "timer#2")["space"] == 24 and me(e)["credits"] == 3 - 1
 
 
-@pytest.mark.parametrize("variant", ["solo", "solo-hard"])
-@pytest.mark.parametrize("agents", ["random", "greedy"])
+@pytest.mark.parametrize("variant, agents", [("solo", "random"), ("solo", "greedy"),
+                                            ("solo-hard", "random"),
+                                            pytest.param("solo-hard", "greedy", marks=pytest.mark.slow)])
 def test_full_solo_games(variant, agents):
     """The game ends when the second Timer is met, at once: no Timer is left."""
     e = play_checked(variant, 1, 1, agents)
