@@ -1975,20 +1975,31 @@ _ENDS = {"never": "until a rule ends the game (until: never)",
 _TAKES_ONE = ("top", "bottom", "first", "last")
 
 
-def can_fail(block, game) -> bool:
+def can_fail(block, game, seen: frozenset = frozenset()) -> bool:
     """Does this effect hold a statement that can stop it half way: `pay`, a `choose` (its
     options may be empty), `deal`, `draw`, moving or placing an item taken with top/first/... (the zone
-    may be empty) or into a zone with a capacity, or doing an action by value?"""
+    may be empty) or into a zone with a capacity, doing an action by value, or doing (not `may
+    do`) a named action whose price or effect can fail (one that its `requires:` or `choose:`
+    leaves with nothing is skipped, not failed)? `seen` holds the named actions already being
+    looked into, so recursion ends."""
     for s in A.walk(block):
         if isinstance(s, (A.ChooseStmt, A.SecretChooseStmt, A.DealStmt, A.DrawStmt)) or (
                 isinstance(s, A.GainStmt) and s.verb in ("pay", "transfer")) or (
                 isinstance(s, A.DoStmt) and s.value is not None):
+            return True
+        if isinstance(s, A.DoStmt) and not s.optional and s.action not in seen and (
+                _named_action_can_fail(game.actions.get(s.action), game, seen | {s.action})):
             return True
         if isinstance(s, A.MoveStmt) and (_may_be_missing(s.item) or _has_capacity(s.dest, game)):
             return True
         if isinstance(s, A.PlaceStmt) and (_may_be_missing(s.item) or _has_capacity(s.zone, game)):
             return True
     return False
+
+
+def _named_action_can_fail(a, game, seen: frozenset) -> bool:
+    """Can `do NAME` of this declared action (None: not an action's name) stop half way?"""
+    return a is not None and (a.cost is not None or can_fail(a.effect, game, seen))
 
 
 def _recycles_some(c: Ctx, z: ZoneRef) -> bool:

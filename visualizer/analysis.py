@@ -124,7 +124,7 @@ def end_sources(game, runs, keys, with_triggers: bool) -> list[str | None]:
 def never_ends(step) -> bool:
     """A step after which the flow cannot continue (only `end game` leaves it)."""
     if isinstance(step, TurnsStep):
-        return step.until == "never"
+        return step.until == "never" and step.until_round is None
     if isinstance(step, LoopStep):
         c = step.cond
         if isinstance(c, A.Const) and c.value is (not step.until):

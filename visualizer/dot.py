@@ -430,6 +430,8 @@ class _Builder:
             lines += wrap("↻ " + w.ui("until_cond", self.text.expr(step.until_cond)), 34, 3)
         else:
             lines.append("↻ " + w.ui(f"until_{step.until}"))
+        if step.until_round is not None:
+            lines += wrap(w.ui("until_round", self.text.expr(step.until_round)), 34, 3)
         return lines
 
     def offered(self, step: TurnsStep) -> list[tuple[str, str | None]]:

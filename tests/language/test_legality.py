@@ -228,3 +228,36 @@ def test_a_free_action_that_changes_only_counters_is_rehearsed_against_choices_t
     e = start(make_game(tmp_path, SPEND.replace("WHERE", where)), players=1)
     play_labels(e, ["pick"])
     assert e.decision.labels == ["gem#1"] + (["spend"] if offered else [])
+
+
+NESTED = """
+game: nested
+players: 1
+counters:
+  coins: {per: player, initial: COINS, min: 0}
+  goods: {per: player, initial: 0}
+flow:
+  - turns: {first: 0, actions: [shop, hire, rest], per_turn: 1, until: one_round}
+actions:
+  shop: {effect: do buy}                  # a plain `do` of an action that can fail half way
+  hire: {effect: do guarded_hire}         # one that its `requires:` skips: never a failure
+  buy:
+    takes: []
+    effect: |
+      pay 2 coins
+      gain 1 goods
+  guarded_hire:
+    takes: []
+    requires: coins >= 1
+    effect: gain 1 goods
+  rest: {effect: gain 0 goods}
+scoring: {score: goods}
+"""
+
+
+@pytest.mark.parametrize("coins, offered", [(0, ["hire", "rest"]), (2, ["shop", "hire", "rest"])])
+def test_doing_a_named_action_that_can_fail_is_rehearsed(tmp_path, coins, offered):
+    """The effect `do buy` can fail as `buy` can: its caller is rehearsed and offered only when
+    the named action can run to its end (its `pay`); a `do` that `requires:` skips is no failure."""
+    e = start(make_game(tmp_path, NESTED.replace("COINS", str(coins))), players=1)
+    assert e.decision.labels == offered

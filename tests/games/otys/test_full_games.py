@@ -1,0 +1,68 @@
+"""Otys: whole games for 2, 3 and 4 players with the random and greedy agents finish without
+error, with every invariant (structural, and those of game.yaml: 8 divers in each queue, dig zones
+within 3/3/4/5/6, every cube counted) holding after every decision; more seeds are slow."""
+from __future__ import annotations
+
+import pytest
+
+from meeplang.interpreter import invariants
+from meeplang.interpreter.agents import make_agents
+from meeplang.interpreter.engine import Engine
+
+from .helpers import game
+
+CAPACITIES = {1: 3, 2: 3, 3: 4, 4: 5, 5: 6}
+
+
+def play_checked(variant, players, seed, agents, options=None):
+    e = Engine(game(variant), players, seed, options)
+    seats = make_agents(agents, players, seed)
+    d = e.start()
+    assert invariants.check(e) == []
+    while d is not None:
+        d = e.choose(seats[d.player].choose(e, d, e.view(d.player) if seats[d.player].needs_view
+                                            else None))
+        broken = invariants.check(e)
+        assert not broken, (variant, players, seed, agents, broken)
+    return e
+
+
+def finished(e):
+    """The game ended at the end of a round in which a player reached 18 (FR l.347), and the
+    winners have the best score, ties broken by the cubes in the dig zones (FR l.349)."""
+    r, s = e.result, e.state
+    assert r is not None and max(r["scores"]) >= 18
+    best = max(r["scores"])
+    assert all(r["scores"][w] == best for w in r["winners"])
+    tied = [p for p in range(e.n) if r["scores"][p] == best]
+    cubes = [sum(len(s["zones"][f"dig[{l}]@{p}"]) for l in CAPACITIES) for p in range(e.n)]
+    assert set(r["winners"]) == {p for p in tied if cubes[p] == max(cubes[q] for q in tied)}
+    for p in range(e.n):
+        assert len(s["zones"][f"queue@{p}"]) == 8
+        assert all(len(s["zones"][f"dig[{l}]@{p}"]) <= c for l, c in CAPACITIES.items())
+
+
+@pytest.mark.parametrize("variant, players, agents", [
+    (None, 2, "greedy,random"), (None, 4, "random"), ("advanced", 3, "random")])
+def test_full_game(variant, players, agents):
+    finished(play_checked(variant, players, 1 if variant is None else 4, agents))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant, players", [(None, 3), ("author", 4)])
+def test_full_game_more(variant, players):
+    finished(play_checked(variant, players, 4, "random"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", range(2, 7))
+def test_full_games_many_seeds(players, seed):
+    for variant in [None, "advanced", "author"]:
+        finished(play_checked(variant, players, seed, "random"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 4])
+def test_full_games_greedy_many(players):
+    finished(play_checked(None, players, 5, "greedy"))

@@ -1,0 +1,93 @@
+"""Otys rules without a worked example in the rulebook: the Spy's copy (FR l.483-485) and the
+author's variant (FR l.487), the advanced Sponsor sides (FR l.369-413)."""
+from __future__ import annotations
+
+from .helpers import (diver, empty_out, labels, me, place_diver, play, refresh, roles, sponsor_at,
+                      start, types, use, zone)
+
+
+def spy_copies_the_fuels_expert(variant=None):
+    """Seat 0's Spy at L1 copies seat 1's Fuels expert at L1, on seat 0's board."""
+    e = start(2, variant)
+    place_diver(e, "spy", 1, seat=0)
+    place_diver(e, "fuels", 1, seat=1)
+    empty_out(e, "dig[1]@0")
+    sponsor_at(e, 3, 1)                                 # no key played: Sponsor 3 is not offered
+    refresh(e)
+    play(e, "take_turn key#0.1", "1", "0")
+    use(e)
+    assert labels(e) == ["spy_contracts", "spy_copy 1"]   # 2 players: one neighbour
+    play(e, "spy_copy 1", "find")                      # the copied Fuels expert's own choice
+    return e
+
+
+def test_the_spy_copies_a_neighbour_diver_on_its_own_board():
+    e = spy_copies_the_fuels_expert()
+    theirs = zone(e, "queue@1")[:]
+    play(e, "surface")
+    assert types(e, "dig[1]@0") == ["fuel"] and me(e, 0)["credits"] == 3 - 1
+    assert zone(e, "queue@1") == theirs and me(e, 1)["credits"] == 3   # the credit to the supply
+    assert roles(e, 0)[0] == "spy"
+
+
+def test_authors_variant_the_copied_diver_surfaces_and_its_owner_is_paid():
+    e = spy_copies_the_fuels_expert("author")
+    assert e.decision.player == 1 and labels(e) == ["surface", "oxygen"]   # its owner decides
+    play(e, "surface", "surface")
+    assert roles(e, 1)[0] == "fuels" and roles(e, 0)[0] == "spy"
+    assert (me(e, 0)["credits"], me(e, 1)["credits"]) == (3 - 1, 3 + 1)
+    e = spy_copies_the_fuels_expert("author")
+    play(e, "oxygen", "surface")                        # a battery keeps it down
+    assert roles(e, 1)[3] == "fuels" and me(e, 1)["batteries"] == 0
+
+
+def test_advanced_sponsor_3_brings_the_level_5_diver_to_the_top():
+    e = start()
+    sponsor_at(e, 3, 2, "advanced")
+    scout = place_diver(e, "scout", 5)
+    refresh(e)
+    play(e, "take_turn key#0.2", "2")
+    use(e)
+    assert zone(e, "queue@0")[0] == scout
+
+
+def test_advanced_sponsor_1_makes_the_engineer_free():
+    e = start()
+    sponsor_at(e, 1, 3, "advanced")
+    place_diver(e, "engineer", 3)
+    refresh(e)
+    play(e, "take_turn key#0.3", "3")
+    use(e)
+    play(e, "0")
+    use(e)
+    play(e, "upgrade_hacker", "surface")
+    assert me(e)["credits"] == 3 and me(e)["hacker"] == 1
+
+
+def test_sponsor_2_the_engineer_acts_twice():
+    e = start()
+    sponsor_at(e, 2, 3)
+    place_diver(e, "engineer", 3)
+    refresh(e)
+    play(e, "take_turn key#0.3", "3")
+    use(e)
+    play(e, "0")
+    use(e)
+    play(e, "upgrade_hacker")
+    use(e)
+    play(e, "upgrade_mechanic", "surface")
+    assert (me(e)["credits"], me(e)["hacker"], me(e)["mechanic"]) == (1, 1, 1)
+
+
+def test_sponsor_4_equips_the_diver_for_2_credits_and_1_notoriety():
+    e = start()
+    sponsor_at(e, 4, 3)
+    d = place_diver(e, "plants", 3)
+    refresh(e)
+    play(e, "take_turn key#0.3", "3")
+    use(e)
+    play(e, "0")
+    use(e)
+    play(e, "find", "gain_credit", "surface")           # the module works this very turn
+    assert (me(e)["credits"], me(e)["notoriety"]) == (3 - 2 + 1, 1)
+    assert zone(e, "queue@0")[0] == d == diver(e, "plants")

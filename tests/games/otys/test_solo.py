@@ -1,0 +1,168 @@
+"""The solo game (FR l.596-643): the rulebook's solo examples (Ex. 8-11 of the digest) played
+through the rules, and whole solo games with every invariant after every decision."""
+from __future__ import annotations
+
+import pytest
+
+from meeplang.dsl.errors import UsageError
+
+from .helpers import (cubes, empty_out, item, labels, me, place_diver, play, put, refresh, start,
+                      use, zone)
+from .test_full_games import play_checked
+
+
+def store_of(e):
+    return {t: len(zone(e, f"store[{t}]")) for t in ["metal", "plant", "fuel", "technology"]}
+
+
+def example_8_game(**options):
+    """A solo game whose Store was set up as in the example: 2 fuels, 1 metal, 1 plant."""
+    for seed in range(60):
+        e = start(1, "solo", seed, **options)
+        if store_of(e) == {"metal": 1, "plant": 1, "fuel": 2, "technology": 0}:
+            return e
+    raise AssertionError("no seed sets up the Store of the example")
+
+
+def track(e):
+    return {item(e, c)["space"]: item(e, c)["type"] for c in zone(e, "track")}
+
+
+def carried(e):
+    return {item(e, c)["type"]: item(e, c)["carrier"] for c in zone(e, "carried")}
+
+
+def quiet_turn(e):
+    """Play a turn that changes nothing that matters here, up to the end-of-turn Timer choice."""
+    play(e, "take_turn key#0.1")
+    while e.decision is not None and e.decision.kind != "choose which":
+        ls = labels(e)
+        play(e, next((x for x in ["skip", "0", "oxygen", "surface", "end turn"] if x in ls), ls[0]))
+
+
+def test_rulebook_ex_8_the_scarcest_type_goes_highest_on_the_track():
+    """FR l.628: 2 fuels, 1 metal, 1 plant in the Store: technology on 21, plant or metal on 19,
+    the other on 17, fuel on 15."""
+    e = example_8_game()
+    assert track(e)[21] == "technology" and track(e)[15] == "fuel"
+    assert {track(e)[19], track(e)[17]} == {"metal", "plant"}
+    assert [item(e, t)["space"] for t in zone(e, "timers")] == [23, 23]
+    e = example_8_game(timer_start=22)                   # the harder game: 20, 18, 16, 14
+    assert sorted(track(e)) == [14, 16, 18, 20] and track(e)[20] == "technology"
+
+
+def test_rulebook_ex_9_cubes_on_the_two_contracts_in_ascending_order():
+    """FR l.602-604: the 2 public contracts sorted by points; the type on 21 goes on the left
+    card, the type on 19 on the right one; the other two wait in reserve, in track order."""
+    e = example_8_game()
+    left, right = zone(e, "public")
+    assert item(e, left)["points"] <= item(e, right)["points"]
+    assert carried(e) == {"technology": left, track(e)[19]: right}
+    assert [item(e, c)["type"] for c in zone(e, "reserve")] == [track(e)[17], "fuel"]
+
+
+def test_rulebook_ex_10_a_timer_reaches_the_technology_space():
+    """FR l.609-613: the technology goes to the Store (no gain), the contract carrying the
+    technology cube is discarded with it, and the new contract gets the next cube (metal/plant)."""
+    e = example_8_game()
+    left, right = zone(e, "public")
+    next_type = track(e)[17]
+    item(e, "timer#1")["space"] = 22
+    points = me(e)["notoriety"]
+    refresh(e)
+    quiet_turn(e)
+    assert labels(e) == ["timer#1", "timer#2"]           # the Timer of your choice
+    credits = me(e)["credits"]
+    play(e, "timer#1")
+    assert item(e, "timer#1")["space"] == 21
+    assert [item(e, c)["type"] for c in zone(e, "store[technology]")] == ["technology"]
+    assert left in zone(e, "contract_discard") and zone(e, "public")[0] == right
+    new = zone(e, "public")[1]
+    assert carried(e) == {track(e)[19]: right, next_type: new}
+    assert 21 not in track(e) and me(e)["credits"] == credits and me(e)["notoriety"] == points
+
+
+def test_rulebook_ex_10_a_completed_contract_drops_its_cube_and_the_timer_discards_nothing():
+    """FR l.617: the cube of a completed public contract is discarded; the new card takes the
+    next reserve cube; when a Timer reaches that type's space later, no contract goes."""
+    e = example_8_game()
+    left, right = zone(e, "public")
+    item(e, left).update(needs=["metal"], groups=[], points=2, credit=0, battery=0)
+    for l in range(1, 6):
+        empty_out(e, f"dig[{l}]@0")
+    cubes(e, "dig[3]@0", "metal")
+    refresh(e)
+    play(e, "complete_contract 3", left)
+    play(e, labels(e)[0])                                # the metal
+    new = zone(e, "public")[1]
+    assert carried(e) == {track(e)[19]: right, track(e)[17]: new}   # the tech cube is gone
+    item(e, "timer#1")["space"] = 22
+    quiet_turn(e)
+    play(e, "timer#1")                                   # onto the technology space
+    assert zone(e, "public") == [right, new] and len(zone(e, "store[technology]")) == 1
+
+
+def test_rulebook_ex_11_the_game_ends_at_once_on_the_second_timer():
+    """FR l.643: Pauline has 12 notoriety, the first Timer is gone, the second is on 14; she
+    completes the 5-point contract: 17 passes the Timer and the game ends at once, so the
+    3-point contract cannot be completed. 17 is « Espoir » on the honour table (FR l.636)."""
+    e = example_8_game()
+    put(e, "timer#1", "spent_timers")
+    item(e, "timer#2")["space"] = 14
+    me(e)["notoriety"] = 12
+    for l in range(1, 6):
+        empty_out(e, f"dig[{l}]@0")
+    five, three = zone(e, "public")
+    item(e, five).update(needs=["metal"], groups=[], points=5, credit=1, battery=0)
+    item(e, three).update(needs=["fuel"], groups=[], points=3, credit=0, battery=0)
+    cubes(e, "dig[3]@0", "metal", "fuel")
+    refresh(e)
+    play(e, "complete_contract 3", five)
+    play(e, labels(e)[0])
+    assert e.decision is None and e.result["scores"] == [17]
+    assert me(e)["credits"] == 3                         # ended right after the score: no bonus
+    with pytest.raises(UsageError, match="the game is over"):
+        e.choose_label("complete_contract 3")
+
+
+def test_rulebook_ex_11_the_first_timer_met_is_only_discarded():
+    e = example_8_game()
+    item(e, "timer#1")["space"] = 14
+    me(e)["notoriety"] = 12
+    for l in range(1, 6):
+        empty_out(e, f"dig[{l}]@0")
+    five = zone(e, "public")[0]
+    item(e, five).update(needs=["metal"], groups=[], points=5, credit=1, battery=0)
+    cubes(e, "dig[3]@0", "metal")
+    refresh(e)
+    play(e, "complete_contract 3", five)
+    play(e, labels(e)[0])
+    assert e.decision is not None and zone(e, "spent_timers") == ["timer#1"]
+    assert me(e)["notoriety"] == 17 and me(e)["credits"] == 4
+    quiet_turn(e)
+    assert labels(e) == ["timer#2"]                      # only the second Timer moves now
+
+
+def test_the_spy_moves_a_timer_back_instead_of_copying():
+    """FR l.618: in solo the Spy draws contracts or moves a Timer of your choice back one space."""
+    e = example_8_game()
+    place_diver(e, "spy", 2)
+    refresh(e)
+    play(e, "take_turn key#0.2", "2")
+    if "skip" in labels(e):
+        play(e, "skip")
+    play(e, "0")
+    use(e)
+    assert labels(e) == ["spy_contracts", "spy_timer timer#1", "spy_timer timer#2"]
+    play(e, "spy_timer timer#2")
+    assert item(e, "timer#2")["space"] == 24 and me(e)["credits"] == 3 - 1
+
+
+@pytest.mark.parametrize("variant, agents", [("solo", "random"), ("solo", "greedy"),
+                                            ("solo-hard", "random"),
+                                            pytest.param("solo-hard", "greedy", marks=pytest.mark.slow)])
+def test_full_solo_games(variant, agents):
+    """The game ends when the second Timer is met, at once: no Timer is left."""
+    e = play_checked(variant, 1, 1, agents)
+    assert e.result is not None and zone(e, "timers") == []
+    assert e.result["scores"] == [me(e)["notoriety"]]
