@@ -7,9 +7,18 @@ from meeplang.cli import main
 
 @pytest.mark.parametrize("game", bundled_games())
 def test_deep_check_passes_on_every_bundled_game(game, capsys):
-    assert main(["check", "--deep", game, "-n", "2"]) == 0
+    """One game per variant and player count: every count of every variant is played, replayed
+    and saved and loaded again (more seeds in the slow test below)."""
+    assert main(["check", "--deep", game, "-n", "1"]) == 0
     out = capsys.readouterr().out
     assert "save/load round trips" in out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", bundled_games())
+def test_deep_check_passes_on_more_seeds(game, capsys):
+    assert main(["check", "--deep", game, "-n", "4"]) == 0
+    assert "save/load round trips" in capsys.readouterr().out
 
 
 def test_deep_check_reports_a_broken_invariant_with_the_seed_to_reproduce(tmp_path, capsys):
