@@ -199,10 +199,14 @@ class CompiledRule:
     """Rule text held in data: its effect, the names it reads, and whether it can fail half way
     (then it is rehearsed before it is offered)."""
 
-    __slots__ = ("rule", "effect", "can_fail")
+    __slots__ = ("rule", "effect", "can_fail", "reads")
 
     def __init__(self, rule, effect, fails: bool):
         self.rule, self.effect, self.can_fail = rule, effect, fails
+        # the inputs a `do` must give: those of its tables' `takes:` that the text names (the
+        # same text in two tables may be given different inputs)
+        named = {n.name for n in A.walk(rule.block) if isinstance(n, A.Name)}
+        self.reads: tuple = tuple(t for t in rule.takes if t in named)
 
 
 class CompiledAction:

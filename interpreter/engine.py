@@ -1240,7 +1240,7 @@ class Engine:
     def run_rule(self, option: ActionOption, player: int):
         rule = self.prog.rules[option.action]
         given = option.args or {}
-        for name in rule.rule.takes:
+        for name in rule.reads:
             if name not in given:
                 raise RuleError(f"this rule text reads {name!r}: give it with `do ... with {name} "
                                 "= ...`", rule.rule.pos)

@@ -244,3 +244,17 @@ def test_the_report_names_the_tables_holding_rule_text(tmp_path):
     game = make_game(tmp_path, CARDS)
     assert "Rule text held in data: cards" in build_html(game, "", lang="en")
     assert "Texte de règle tenu dans les données : cards" in build_html(game, "", lang="fr")
+
+
+def test_a_rule_text_needs_only_the_inputs_it_reads(tmp_path):
+    """The same text in two tables, one of which gives it an input it does not read: each `do`
+    gives what its own table says, and only a name the text reads must be given."""
+    text = COPY.replace(
+        "rule_text:\n  roles: {fields: [action], takes: [level]}",
+        "  bonus: [\"gain 1 fuel\"]\n"
+        "rule_text:\n  roles: {fields: [action], takes: [level]}\n  bonus: {}").replace(
+        "actions:\n  copy:", "actions:\n  bonus:\n    effect: do bonus[0]\n  copy:").replace(
+        "actions: [copy]", "actions: [bonus, copy]")
+    e = start(make_game(tmp_path, text))
+    play_labels(e, ["bonus"])
+    assert e.state["players"][0]["fuel"] == 1
