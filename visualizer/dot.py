@@ -335,7 +335,8 @@ class _Builder:
         if isinstance(step, RepeatStep):
             label = w.term(step.name) if named else (
                 self.var_word(step.var) if step.var else w.ui("repeat"))
-            return label, w.ui("times", self.count_text(step.count))
+            count = self.count_text(step.count)
+            return label, w.ui("times", count if count.isdigit() else f" {count}")
         cond = self.text.expr(step.cond)
         label = w.term(step.name) if named else w.ui("loop")
         return label, w.ui("until_cond" if step.until else "while_cond", cond)
@@ -349,8 +350,8 @@ class _Builder:
     def count_text(self, e) -> str:
         text = self.text.expr(e)
         if isinstance(e, A.Name) and e.name in self.game.options:
-            default = self.game.options[e.name].default
-            return f"{text} ({default})"
+            default = f"({self.game.options[e.name].default})"
+            return text if text.endswith(default) else f"{text} {default}"  # prose says it
         return shorten(text, 30)
 
     def loop(self, step, where: Cluster) -> _Seg:

@@ -122,6 +122,8 @@ def test_loop_badges_say_count_or_condition(games, target):
         text = badge.attrs["label"]
         if isinstance(step, RepeatStep):
             assert "×" in text
+            # an option's value is said once (`× the rounds (6)`), a number sits by the sign
+            assert not re.search(r"(\(\d+\)) \1", text) and not re.search(r"×[^\d\s]", text)
         else:
             assert ("until " if step.until else "while ") in text
 
