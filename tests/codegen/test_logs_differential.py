@@ -27,9 +27,12 @@ from .test_differential import target_games
 BUNDLED = [("new-eden", 2), ("new-eden", 3), ("new-eden", 4), ("new-eden:solo", 1),
            ("goofspiel", 2), ("goofspiel:descending", 2), ("pig", 2), ("pig", 4),
            ("pig:short", 3)]
+# the euro games' decisions cost more: one game each, its first 150 decisions
+EURO = [("otys", 3), ("otys:solo", 1), ("endeavor-deep-sea", 3), ("endeavor-deep-sea:coop", 2),
+        ("thesauros", 3), ("thesauros:introductory", 2)]
 
 
-def played(game, players: int, seed: int, closures: bool, monkeypatch) -> tuple:
+def played(game, players: int, seed: int, closures: bool, monkeypatch, most: int = 600) -> tuple:
     """(log lines, steps, the error that stopped the game or None) of one random game."""
     if closures:
         monkeypatch.setenv("MEEPLANG_CLOSURES", "1")
@@ -41,17 +44,17 @@ def played(game, players: int, seed: int, closures: bool, monkeypatch) -> tuple:
     error = None
     try:
         d = engine.start()
-        while d is not None and len(engine.choices) < 600:
+        while d is not None and len(engine.choices) < most:
             d = engine.choose(rng.randrange(len(d.options)))
     except MeeplangError as exc:
         error = str(exc)
     return log_lines(engine), engine.steps, error
 
 
-def assert_same_play(game, players: int, seeds, monkeypatch) -> None:
+def assert_same_play(game, players: int, seeds, monkeypatch, most: int = 600) -> None:
     for seed in seeds:
-        want = played(game, players, seed, True, monkeypatch)
-        got = played(game, players, seed, False, monkeypatch)
+        want = played(game, players, seed, True, monkeypatch, most)
+        got = played(game, players, seed, False, monkeypatch, most)
         assert got == want, f"{game.name} {players}p seed {seed}"
 
 
@@ -60,6 +63,12 @@ def test_bundled_games_play_the_same_generated_or_not(name, players, monkeypatch
     game = load_game(name)
     load(generate(game), Compiled(game))  # the module verifies (or this raises)
     assert_same_play(game, players, range(3), monkeypatch)
+
+
+@pytest.mark.parametrize("name, players", EURO)
+def test_euro_games_play_the_same_generated_or_not(name, players, monkeypatch):
+    game = load_game(name)
+    assert_same_play(game, players, range(1), monkeypatch, most=150)
 
 
 def test_target_games_play_the_same_generated_or_not(tmp_path, monkeypatch):

@@ -14,7 +14,7 @@ from meeplang.dsl.resolve import load_game
 from meeplang.interpreter.engine import Engine
 
 from codegen.test_differential import target_games
-from codegen.test_logs_differential import BUNDLED
+from codegen.test_logs_differential import BUNDLED, EURO
 
 
 def replayed(engine, choices: list) -> Engine:
@@ -81,6 +81,12 @@ def test_copies_of_bundled_games_are_the_games_replayed(name, players):
     assert restored >= 3  # most copies came from a checkpoint, not from the start
     if name.startswith("new-eden") and players > 1:
         assert secret  # the black market's secret picks
+
+
+@pytest.mark.parametrize("name, players", EURO)
+def test_copies_of_the_euro_games_are_the_games_replayed(name, players):
+    restored, _ = assert_copies_agree(load_game(name), players, 1, 9, 40)
+    assert restored >= 1
 
 
 def test_copies_in_a_phase_with_free_actions_are_the_games_replayed():
