@@ -250,6 +250,15 @@ class RollStmt:
 
 
 @node
+class RandomChooseStmt:
+    """`choose first in players at random`: chance picks one value of a list, no player does."""
+
+    name: str
+    source: object
+    pos: Pos = _pos
+
+
+@node
 class ChooseStmt:
     """A decision: `choose card in hand where card.value > 3`, `choose n from 1 to 3`,
     `choose kept from subsets of hand where count(kept) <= 2`, optionally `by PLAYER`."""
@@ -609,6 +618,8 @@ def _stmt(s, ind: str) -> str:
             line = f"peek {x(i)}" + (f" by {x(who)}" if who is not None else "")
         case RollStmt(sides=n, name=name):
             line = f"roll d{n} as {name}"
+        case RandomChooseStmt(name=name, source=src):
+            line = f"choose {name} in {x(src)} at random"
         case DrawStmt(count=n, source=src, any_of=many, dest=d, keep=k, name=name, cond=c):
             line = f"draw {x(n)} from {'any of ' if many else ''}{x(src)} to {x(d)}, keep " + (
                 f"{x(k, 5)}" + (f" as {name}" if name else "") + _where(c) +

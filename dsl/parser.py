@@ -201,6 +201,9 @@ class _ToAst(Transformer):
         return A.RollStmt(self._whole(str(c[0])[1:], self._tp(c[0])), str(c[1]),
                           pos=self._p(meta))
 
+    def random_choose_stmt(self, meta, c):
+        return A.RandomChooseStmt(str(c[0]), c[1], pos=self._p(meta))
+
     def chooser(self, meta, c):
         return c[0]
 

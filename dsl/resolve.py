@@ -1415,6 +1415,10 @@ class _Checker:
                 if n < 1:
                     self.fail("a die needs at least one side", s)
                 scope[name] = "int"
+            case A.RandomChooseStmt(name=name, source=src):
+                self._want(self.expr(src, scope), "list", src, "what is chosen at random")
+                scope[name] = "any"
+                self.locals_seen.add(name)
             case A.SecretChooseStmt(among=among) if among is not None:
                 self._want(self.expr(among, scope), "list", among, "the players who choose")
                 self.param(s, dict(scope, **{s.var: "player"}))

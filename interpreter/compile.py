@@ -1248,6 +1248,22 @@ class _Compiler:
             return out
         return legal
 
+    def s_RandomChooseStmt(self, s, scope):
+        source, name, pos = self.ex(s.source, scope), s.name, s.pos
+        scope.add(name)
+        at = f"{pos.path}:{pos.line}"
+
+        def pick(c: Ctx):
+            options = list(source(c))
+            if not options:
+                raise Impossible(f"nothing to choose at random for `{name}`", pos)
+            value = options[c.eng.chance().randrange(len(options))]
+            c.v[name] = value
+            if c.eng.record:
+                c.eng.events.append({"event": "random", "name": name, "value": value,
+                                     "player": c.you, "at": at})
+        return pick, False
+
     def s_ChooseStmt(self, s, scope):
         options = self.options_fn(s, scope)
         chooser = self.ex(s.chooser, scope) if s.chooser is not None else None

@@ -128,6 +128,7 @@ TEMPLATES = {
                  "top": "put the top {count} of {source} on top of {dest}"},
     "ShuffleStmt": "shuffle {zone}",
     "RollStmt": "roll a {sides}-sided die ({name})",
+    "RandomChooseStmt": "choose {name:a} from {source} at random",
     "ChooseStmt": {"in": "choose {name:a} from {source}", "range": "choose {name:a} from {lo} to {hi}",
                    "subsets": "choose any number of {source} ({name})", "where": "{text} where {cond}",
                    "by_in": "{chooser} chooses {name:a} from {source}",

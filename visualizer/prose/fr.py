@@ -130,6 +130,7 @@ TEMPLATES = {
                  "top": "mets les {count} premiers éléments {source:of} sur le dessus {dest:of}"},
     "ShuffleStmt": "mélange {zone}",
     "RollStmt": "lance un dé à {sides} faces ({name})",
+    "RandomChooseStmt": "choisis {name:a} parmi {source} au hasard",
     "ChooseStmt": {"in": "choisis {name:a} parmi {source}", "range": "choisis {name:a} de {lo} {hi:to}",
                    "subsets": "choisis autant que tu veux parmi {source} ({name})",
                    "where": "{text} où {cond}",

@@ -529,6 +529,9 @@ class Sentences:
     def _RollStmt(self, s, depth):
         return self.fill("RollStmt", sides=s.sides, name=self.name(s.name))
 
+    def _RandomChooseStmt(self, s, depth):
+        return self.fill("RandomChooseStmt", name=self.name(s.name), source=self.expr(s.source))
+
     def choice(self, construct: str, s, chooser=None) -> Phrase:
         """`choose NAME in/from ... where ...`, shared by choices, secret choices and params;
         with a chooser, the `by_` forms (`X chooses ...`)."""

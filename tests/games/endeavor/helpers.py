@@ -19,10 +19,16 @@ def game(variant: str | None = None):
     return load_game("endeavor-deep-sea", variant)
 
 
-def start(players: int = 3, seed: int = 0, variant: str | None = None, **options) -> Engine:
-    e = Engine(game(variant), players, seed, options or None)
-    e.start()
-    return e
+def start(players: int = 3, seed: int = 0, variant: str | None = None, first: int | None = 0,
+          **options) -> Engine:
+    """A game from the first seed from `seed` on whose random first player (Endeavor FR l.113-114)
+    is seat `first` (the worked examples are told by the first player; None: any seat)."""
+    while True:
+        e = Engine(game(variant), players, seed, options or None)
+        e.start()
+        if first is None or e.state["counters"]["wave"] == first:
+            return e
+        seed += 1
 
 
 # ------------------------------------------------------------------ reading the state

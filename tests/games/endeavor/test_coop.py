@@ -30,7 +30,9 @@ def test_solo_seven_rounds_and_four_setbacks():
     assert len(zone(e, "team@0")) == 1 + 7                       # one recruit a round, 7 rounds
 
 
-def test_volcanic_activity_moves_every_submersible_up_two_levels():
+def test_rulebook_e37_volcanic_activity_moves_every_submersible_up_two_levels():
+    """The Co-Op Setback example (FR l.1057-1062): "Activité volcanique" drawn at the start of a
+    round moves every submersible of every player up 2 depth levels, as far as it can."""
     e = to_turns(start(2, variant="coop"))
     lay(e, "sunken_ruins", 2, 4)
     lay(e, "hydrothermal_vents", 3, 3)
@@ -74,16 +76,22 @@ def met(e) -> int:
     return e.state["counters"]["objectives_met"]
 
 
-def test_coop_band_eleven_publication_discs_at_three_players():
-    assert met(coop_end([4, 4, 3])) == met(coop_end([4, 4, 2])) + 1   # FR l.1080-1082: 11 or more
+def test_rulebook_e38_coop_band_eleven_publication_discs_at_three_players():
+    """The Co-Op mission objective example (FR l.1069-1074, bands FR l.996-1003): at 3 players the
+    Publication objective is met when the group has at least 11 publication discs in the ocean."""
+    assert met(coop_end([4, 4, 3])) == met(coop_end([4, 4, 2])) + 1   # FR l.1073-1074: at least 11
 
 
-def test_the_impact_objective_counts_the_groups_impact_journals_and_specialists():
+def test_rulebook_e39_the_impact_objective_counts_the_groups_impact_journals_and_specialists():
+    """The Co-Op Impact objective example (FR l.1046-1050, 1059-1062): at 3 players the group
+    must reach "%5" (read 45) VP from the Impact board, all journals and all specialists."""
     # the whole board and 14 tokens on the ∞ hex: 19 + 13 * 2 = 45 VP, the 3-player target
     assert met(coop_end([0, 0, 0], infinity=14)) == met(coop_end([0, 0, 0], infinity=13)) + 1
 
 
-def test_the_impact_objective_counts_the_rank_5_seniors_scored_at_the_end():
+def test_rulebook_e39_the_impact_objective_counts_the_rank_5_seniors_scored_at_the_end():
+    """E39 again (FR l.1046-1050): the specialists' VP in the group's total include the rank-5
+    Seniors' final scoring."""
     # 43 VP on the board; the Expedition Sponsor's final scoring (research // 2 = 2, sample)
     # makes 45, the 3-player target, only if it is scored before the objectives are checked
     assert met(coop_end([0, 0, 0], infinity=13, senior="expedition_sponsor")) == \

@@ -4,7 +4,7 @@ data of components.yaml stands in and the test checks the mechanism. Positions a
 moving components (helpers.put and friends), never by doing a rule's work."""
 from __future__ import annotations
 
-from .helpers import (disc_to, finish, formula, item, labels, lay, me, one, play, put,
+from .helpers import (disc_to, finish, formula, item, labels, lay, me, one, play, preset, put,
                       recruit_into_team, refresh, start, sub_to, to_turns, zone)
 
 
@@ -47,6 +47,15 @@ def test_rulebook_e1_dive_stack_of_the_launch_zone():
     e = start(3)
     assert len(zone(e, "dive_stack[star_of_the_seas]")) == 4     # FR l.122-125: its site shows 4
     assert len(zone(e, "token_supply")) == 30 - 4
+
+
+def test_the_first_player_is_drawn_at_random_and_takes_the_wave_token():
+    # FR l.113-114: "Déterminez le premier joueur au hasard et donnez-lui le pion Vague"
+    waves = {seed: start(4, seed, first=None).state["counters"]["wave"] for seed in range(16)}
+    assert set(waves.values()) == {0, 1, 2, 3}
+    assert start(4, 5, first=None).state["counters"]["wave"] == waves[5]   # seeded
+    e = start(4, 5, first=None)
+    assert e.decision.player == waves[5] and e.decision.kind == "do recruit"  # 1a from the Wave
 
 
 def test_rulebook_e2_launch_and_its_arrival_bonus():
@@ -421,6 +430,35 @@ def test_rulebook_e24_connections_pay_the_active_player_first_then_clockwise():
     assert paid == [0, 0, 0, 1, 2]                              # Violet first, then clockwise
 
 
+def sonar_on_the_reef_edge(space_1_taken: bool):
+    """Violet (Sonar) in the Reef Edge, whose track's space 2 is one end of a line (1 research)
+    and Red's publication site the other; Yellow on space 1 if `space_1_taken`."""
+    e = turn_start()
+    lay(e, "reef_edge", 1, 5)
+    sub_to(e, 0, "reef_edge")
+    if space_1_taken:
+        disc_to(e, 1, "sonar_track[reef_edge_sonar]", "sonar")
+    disc_to(e, 2, "site[reef_edge_p1]", "publication")
+    before = [me(e, p)["research"] for p in range(3)]
+    start = len(e.events)
+    activate(e, "lab_assistant")                                  # the zone's only track
+    gained = [me(e, p)["research"] - before[p] for p in range(3)]
+    paid = [ev["player"] for ev in e.events[start:] if ev.get("trigger") == "connection_established"]
+    return gained, paid
+
+
+def test_a_sonar_space_at_one_end_of_a_connection():
+    # FR l.475-476: the disc placed by Sonar may establish a connection: space 2 is the line's end
+    gained, paid = sonar_on_the_reef_edge(space_1_taken=True)
+    assert paid == [0, 2]                                         # Violet first, then Red
+    assert gained == [1 + 1, 0, 1]                                # space 2's reward (sample) + the line
+
+
+def test_the_other_spaces_of_the_track_are_not_the_lines_end():
+    gained, paid = sonar_on_the_reef_edge(space_1_taken=False)    # Violet's disc on space 1
+    assert paid == [] and gained == [0, 0, 0]
+
+
 # ---------------------------------------------------------------- zone icons (FR l.795-810)
 def test_rulebook_e25_after_dive_here_one_impact():
     e = turn_start()
@@ -584,6 +622,53 @@ def test_rulebook_e35_research_and_discs_one_point_per_three():
     me(e)["research"] = 2
     put(e, top_token(e, "star_of_the_seas", "travel", 3), "dive_tokens@0")   # stored: 3 research
     assert formula(e, "leftover_vp(you)") == (2 + 2 + 3) // 3 == 2
+
+
+def test_rulebook_e36_the_final_score_of_69():
+    """The score pad's example (FR l.938-1022): Violet's position of E29-E35 on one sheet scores
+    9 + 7 + (11 + 3 + 9) + 2 = 41, and "Votre score final est de 69 points" (FR l.1022) leaves 28
+    to the attribute tracks (the digest's inference; the bands are sample). Sites are chosen so
+    that no connection is established."""
+    e = turn_start(rounds=1)
+    for name, r, c in [("atoll", 1, 2), ("lagoon", 1, 1), ("reef_edge", 1, 5), ("shallows", 1, 6),
+                       ("sunken_ruins", 2, 4), ("seagrass_meadow", 2, 2), ("shipwreck", 2, 5),
+                       ("hydrothermal_vents", 3, 3), ("brine_pool", 4, 3)]:
+        lay(e, name, r, c)
+    discs = {                                                     # E31, E32, E33 (seats 0, 1, 2)
+        "sonar": [["star_sonar"] * 3 + ["calm_left"] * 2 + ["kelp_sonar"],
+                  ["calm_right"] * 3 + ["kelp_sonar"], ["kelp_sonar", "reef_edge_sonar"]],
+        "publication": [["reef_edge_p1", "meadow_p1", "wreck_p1"],
+                        ["star_p1", "frozen_p1", "twilight_p1", "seep_p1"],
+                        ["atoll_p1", "whale_p1", "plain_p1", "twilight_p2"]],
+        "conservation": [["lagoon_c1", "shallows_c1", "ruins_c2", "vents_c1", "brine_c1"],
+                         ["kelp_c1", "ruins_c3", "shelf_c1", "twilight_c2", "trench_c1", "plain_c1"],
+                         []]}
+    for kind, seats in discs.items():
+        for seat, where in enumerate(seats):
+            for w in where:
+                disc_to(e, seat, f"sonar_track[{w}]" if kind == "sonar" else f"site[{w}]", kind)
+    for h in ("a2", "b1", "b2", "c1", "inf", "inf"):             # E29: 3 x 1 + 3 x 2
+        preset(e, zone(e, "impact_supply@0")[0], f"hex[{h}]")
+    put(e, one(e, "effective_teaching_of_ecosystem_risks"), "journals@0")   # E30: 4 VP
+    adventurer = one(e, "famous_adventurer")
+    put(e, adventurer, "team@0")
+    item(e, adventurer)["promoted"] = True                        # E30: 11 zones // 3
+    for d in list(zone(e, "transit@0")):                          # E35: 2 discs, 2 + 3 research
+        put(e, d, "reserve@0")
+    for _ in range(2):
+        put(e, zone(e, "reserve@0")[0], "transit@0")
+    me(e)["research"] = 2
+    put(e, top_token(e, "star_of_the_seas", "travel", 3), "dive_tokens@0")
+    for a, cube in zip(("reputation", "inspiration", "coordination", "ingenuity"), (7, 7, 6, 6)):
+        me(e)[a] = cube                                           # 8 + 8 + 6 + 6 = 28 (sample)
+    refresh(e)
+    finish(e)
+    parts = [formula(e, f) for f in ("track_vp(you)", "impact_vp(you)", "journal_vp(you)",
+                                     "specialist_vp", "leftover_vp(you)")]
+    assert parts == [28, 9, 4, 3, 2]
+    assert [objective(e, o) for o in ("sonar_discs", "publication_discs", "conservation_discs")] \
+        == [6 + 5, 3, 5 + 4]
+    assert e.result["scores"][0] == 69
 
 
 # ---------------------------------------------------------------- attribute tracks (FR l.393-401)
