@@ -96,7 +96,7 @@ def sponsor_ids(e: Engine) -> list[int]:
 
 
 def with_module(e: Engine, d: str) -> None:
-    item(e, d).update(module=True, action=item(e, d)["moduled"])
+    item(e, d).update(equipped=True, action=item(e, d)["moduled"])
 
 
 def refresh(e: Engine) -> None:

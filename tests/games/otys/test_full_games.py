@@ -1,6 +1,7 @@
 """Otys: whole games for 2, 3 and 4 players with the random and greedy agents finish without
 error, with every invariant (structural, and those of game.yaml: 8 divers in each queue, dig zones
-within 3/3/4/5/6, every cube counted) holding after every decision; more seeds are slow."""
+within 3/3/4/5/6, every cube counted) holding after every decision. The quick tier plays one
+2-player game (the greedy agent plays quick in test_solo.py); the rest is slow."""
 from __future__ import annotations
 
 import pytest
@@ -42,16 +43,18 @@ def finished(e):
         assert all(len(s["zones"][f"dig[{l}]@{p}"]) <= c for l, c in CAPACITIES.items())
 
 
-@pytest.mark.parametrize("variant, players, agents", [
-    (None, 2, "greedy,random"), (None, 4, "random"), ("advanced", 3, "random")])
-def test_full_game(variant, players, agents):
-    finished(play_checked(variant, players, 1 if variant is None else 4, agents))
+def test_full_game():
+    """The quick tier: one game; `meeplang check --deep` (tests/test_deep_check.py) already plays
+    every variant and player count with the invariants checked."""
+    finished(play_checked(None, 2, 1, "random"))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant, players", [(None, 3), ("author", 4)])
-def test_full_game_more(variant, players):
-    finished(play_checked(variant, players, 4, "random"))
+@pytest.mark.parametrize("variant, players, seed, agents", [
+    (None, 2, 1, "greedy,random"), (None, 4, 1, "random"), ("advanced", 3, 4, "random"),
+    (None, 3, 4, "random"), ("author", 4, 4, "random")])
+def test_full_game_more(variant, players, seed, agents):
+    finished(play_checked(variant, players, seed, agents))
 
 
 @pytest.mark.slow

@@ -159,7 +159,7 @@ def test_the_spy_moves_a_timer_back_instead_of_copying():
 
 
 @pytest.mark.parametrize("variant, agents", [("solo", "random"), ("solo", "greedy"),
-                                            ("solo-hard", "random"),
+                                            pytest.param("solo-hard", "random", marks=pytest.mark.slow),
                                             pytest.param("solo-hard", "greedy", marks=pytest.mark.slow)])
 def test_full_solo_games(variant, agents):
     """The game ends when the second Timer is met, at once: no Timer is left."""
