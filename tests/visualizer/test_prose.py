@@ -103,6 +103,15 @@ def test_the_regular_plural_of_a_term(lang, text, plural):
     assert GRAMMARS[lang].plural(text) == plural
 
 
+@pytest.mark.parametrize(("lang", "plural", "one"), [
+    ("en", "Batteries", "Battery"), ("en", "Bid markers", "Bid marker"), ("en", "Coins", "Coin"),
+    ("en", "Boxes", "Box"), ("fr", "Pièces", "Pièce"),
+    ("fr", "Cartes de construction", "Carte de construction"),
+])
+def test_a_plural_term_said_of_one(lang, plural, one):
+    assert GRAMMARS[lang].singular(plural) == one
+
+
 COUNTED = """\
 game: counted
 players: 2

@@ -65,6 +65,19 @@ class English:
             last += "s"
         return f"{head} {last}" if head else last
 
+    @staticmethod
+    def singular(text: str) -> str:
+        """A plural term said of one: its last word loses the -s (`Batteries` -> `Battery`,
+        `Bid markers` -> `Bid marker`)."""
+        head, _, last = text.rpartition(" ")
+        if last.endswith("ies") and len(last) > 4:
+            last = last[:-3] + "y"
+        elif last.endswith(("ches", "shes", "xes", "sses")):
+            last = last[:-2]
+        elif last.endswith("s") and not last.endswith("ss"):
+            last = last[:-1]
+        return f"{head} {last}" if head else last
+
     def decorate(self, p: Phrase, spec: str) -> str:
         text = running(p)
         match spec:
@@ -114,6 +127,15 @@ class French:
             first = first[:-2] + "aux"
         else:
             first += "s"
+        return first + space + rest
+
+    @staticmethod
+    def singular(text: str) -> str:
+        """A plural term said of one: its first word loses the -s or -x (`Pièces` -> `Pièce`,
+        `Cartes de construction` -> `Carte de construction`)."""
+        first, space, rest = text.partition(" ")
+        if first[-1:] in ("s", "x"):
+            first = first[:-1]
         return first + space + rest
 
     def decorate(self, p: Phrase, spec: str) -> str:

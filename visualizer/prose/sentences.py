@@ -86,8 +86,7 @@ class Sentences:
         notes = grammar(self.game.terms, key, self.lang)
         text = self.game.term(key, self.lang)
         if singular and "pl" in notes:
-            first, _, rest = text.partition(" ")
-            text = (first[:-1] if first[-1:] in "sx" else first) + (f" {rest}" if rest else "")
+            text = self.grammar.singular(text)
             notes = notes - {"pl"}
         return Phrase(text, self.grammar, noun=True, notes=notes)
 
