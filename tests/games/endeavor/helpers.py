@@ -10,6 +10,8 @@ from meeplang.interpreter import invariants
 from meeplang.interpreter.compile import Ctx
 from meeplang.interpreter.engine import Engine
 
+from ..state import item, labels, me, zone  # noqa: F401 (re-exported to the tests)
+
 MAIN = ["activate", "journal_action", "pass_"]     # a turn's actions
 FREE = ["spend_dive_token"]                          # its free action
 
@@ -32,18 +34,6 @@ def start(players: int = 3, seed: int = 0, variant: str | None = None, first: in
 
 
 # ------------------------------------------------------------------ reading the state
-def me(e: Engine, seat: int = 0) -> dict:
-    return e.state["players"][seat]
-
-
-def zone(e: Engine, key: str) -> list:
-    return e.state["zones"][key]
-
-
-def item(e: Engine, x: str) -> dict:
-    return e.state["items"][x]
-
-
 def named(e: Engine, name: str, kind: str | None = None) -> list[str]:
     """The ids of the items with this `name` field (all copies), in id order."""
     return [x for x, it in e.state["items"].items()
@@ -140,10 +130,6 @@ def play(e: Engine, *labels: str) -> Engine:
         broken = invariants.check(e)
         assert not broken, broken
     return e
-
-
-def labels(e: Engine) -> list[str]:
-    return e.decision.labels
 
 
 def quiet(e: Engine, stop) -> Engine:

@@ -9,6 +9,8 @@ from meeplang.interpreter import invariants
 from meeplang.interpreter.compile import Ctx
 from meeplang.interpreter.engine import Engine
 
+from ..state import item, labels, me, zone  # noqa: F401 (re-exported to the tests)
+
 MAIN = ["buy_card", "move_deeples", "pass_development"]   # the Phase A turn's actions
 FREE = ["power_plant", "build_extension"]                  # its free actions
 
@@ -25,19 +27,6 @@ def start(players: int = 4, variant: str | None = None, seed: int = 0, **options
 
 
 # ------------------------------------------------------------------ reading the state
-def me(e: Engine, seat: int = 0) -> dict:
-    """A seat's counters (live: changes show up)."""
-    return e.state["players"][seat]
-
-
-def zone(e: Engine, key: str) -> list:
-    return e.state["zones"][key]
-
-
-def item(e: Engine, x: str) -> dict:
-    return e.state["items"][x]
-
-
 def cell(e: Engine, x: str):
     c = e.state["cells"].get(x)
     return None if c is None else tuple(c)
@@ -118,10 +107,6 @@ def play(e: Engine, *labels: str) -> Engine:
         broken = invariants.check(e)
         assert not broken, broken
     return e
-
-
-def labels(e: Engine) -> list[str]:
-    return e.decision.labels
 
 
 def pass_all(e: Engine) -> Engine:

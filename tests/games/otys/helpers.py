@@ -9,6 +9,8 @@ from meeplang.interpreter import invariants
 from meeplang.interpreter.compile import Ctx
 from meeplang.interpreter.engine import Engine
 
+from ..state import item, labels, me, zone  # noqa: F401 (re-exported to the tests)
+
 MAIN, FREE = ["take_turn"], ["complete_contract"]    # a turn's action and its free action
 
 
@@ -21,18 +23,6 @@ def start(players: int = 2, variant: str | None = None, seed: int = 0, **options
     e = Engine(game(variant), players, seed, options or None)
     e.start()
     return e
-
-
-def me(e: Engine, seat: int = 0) -> dict:
-    return e.state["players"][seat]
-
-
-def zone(e: Engine, key: str) -> list:
-    return e.state["zones"][key]
-
-
-def item(e: Engine, x: str) -> dict:
-    return e.state["items"][x]
 
 
 def types(e: Engine, key: str) -> list[str]:
@@ -117,10 +107,6 @@ def play(e: Engine, *labels: str) -> Engine:
         broken = invariants.check(e)
         assert not broken, broken
     return e
-
-
-def labels(e: Engine) -> list[str]:
-    return e.decision.labels
 
 
 def use(e: Engine) -> Engine:

@@ -11,6 +11,8 @@ from meeplang.interpreter import invariants
 from meeplang.interpreter.compile import Ctx, _Compiler
 from meeplang.interpreter.engine import Engine
 
+from ..state import item, labels, me, zone  # noqa: F401 (re-exported to the tests)
+
 ACCOUNTS = ("hr", "rd", "ge", "me", "sf")
 
 
@@ -26,20 +28,8 @@ def start(players: int = 4, seed: int = 0, variant: str | None = None) -> Engine
 
 
 # ------------------------------------------------------------------ reading the state
-def me(e: Engine, seat: int = 0) -> dict:
-    return e.state["players"][seat]
-
-
 def accounts(e: Engine, seat: int = 0) -> dict:
     return {a: me(e, seat)[f"accounts[{a}]"] for a in ACCOUNTS}
-
-
-def zone(e: Engine, key: str) -> list:
-    return e.state["zones"][key]
-
-
-def item(e: Engine, x: str) -> dict:
-    return e.state["items"][x]
 
 
 def counter(e: Engine, name: str):
@@ -50,10 +40,6 @@ def formula(e: Engine, text: str, seat: int = 0, **local):
     """Evaluate a Meeplang expression (the game's formulas included) for `seat` now."""
     fn = _Compiler(e.prog, e.game).ex(parse_expression(text), set(local))
     return fn(Ctx(e.state, seat, dict(local), e))
-
-
-def labels(e: Engine) -> list[str]:
-    return e.decision.labels
 
 
 # ------------------------------------------------------------------ editing the state
