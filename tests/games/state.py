@@ -1,7 +1,10 @@
-"""Reading a game's state in the games' tests: a player's counters, a zone, an item, the options
-of the decision waiting (each game's helpers.py re-exports these beside its own)."""
+"""Reading a game's state in the games' tests (a player's counters, a zone, an item, the options
+of the decision waiting; each game's helpers.py re-exports these beside its own), and playing a
+whole game with its invariants checked at every decision."""
 from __future__ import annotations
 
+from meeplang.interpreter import invariants
+from meeplang.interpreter.agents import make_agents
 from meeplang.interpreter.engine import Engine
 
 
@@ -19,3 +22,21 @@ def item(e: Engine, x: str) -> dict:
 
 def labels(e: Engine) -> list[str]:
     return e.decision.labels
+
+
+def play_with_invariants(game, players: int, seed: int, agents: str,
+                         options: dict | None = None) -> Engine:
+    """A whole game played by `agents`, every invariant of the game checked after each
+    decision (the failure names the decision)."""
+    e = Engine(game, players, seed, options)
+    seats = make_agents(agents, players, seed)
+    d = e.start()
+    assert invariants.check(e) == []
+    steps = 0
+    while d is not None:
+        seat = seats[d.player]
+        d = e.choose(seat.choose(e, d, e.view(d.player) if seat.needs_view else None))
+        steps += 1
+        broken = invariants.check(e)
+        assert not broken, (game.name, game.variant, players, seed, agents, steps, broken)
+    return e

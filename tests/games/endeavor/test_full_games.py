@@ -5,26 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from meeplang.interpreter import invariants
-from meeplang.interpreter.agents import make_agents
-from meeplang.interpreter.engine import Engine
 
+from ..state import play_with_invariants
 from .helpers import game
 
 
 def play_checked(variant, players, seed, agents, options=None):
-    e = Engine(game(variant), players, seed, options)
-    seats = make_agents(agents, players, seed)
-    d = e.start()
-    assert invariants.check(e) == []
-    steps = 0
-    while d is not None:
-        d = e.choose(seats[d.player].choose(e, d, e.view(d.player) if seats[d.player].needs_view
-                                            else None))
-        steps += 1
-        broken = invariants.check(e)
-        assert not broken, (variant, players, seed, agents, steps, broken)
-    return e
+    return play_with_invariants(game(variant), players, seed, agents, options)
 
 
 def finished(e, players, rounds=6):
