@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-
 from ..state import play_with_invariants
 from .helpers import game
 
