@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from meeplang.interpreter import invariants
 from meeplang.interpreter.agents import make_agents
+from meeplang.interpreter.compile import Ctx
 from meeplang.interpreter.engine import Engine
 
 
@@ -22,6 +23,17 @@ def item(e: Engine, x: str) -> dict:
 
 def labels(e: Engine) -> list[str]:
     return e.decision.labels
+
+
+def reoffer(e: Engine, main: list[str]) -> None:
+    """After a test edited the state at a turn decision (a rulebook example's Given), offer what
+    the rules offer now: the turn's `main` actions and its window of free actions."""
+    d = e.decision
+    assert d is not None and d.kind == "action", d
+    c = Ctx(e.state, d.player, {}, e)
+    free = e.free_window(d.player)
+    d.options = e.action_options(c, main, False) + (e.action_options(c, free, True) if free else [])
+    d._labels = None
 
 
 def play_with_invariants(game, players: int, seed: int, agents: str,

@@ -10,10 +10,9 @@ from meeplang.interpreter import invariants
 from meeplang.interpreter.compile import Ctx
 from meeplang.interpreter.engine import Engine
 
-from ..state import item, labels, me, zone  # noqa: F401 (re-exported to the tests)
+from ..state import item, labels, me, reoffer, zone  # noqa: F401 (re-exported to the tests)
 
 MAIN = ["activate", "journal_action", "pass_"]     # a turn's actions
-FREE = ["spend_dive_token"]                          # its free action
 
 
 @lru_cache(maxsize=None)
@@ -112,12 +111,7 @@ def recruit_into_team(e: Engine, seat: int, name: str) -> str:
 
 def refresh(e: Engine) -> None:
     """After editing the state at a turn decision, offer what the rules offer now."""
-    d = e.decision
-    assert d is not None and d.kind == "action", d
-    c = Ctx(e.state, d.player, {}, e)
-    free = e.free_window(d.player)
-    d.options = e.action_options(c, MAIN, False) + (e.action_options(c, free, True) if free else [])
-    d._labels = None
+    reoffer(e, MAIN)
 
 
 # ------------------------------------------------------------------ driving

@@ -9,10 +9,9 @@ from meeplang.interpreter import invariants
 from meeplang.interpreter.compile import Ctx
 from meeplang.interpreter.engine import Engine
 
-from ..state import item, labels, me, zone  # noqa: F401 (re-exported to the tests)
+from ..state import item, labels, me, reoffer, zone  # noqa: F401 (re-exported to the tests)
 
 MAIN = ["buy_card", "move_deeples", "pass_development"]   # the Phase A turn's actions
-FREE = ["power_plant", "build_extension"]                  # its free actions
 
 
 @lru_cache(maxsize=None)
@@ -90,12 +89,7 @@ def clear(e: Engine, key: str, to: str = "box") -> None:
 
 def refresh(e: Engine) -> None:
     """After editing the state at a Phase A turn decision, offer what the rules offer now."""
-    d = e.decision
-    assert d is not None and d.kind == "action", d
-    c = Ctx(e.state, d.player, {}, e)
-    free = e.free_window(d.player)
-    d.options = e.action_options(c, MAIN, False) + (e.action_options(c, free, True) if free else [])
-    d._labels = None
+    reoffer(e, MAIN)
 
 
 # ------------------------------------------------------------------ driving

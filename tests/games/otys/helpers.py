@@ -6,12 +6,11 @@ from functools import lru_cache
 
 from meeplang.dsl.resolve import load_game
 from meeplang.interpreter import invariants
-from meeplang.interpreter.compile import Ctx
 from meeplang.interpreter.engine import Engine
 
-from ..state import item, labels, me, zone  # noqa: F401 (re-exported to the tests)
+from ..state import item, labels, me, reoffer, zone  # noqa: F401 (re-exported to the tests)
 
-MAIN, FREE = ["take_turn"], ["complete_contract"]    # a turn's action and its free action
+MAIN = ["take_turn"]  # a turn's action (its free action comes from the turn's window)
 
 
 @lru_cache(maxsize=None)
@@ -91,12 +90,7 @@ def with_module(e: Engine, d: str) -> None:
 
 def refresh(e: Engine) -> None:
     """After editing the state at a turn decision, offer what the rules offer now."""
-    d = e.decision
-    assert d is not None and d.kind == "action", d
-    c = Ctx(e.state, d.player, {}, e)
-    free = e.free_window(d.player)
-    d.options = e.action_options(c, MAIN, False) + (e.action_options(c, FREE, True) if free else [])
-    d._labels = None
+    reoffer(e, MAIN)
 
 
 def play(e: Engine, *labels: str) -> Engine:
