@@ -875,10 +875,14 @@ class _Builder:
                     raise ResolveError(f"graph {name}: {key}: {spec[key]!r} must name a list table",
                                        spec.pos_of(key))
                 self.used_tables.add(spec[key])
+            for node in nodes:
+                if not isinstance(node, (str, int)) or isinstance(node, bool):
+                    raise ResolveError(f"graph {name}: node {node!r} must be a name or a number",
+                                       spec.pos_of("nodes"))
             adjacency = {n: [] for n in nodes}
             for edge in edges:
-                if not (isinstance(edge, list) and len(edge) == 2 and all(e in adjacency
-                                                                            for e in edge)):
+                if not (isinstance(edge, list) and len(edge) == 2
+                        and all(isinstance(e, (str, int)) and e in adjacency for e in edge)):
                     raise ResolveError(f"graph {name}: edge {edge!r} must join two of its nodes",
                                        spec.pos_of("edges"))
                 a, b = edge

@@ -823,6 +823,21 @@ def test_graph_edges_must_join_declared_nodes(tmp_path):
         make_game(tmp_path, GRAPH.replace("[d, reef]]", "[d, reef], [reef, atlantis]]"))
 
 
+@pytest.mark.parametrize("lanes, message", [
+    ("[d, reef], [[reef], d]]", r"edge \[\['reef'\], 'd'\] must join two of its nodes"),
+    ("[d, reef], [d, {x: 1}]]", r"edge \['d', \{'x': 1\}\] must join two of its nodes"),
+])
+def test_graph_edges_of_lists_or_maps_are_errors_not_crashes(tmp_path, lanes, message):
+    # found by the fuzzer: an unhashable end used to raise TypeError
+    with pytest.raises(ResolveError, match=message):
+        make_game(tmp_path, GRAPH.replace("[d, reef]]", lanes))
+
+
+def test_graph_nodes_must_be_names_or_numbers(tmp_path):
+    with pytest.raises(ResolveError, match=r"node \['x'\] must be a name or a number"):
+        make_game(tmp_path, GRAPH.replace("spaces: [port,", "spaces: [[x], port,"))
+
+
 CAPACITY = """
 game: cap
 players: 1
