@@ -11,7 +11,8 @@ escapes are shown. The goal is 0 escapes.
 Input i is made by its own random generator (from the seed and i), so a run gives the same
 inputs in any number of pieces and jobs. With `--resume FILE` the totals so far are kept in FILE
 (after every chunk of inputs): stop the run at any time, start the same command again, and it
-goes on where it stopped and adds up.
+goes on where it stopped and adds up, recording which inputs escaped; `--inputs I ...` tries
+those again once they are fixed.
 """
 from __future__ import annotations
 
@@ -100,7 +101,7 @@ def run_chunk(indexes: range) -> list:
 
 def load_totals(path: Path | None, seed: int) -> dict:
     totals = {"seed": seed, "done": 0, "escapes": 0, "seconds": 0.0,
-              "kinds": dict.fromkeys(KINDS, 0), "shown": []}
+              "kinds": dict.fromkeys(KINDS, 0), "shown": [], "escaped": []}
     if path is not None and path.exists():
         saved = json.loads(path.read_text(encoding="utf-8"))
         if saved["seed"] != seed:
@@ -124,7 +125,11 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1, help="processes")
     parser.add_argument("--resume", type=Path, metavar="FILE",
                         help="keep the totals in FILE and go on from them")
+    parser.add_argument("--inputs", type=int, nargs="+", metavar="I",
+                        help="try only these inputs again (say, the escapes a run recorded)")
     args = parser.parse_args()
+    if args.inputs:
+        return retry(args.seed, args.inputs)
     totals = load_totals(args.resume, args.seed)
     first = totals["done"]
     chunks = [range(a, min(a + CHUNK, args.n)) for a in range(first, args.n, CHUNK)]
@@ -138,6 +143,7 @@ def main() -> int:
                 totals["kinds"][kind] += 1
                 if escape:
                     totals["escapes"] += 1
+                    totals["escaped"].append(i)
                     if len(totals["shown"]) < args.show:
                         totals["shown"].append(escape)
                         print(f"--- escape {len(totals['shown'])} (input {i}, a {kind} from "
@@ -152,6 +158,19 @@ def main() -> int:
           f"this session {now} in {elapsed:.1f} s ({now / max(elapsed, 1e-9):.1f}/s): "
           f"{totals['escapes']} escaped")
     return 1 if totals["escapes"] else 0
+
+
+def retry(seed: int, inputs: list[int]) -> int:
+    """Try the given inputs of a run again on today's code: which of them still escape."""
+    with tempfile.TemporaryDirectory(prefix="meeplang-fuzzrun-") as root:
+        _start_worker(seed, root)
+        still = 0
+        for i, kind, name, escape in run_chunk(inputs):
+            still += bool(escape)
+            print(f"input {i} (a {kind} from {name}): " + (f"escapes\n{escape}" if escape
+                                                           else "no escape"))
+    print(f"{still} of {len(inputs)} inputs escaped")
+    return 1 if still else 0
 
 
 class _InProcess:
