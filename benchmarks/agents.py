@@ -166,7 +166,8 @@ def new_eden(games: int, iterations: int) -> None:
     print(f"\nNew Eden, 4 players, {games} games each (seeds 0..{games - 1}):")
     print(f"{'agents':<34} {'seat 0 wins':>11} {'collapses seat 0':>17} {'others':>7} "
           f"{'ms/decision seat 0':>19}")
-    for agents in ("random", "greedy", f"{mcts},random", f"{mcts},greedy"):
+    for agents in ("random", "greedy", f"{mcts},random", f"{mcts},greedy", f"{mcts}:greedy,random",
+                   f"{mcts}:greedy,greedy"):
         won, collapsed, others, spent, decided = 0.0, 0, 0, 0.0, 0
         for seed in range(games):
             e = Engine(game, 4, seed, record=False)

@@ -12,8 +12,8 @@ from meeplang.dsl.errors import UsageError
 
 from .decisions import Decision
 from .belief import unseen
-from .lookahead import after_action, after_choice
-from .search import Budget, search
+from .lookahead import after_action, after_choice, greedy_step
+from .search import Budget, random_step, search
 
 
 class Agent:
@@ -113,25 +113,33 @@ class GreedyAgent(Agent):
 
 class MCTSAgent(Agent):
     """Monte Carlo tree search (interpreter/search.py) over what its seat may believe: `mcts:400`
-    runs 400 iterations per decision, `mcts:0.5s` as many as half a second allows."""
+    runs 400 iterations per decision, `mcts:0.5s` as many as half a second allows; rollouts are
+    random, or one step ahead with `mcts:400:greedy`."""
 
     name = "mcts"
-    takes = "iterations (mcts:400) or seconds (mcts:0.5s) per decision"
+    takes = ("iterations (mcts:400) or seconds (mcts:0.5s) per decision, then optionally the "
+             "rollouts' policy (mcts:400:greedy)")
     default_budget = "200"
+    rollouts = {"random": random_step, "greedy": greedy_step}
 
     def __init__(self, seat, seed, setting=None):
         super().__init__(seat, seed)
         text = setting or self.default_budget
+        budget, _, rollout = text.partition(":")
         try:
-            self.budget = Budget(text)
+            self.budget = Budget(budget)
         except ValueError:
             raise UsageError(f"agent mcts:{text}: give {self.takes}") from None
+        self.step = self.rollouts.get(rollout or "random")
+        if self.step is None:
+            raise UsageError(f"agent mcts:{text}: unknown rollout policy {rollout!r} "
+                             f"(policies: {', '.join(self.rollouts)})")
         self.name = f"mcts:{text}"
 
     def choose(self, engine, decision, view):
         if len(decision.options) == 1:
             return 0
-        return search(engine, self.seat, self.budget, self.rng)
+        return search(engine, self.seat, self.budget, self.rng, self.step)
 
 
 class ScriptedAgent(Agent):

@@ -11,6 +11,8 @@ random number generator reseeded), never on the real hidden cards or the real di
   choice): the game is replayed into a believed copy and the option taken there; in a round of
   secret choices the others' picks still to come are drawn at random, so that the round is
   resolved before the position is valued.
+
+`greedy_step` uses the first way as a search's rollout policy.
 """
 from __future__ import annotations
 
@@ -61,3 +63,16 @@ def after_choice(engine, index: int, seat: int, rng: random.Random) -> int | Non
     except Impossible:
         return None
     return value_of(copy, seat)
+
+
+def greedy_step(game, decision, rng: random.Random) -> int:
+    """A rollout's choice one step ahead: at a turn's decision, the option after which the player
+    is best placed, each tried once in place (the rollout already plays in a belief, so nothing is
+    redrawn); elsewhere, and among equals, at random."""
+    if decision.kind != "action":
+        return rng.randrange(len(decision.options))
+    values = [after_action(game, option, decision.player, rng, [])[0]
+              for option in decision.options]
+    top = max((v for v in values if v is not None), default=None)
+    best = [i for i, v in enumerate(values) if v == top]
+    return best[rng.randrange(len(best))]

@@ -3,8 +3,9 @@
 Every iteration draws a belief (interpreter/belief.py: the game replayed, what the seat cannot
 see drawn again), walks down one shared tree from the decision to answer, choosing by UCB1 among
 the options legal in this belief (counting how often each was available, as information-set
-MCTS does), adds one node, plays on at random for at most ROLLOUT_DECISIONS decisions and scores
-the position reached. Each node keeps the reward of the seat that chose it, so every seat plays
+MCTS does), adds one node, plays on for at most ROLLOUT_DECISIONS decisions and scores the
+position reached. The rollout's choices are made by a `step` policy: at random (`random_step`), or
+one step ahead on the game's own score (interpreter/lookahead.py's `greedy_step`, `mcts:400:greedy`). Each node keeps the reward of the seat that chose it, so every seat plays
 for itself. Decisions with a single option take no node. Options are told apart by their labels,
 which hide what the chooser cannot see ("pile 2"), so a node means the same in every belief.
 
@@ -80,12 +81,18 @@ class Budget:
             i += 1
 
 
-def search(engine, seat: int, budget: Budget, rng: random.Random) -> int:
-    """The index of the option of `engine.decision` (one of `seat`'s) that the search prefers."""
+def random_step(game, decision, rng: random.Random) -> int:
+    """A rollout's choice at random."""
+    return rng.randrange(len(decision.options))
+
+
+def search(engine, seat: int, budget: Budget, rng: random.Random, step=random_step) -> int:
+    """The index of the option of `engine.decision` (one of `seat`'s) that the search prefers;
+    `step(game, decision, rng)` picks the rollouts' options."""
     root = Node(seat)
     for _ in budget.runs():
         try:
-            _iterate(root, believed_game(engine, seat, rng), rng)
+            _iterate(root, believed_game(engine, seat, rng), rng, step)
         except Impossible:  # a guess (a hidden counter) the real game contradicts: drop it
             continue
     labels = engine.decision.labels
@@ -95,7 +102,7 @@ def search(engine, seat: int, budget: Budget, rng: random.Random) -> int:
     return rng.randrange(len(labels)) if best is None else -best[2]
 
 
-def _iterate(root: Node, game, rng: random.Random) -> None:
+def _iterate(root: Node, game, rng: random.Random, step) -> None:
     path, node, d = [], root, game.decision
     while d is not None:  # selection, then one expansion
         if len(d.options) == 1:
@@ -124,7 +131,7 @@ def _iterate(root: Node, game, rng: random.Random) -> None:
     for _ in range(ROLLOUT_DECISIONS):
         if d is None:
             break
-        d = game.choose(rng.randrange(len(d.options)) if len(d.options) > 1 else 0)
+        d = game.choose(step(game, d, rng) if len(d.options) > 1 else 0)
     rewards = _rewards(game)
     for node in path:
         node.visits += 1

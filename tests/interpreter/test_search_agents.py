@@ -99,7 +99,7 @@ def test_a_belief_guesses_the_hidden_counters_of_the_others():
     assert [p["coins"] for p in copy.state["players"]] == [e.state["players"][0]["coins"]] * 3
 
 
-@pytest.mark.parametrize("agents", ["mcts:15,random", "greedy,random"])
+@pytest.mark.parametrize("agents", ["mcts:15,random", "mcts:6:greedy,random", "greedy,random"])
 def test_the_agents_are_deterministic_for_a_seed(agents):
     game = load_game("goofspiel")
     logs = [play_game(game, 2, 9, agents, options={"num_cards": 5}).choices for _ in range(2)]
@@ -178,3 +178,48 @@ def test_greedy_tries_its_options_and_leaves_the_game_and_its_dice_as_they_were(
     before = (json.dumps(engine.state, sort_keys=True), engine.rng.getstate())
     GreedyAgent(d.player, 1).choose(engine, d, None)
     assert (json.dumps(engine.state, sort_keys=True), engine.rng.getstate()) == before
+
+
+# Taking a risk pays only if the next turn is played well: one action of eight is a jackpot.
+PATIENCE = """
+game: patience
+players: 1
+counters:
+  points: {per: player, initial: 0}
+  risked: {per: player, initial: 0}
+actions:
+  safe: {effect: add 2 to points}
+  risk: {effect: add 1 to risked}
+  rest: {requires: risked == 0, effect: add 0 to points}
+  jackpot: {requires: risked == 1, effect: add 10 to points}
+""" + "".join(f"  waste{i}: {{requires: risked == 1, effect: add 0 to points}}\n"
+              for i in range(7)) + """
+flow:
+  - turns: {actions: [safe, risk], per_turn: 1, until: one_round}
+  - turns: {actions: [rest, jackpot, waste0, waste1, waste2, waste3, waste4, waste5, waste6],
+            per_turn: 1, until: one_round}
+scoring:
+  score: points
+"""
+
+
+def _first_pick(game, agent) -> str:
+    e = Engine(game, 1, 0)
+    d = e.start()
+    return d.labels[agent.choose(e, d, None)]
+
+
+def test_greedy_rollouts_see_what_a_well_played_next_turn_is_worth(tmp_path):
+    game = make_game(tmp_path, PATIENCE)
+    # one rollout per option: played one step ahead, the risk leads to the jackpot (10 > 2)
+    assert {_first_pick(game, MCTSAgent(0, seed, "2:greedy")) for seed in range(6)} == {"risk"}
+    # played at random, it finds the jackpot one time in eight: the safe 2 points look better
+    picks = [_first_pick(game, MCTSAgent(0, seed, "2")) for seed in range(6)]
+    assert picks.count("safe") >= 4
+
+
+def test_mcts_rollout_policies_are_named_in_the_setting():
+    greedy, plain = make_agents("mcts:40:greedy,mcts:40", 2, 1)
+    assert (greedy.name, greedy.budget.iterations, plain.name) == ("mcts:40:greedy", 40, "mcts:40")
+    with pytest.raises(UsageError, match="unknown rollout policy 'smart' .policies: random, greedy"):
+        make_agents("mcts:40:smart", 1, 1)
