@@ -185,7 +185,9 @@ class Compiled:
 
     def member(self, fam: FamilyRef, key, pos) -> ZoneRef:
         """`station[k]`: the member zone of a family (keys compare as text: 2 and "2" agree)."""
-        ref = self.zone_refs.get((fam.name, fam.owner, key)) if key is not None else None
+        # a key is a name or a number; a list or map (from a table) is no key, and unhashable
+        ref = (self.zone_refs.get((fam.name, fam.owner, key)) if isinstance(key, (str, int))
+               else None)
         if ref is not None:
             return ref
         for k in fam.keys:

@@ -631,6 +631,16 @@ def test_a_full_family_member_and_unknown_keys_are_errors(tmp_path):
         make_game(tmp_path, FAMILIES.replace('to bin["a"]', "to bin"))
 
 
+@pytest.mark.parametrize("key", ["[1]", '{"x": 1}'])
+def test_a_list_or_map_as_a_family_key_is_an_error_with_its_position(tmp_path, key):
+    # found by the fuzzer: a map read from a mutated table as a key raised TypeError (unhashable)
+    game = FAMILIES.replace("tables: {", f"tables: {{odd: {key}, ").replace(
+        'to bin["a"]', "to bin[odd]")
+    with pytest.raises(RuleError, match=r"bin has no key .* \(keys: a, b\)") as err:
+        start(make_game(tmp_path, game))
+    assert (err.value.pos.line, err.value.pos.col) == (11, 21)  # `bin[odd]`
+
+
 POLICY = """
 game: policy
 players: 1
