@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from .helpers import (accounts, at, counter, drive, formula, in_quadrimester, item, items_of,
-                      labels, me, play, put, start, zone)
+                      labels, me, play, put, run, start, zone)
 
 RICH = {"hr": 20, "rd": 20, "ge": 10, "me": 0}        # the rest goes to the Slush Fund
 
@@ -555,3 +555,70 @@ def test_rulebook_ex_12_the_seaplane_pilot_swaps_with_the_meeple_aboard():
     assert labels(e) == [f"second_treasure {x}" for x in deeper] + ["skip"]
     play(e, f"second_treasure {deeper[1]}")
     assert zone(e, "treasures@0") == [first, deeper[1]]
+
+
+def test_rulebook_ex_02_the_introductory_budget_hint_is_advice():
+    """EN l.391, 1696: in the introductory game the player board advises at least $12 in HR;
+    it is advice only, so any HR amount from $0 may be budgeted and the game goes on."""
+    e = start(2, variant="introductory")
+    assert e.decision.kind == "choose amount" and labels(e)[:13] == [str(n) for n in range(13)]
+    drive(e, at("action"), budget={"hr": 0, "rd": 20, "ge": 20, "me": 15})
+    assert accounts(e, 0)["hr"] == 0
+
+
+def test_rulebook_ex_03_a_short_hr_payment_is_made_up_by_transfers():
+    """EN l.405, FR l.413: year 2, HR $4, R&D $8, ME $4, $12 due from HR: the rules move $6 from
+    R&D (fee $2) and $2 from ME (fee $2); HR pays $12 and is empty, the bank gets $4 in fees."""
+    e = start(2)
+    drive(e, lambda e: counter(e, "year") == 2)
+    drive(e, at("action"), budget={"hr": 4, "rd": 8, "ge": 0, "me": 4})
+    bank = counter(e, "bank")
+    run(e, 'pay 12 from accounts["hr"] to bank')
+    assert [accounts(e, 0)[a] for a in ("hr", "rd", "me")] == [0, 0, 0]
+    moved = [(t["from"], t["amount"], t["fee"]) for t in e.events if t["event"] == "transfer"]
+    assert moved == [("accounts[rd]", 6, 2), ("accounts[me]", 2, 2)]
+    assert counter(e, "bank") == bank + 12 + 4
+
+
+def test_rulebook_ex_07_the_booster_engine_goes_one_space_further_for_1():
+    """EN l.583, 1240: a Booster Engine lets the zodiac move one more space for $1: with the
+    base engine (2 spaces free, a 3rd for $1, EN l.1236) it reaches 4 spaces, the 4th for $1 more."""
+    e = start(2)
+    assert formula(e, "reach(you)") == 3
+    me(e, 0)["gear[booster_engine]"] = 1
+    assert formula(e, "reach(you)") == 4
+    assert [formula(e, f"move_cost(you, {d})") for d in range(1, 5)] == [0, 0, 1, 2]
+
+
+@pytest.mark.parametrize("swap", [True, False])
+def test_rulebook_ex_13_the_boss_flown_aboard_fights_sharks_better(swap):
+    """EN l.732-736: the Boss in the Zone 4 line swaps with a basic worker at sea: the diver then
+    gets +1 against sharks (and 2 treasures of a column, EX-12); without the swap, the worker
+    dives with no bonus. (The counter-case, renting a seaplane in Zone 5, is not encoded.)"""
+    e = start(2)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 20})
+    zodiac = _at_sea(e, 0, 1, ["spear_gun", "tank"], diver="0.2")
+    drive(e, lambda e: e.decision.kind == "may one of" and "seaplane" in labels(e),
+          answer=_line_up(e, {0: [("0.1", "4"), ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    play(e, "seaplane", zodiac, "swap_pilot" if swap else "skip")
+    assert formula(e, "shark_bonus(you, x)", x=item(e, zodiac) | {"id": zodiac}) == (1 if swap else 0)
+
+
+@pytest.mark.parametrize("holds_5, cost", [(False, 2), (True, 1)])
+def test_rulebook_ex_14_no_passing_a_site_whose_map_you_lack(holds_5, cost):
+    """EN l.763, FR l.747: a zodiac may not pass through a dig-site space whose map its player
+    lacks, so the way round is longer (FR: 8 spaces on the real sea). On the sample sea, from
+    site 2 to site 6 is 5 spaces through site 5, 7 spaces round it: with the base engine, a Super
+    and a Medium Engine (EX-23) the long way costs $2 from ME, the short one $1."""
+    e = start(2)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 10})
+    _at_sea(e, 0, 2, ["super_engine", "medium_engine"])
+    put(e, items_of(e, "map", number=6)[0], "maps@0")
+    if holds_5:
+        put(e, items_of(e, "map", number=5)[0], "maps@0")
+    _to_zone_5(e, "0.1")
+    assert formula(e, 'steps_between(sea, "d2", "d6", forbidden(you))') == (5 if holds_5 else 7)
+    me_before = accounts(e, 0)["me"]
+    play(e, "sail d6")
+    assert accounts(e, 0)["me"] == me_before - cost
