@@ -622,3 +622,25 @@ def test_rulebook_ex_14_no_passing_a_site_whose_map_you_lack(holds_5, cost):
     me_before = accounts(e, 0)["me"]
     play(e, "sail d6")
     assert accounts(e, 0)["me"] == me_before - cost
+
+
+def test_rulebook_the_eleventh_card_reservation():
+    """EN l.1094-1098: with the 10 spaces of Zone 2 taken (from Q6 on, EX-28), a meeple may still
+    reserve: at the maintenance its owner chooses an 11th and last card from the deck, placed face
+    up on it; the meeple goes back to the 1st space of the Zone 2 line and may buy it next."""
+    e = start(2)
+    drive(e, in_quadrimester(6), budget={"hr": 20, "rd": 20, "ge": 0, "me": 0})
+    assert len(zone(e, "tech_row")) == 10
+    drive(e, lambda e: e.decision.kind == "may one of" and "reserve_tech" in labels(e),
+          answer=_line_up(e, {0: [("0.2", "2"), ("0.1", "6"), ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    deck = list(zone(e, "tech_deck"))
+    play(e, "reserve_tech")
+    drive(e, lambda e: e.decision.kind == "search card")
+    assert e.decision.player == 0 and sorted(labels(e)) == sorted(deck)
+    play(e, deck[-1])
+    assert zone(e, "tech_row")[10] == deck[-1] and zone(e, "tech_deck") == deck[:-1]
+    assert zone(e, "line[2]") == ["meeple#0.2"]
+    drive(e, lambda e: e.decision.kind == "may one of")
+    assert e.decision.player == 0 and f"develop {deck[-1]}" in labels(e)
+    assert "reserve_tech" not in labels(e)                  # no 12th card
