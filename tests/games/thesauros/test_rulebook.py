@@ -644,3 +644,53 @@ def test_rulebook_the_eleventh_card_reservation():
     drive(e, lambda e: e.decision.kind == "may one of")
     assert e.decision.player == 0 and f"develop {deck[-1]}" in labels(e)
     assert "reserve_tech" not in labels(e)                  # no 12th card
+
+
+def test_rulebook_satellite_detection_brings_two_satellite_maps():
+    """EN l.1280-1284: buying a Satellite Detection item also takes 2 satellite maps of the
+    numbers chosen (one tile per number, EN l.96-100); they are maps for the rest of the game:
+    income, access to their dig sites (the first holder keeps 1 of 3 tiles there) and scoring."""
+    e = start(3)
+    card = items_of(e, "tech", name="satellite_detection")[0]
+    put(e, card, "tech_row")
+    item(e, card)["patent"] = 1
+    drive(e, at("action"), budget={"hr": 20, "rd": 20, "ge": 0, "me": 0})
+    drive(e, lambda e: e.decision.kind == "may one of" and f"buy_item {card}" in labels(e),
+          answer=_line_up(e, {0: [("0.1", "2"), ("0.2", "6"), ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")],
+                              2: [("2.1", "6"), ("2.2", "6"), ("2.3", "6")]}))
+    play(e, f"buy_item {card}")
+    tray = list(zone(e, "satellite_tray"))
+    assert len(tray) == 7 and labels(e) == tray
+    play(e, tray[2])
+    assert e.decision.kind == "keep kept" and len(zone(e, "drawn_tiles@0")) == 3
+    play(e, labels(e)[0])
+    assert labels(e) == tray[:2] + tray[3:]
+    play(e, tray[5])
+    play(e, labels(e)[0])
+    assert zone(e, "maps@0") == [tray[2], tray[5]] and zone(e, "dig_site[3]") and zone(e, "dig_site[6]")
+    assert me(e, 0)["gear[satellite_detection]"] == 1
+    assert formula(e, "holds(you, 6)") and not formula(e, "holds(players[1], 6)")
+    drive(e, lambda e: counter(e, "year") == 2)
+    assert formula(e, "income_of(you)") == 30 + 2 * 5          # $5 a map (EN l.356)
+
+
+@pytest.mark.parametrize("tile, check", [
+    ("improved_spear_gun", "sum(t.bonus for t in held(you)) == 1 and min(t.kills_at for t in weapons(you)) == 4"),
+    ("improved_medium_engine", "reach(you) == 6 and move_cost(you, 5) == 1 and move_cost(you, 6) == 2"),
+    ("improved_basic_sonar", 'max([t.reach for t in held(you) if t.detects == "sonar"]) == 3')])
+def test_rulebook_improved_items_found_on_the_island(tile, check):
+    """EN l.1416-1420, 931: a Technological Item found on the island joins the supply: an
+    improved Spear Gun (+1 against sharks), an improved Medium Engine (3 spaces for $1, with the
+    base engine's 2 free and 1 for $1), an improved Basic Sonar (3 levels below the surface)."""
+    e = start(2)
+    put(e, items_of(e, "island_tile", name=tile)[0], "island", top=True)
+    drive(e, at("action"))
+    drive(e, lambda e: e.decision.kind == "may one of" and e.decision.player == 0
+          and "lagoon_trip" in labels(e),
+          answer=_line_up(e, {0: [("0.2", "7"), ("0.1", "6"), ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    play(e, "lagoon_trip")
+    play(e, labels(e)[0], "island")
+    assert me(e, 0)[f"gear[{tile}]"] == 1
+    assert formula(e, check)
