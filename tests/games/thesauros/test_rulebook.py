@@ -694,3 +694,22 @@ def test_rulebook_improved_items_found_on_the_island(tile, check):
     play(e, labels(e)[0], "island")
     assert me(e, 0)[f"gear[{tile}]"] == 1
     assert formula(e, check)
+
+
+@pytest.mark.parametrize("post", [True, False])
+def test_rulebook_a_recruit_may_post_the_envelope_after_the_placements(post):
+    """EN l.453-455: an envelope not posted before the player runs out of meeples cannot be
+    posted later in the quadrimester, except by a worker just recruited in Zone 1, before it
+    joins a line (the special case: recruits only act once every meeple is placed)."""
+    e = start(2)
+    drive(e, at("action"), budget={"hr": 20, "rd": 0, "ge": 0, "me": 0})
+    drive(e, lambda e: e.decision.kind == "may one of" and "recruit" in labels(e),
+          answer=_line_up(e, {0: [("0.1", "1"), ("0.2", "6"), ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    assert zone(e, "envelope_slots") == [] and zone(e, "rest@0") == []
+    play(e, "recruit")
+    assert e.decision.kind == "may post_envelope"
+    play(e, "post_envelope" if post else "skip", "6")
+    assert len(zone(e, "envelope_slots")) == (1 if post else 0)
+    drive(e, lambda e: e.decision.kind == "secret bid" or counter(e, "quad") == 2)
+    assert (e.decision.kind == "secret bid" and e.decision.player == 0) == post
