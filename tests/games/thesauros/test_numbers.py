@@ -102,3 +102,37 @@ def test_maps_6_and_7_stay_in_the_box_at_2_players(players, highest):
     e = start(players)
     numbers = {item(e, x)["number"] for x in items_of(e, "map") if x not in zone(e, "box")}
     assert max(numbers) == highest
+
+
+@pytest.mark.parametrize("players, shown", [(2, 5), (3, 9), (4, 9)])
+def test_flea_market_maps_at_setup(players, shown):
+    """EN l.284-285: 9 maps on the Flea Market track for 3 or 4 players, 5 for 1 or 2."""
+    e = start(players)
+    assert sum(len(zone(e, f"price_space[{s}]")) for s in range(1, 11)) == shown
+
+
+@pytest.mark.parametrize("money, points", [(49, 4), (50, 5)])
+def test_one_point_per_full_10_dollars(money, points):
+    """EN l.1168: 1 point per unspent $10, the Slush Fund included."""
+    e = start(2)
+    before = formula(e, "final_points(you)") - formula(e, "sum(accounts) // money_per_point")
+    for a in ("hr", "rd", "ge", "me"):
+        me(e, 0)[f"accounts[{a}]"] = 0
+    me(e, 0)["accounts[sf]"] = money
+    assert formula(e, "final_points(you)") - before == points
+
+
+def test_the_game_ends_after_the_salaries_of_q9():
+    """EN l.1137-1140: the game ends after the Salaries of the 9th quadrimester: its Maintenance
+    does not run, so a meeple that went to the zodiac store in Q9 is still there."""
+    e = start(2)
+    drive(e, lambda e: counter(e, "quad") == 9 and e.decision.kind == "action",
+          budget={"hr": 30, "rd": 0, "ge": 0, "me": 10})
+    drive(e, lambda e: e.decision.kind == "may one of" and "buy_zodiac" in labels(e),
+          answer=_line_up(e, {0: [("0.2", "7"), ("0.1", "6"), ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    play(e, "buy_zodiac")
+    play(e, labels(e)[0])
+    drive(e, lambda e: False)
+    assert e.result is not None and counter(e, "quad") == 9
+    assert zone(e, "zodiac_store") == ["meeple#0.2"]
