@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from meeplang.dsl.parser import parse_expression
+from meeplang.dsl.parser import parse_block, parse_expression
 from meeplang.dsl.resolve import load_game
 from meeplang.interpreter import invariants
 from meeplang.interpreter.compile import Ctx, _Compiler
@@ -40,6 +40,14 @@ def formula(e: Engine, text: str, seat: int = 0, **local):
     """Evaluate a Meeplang expression (the game's formulas included) for `seat` now."""
     fn = _Compiler(e.prog, e.game).ex(parse_expression(text), set(local))
     return fn(Ctx(e.state, seat, dict(local), e))
+
+
+def run(e: Engine, text: str, seat: int = 0) -> None:
+    """Carry out a rule statement that asks nothing (a rulebook example's "pay $12 from HR")
+    for `seat` now, with the game's declarations (its accounts' transfers) in force."""
+    fn = _Compiler(e.prog, e.game).block_gen(parse_block(text), set())
+    for _ in fn(Ctx(e.state, seat, {}, e)):
+        raise AssertionError(f"{text!r} asked a decision")
 
 
 # ------------------------------------------------------------------ editing the state

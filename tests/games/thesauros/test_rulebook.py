@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from .helpers import (accounts, at, counter, drive, formula, in_quadrimester, item, items_of,
-                      labels, me, play, put, start, zone)
+                      labels, me, play, put, run, start, zone)
 
 RICH = {"hr": 20, "rd": 20, "ge": 10, "me": 0}        # the rest goes to the Slush Fund
 
@@ -555,3 +555,161 @@ def test_rulebook_ex_12_the_seaplane_pilot_swaps_with_the_meeple_aboard():
     assert labels(e) == [f"second_treasure {x}" for x in deeper] + ["skip"]
     play(e, f"second_treasure {deeper[1]}")
     assert zone(e, "treasures@0") == [first, deeper[1]]
+
+
+def test_rulebook_ex_02_the_introductory_budget_hint_is_advice():
+    """EN l.391, 1696: in the introductory game the player board advises at least $12 in HR;
+    it is advice only, so any HR amount from $0 may be budgeted and the game goes on."""
+    e = start(2, variant="introductory")
+    assert e.decision.kind == "choose amount" and labels(e)[:13] == [str(n) for n in range(13)]
+    drive(e, at("action"), budget={"hr": 0, "rd": 20, "ge": 20, "me": 15})
+    assert accounts(e, 0)["hr"] == 0
+
+
+def test_rulebook_ex_03_a_short_hr_payment_is_made_up_by_transfers():
+    """EN l.405, FR l.413: year 2, HR $4, R&D $8, ME $4, $12 due from HR: the rules move $6 from
+    R&D (fee $2) and $2 from ME (fee $2); HR pays $12 and is empty, the bank gets $4 in fees."""
+    e = start(2)
+    drive(e, lambda e: counter(e, "year") == 2)
+    drive(e, at("action"), budget={"hr": 4, "rd": 8, "ge": 0, "me": 4})
+    bank = counter(e, "bank")
+    run(e, 'pay 12 from accounts["hr"] to bank')
+    assert [accounts(e, 0)[a] for a in ("hr", "rd", "me")] == [0, 0, 0]
+    moved = [(t["from"], t["amount"], t["fee"]) for t in e.events if t["event"] == "transfer"]
+    assert moved == [("accounts[rd]", 6, 2), ("accounts[me]", 2, 2)]
+    assert counter(e, "bank") == bank + 12 + 4
+
+
+def test_rulebook_ex_07_the_booster_engine_goes_one_space_further_for_1():
+    """EN l.583, 1240: a Booster Engine lets the zodiac move one more space for $1: with the
+    base engine (2 spaces free, a 3rd for $1, EN l.1236) it reaches 4 spaces, the 4th for $1 more."""
+    e = start(2)
+    assert formula(e, "reach(you)") == 3
+    me(e, 0)["gear[booster_engine]"] = 1
+    assert formula(e, "reach(you)") == 4
+    assert [formula(e, f"move_cost(you, {d})") for d in range(1, 5)] == [0, 0, 1, 2]
+
+
+@pytest.mark.parametrize("swap", [True, False])
+def test_rulebook_ex_13_the_boss_flown_aboard_fights_sharks_better(swap):
+    """EN l.732-736: the Boss in the Zone 4 line swaps with a basic worker at sea: the diver then
+    gets +1 against sharks (and 2 treasures of a column, EX-12); without the swap, the worker
+    dives with no bonus. (The counter-case, renting a seaplane in Zone 5, is not encoded.)"""
+    e = start(2)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 20})
+    zodiac = _at_sea(e, 0, 1, ["spear_gun", "tank"], diver="0.2")
+    drive(e, lambda e: e.decision.kind == "may one of" and "seaplane" in labels(e),
+          answer=_line_up(e, {0: [("0.1", "4"), ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    play(e, "seaplane", zodiac, "swap_pilot" if swap else "skip")
+    assert formula(e, "shark_bonus(you, x)", x=item(e, zodiac) | {"id": zodiac}) == (1 if swap else 0)
+
+
+@pytest.mark.parametrize("holds_5, cost", [(False, 2), (True, 1)])
+def test_rulebook_ex_14_no_passing_a_site_whose_map_you_lack(holds_5, cost):
+    """EN l.763, FR l.747: a zodiac may not pass through a dig-site space whose map its player
+    lacks, so the way round is longer (FR: 8 spaces on the real sea). On the sample sea, from
+    site 2 to site 6 is 5 spaces through site 5, 7 spaces round it: with the base engine, a Super
+    and a Medium Engine (EX-23) the long way costs $2 from ME, the short one $1."""
+    e = start(2)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 10})
+    _at_sea(e, 0, 2, ["super_engine", "medium_engine"])
+    put(e, items_of(e, "map", number=6)[0], "maps@0")
+    if holds_5:
+        put(e, items_of(e, "map", number=5)[0], "maps@0")
+    _to_zone_5(e, "0.1")
+    assert formula(e, 'steps_between(sea, "d2", "d6", forbidden(you))') == (5 if holds_5 else 7)
+    me_before = accounts(e, 0)["me"]
+    play(e, "sail d6")
+    assert accounts(e, 0)["me"] == me_before - cost
+
+
+def test_rulebook_the_eleventh_card_reservation():
+    """EN l.1094-1098: with the 10 spaces of Zone 2 taken (from Q6 on, EX-28), a meeple may still
+    reserve: at the maintenance its owner chooses an 11th and last card from the deck, placed face
+    up on it; the meeple goes back to the 1st space of the Zone 2 line and may buy it next."""
+    e = start(2)
+    drive(e, in_quadrimester(6), budget={"hr": 20, "rd": 20, "ge": 0, "me": 0})
+    assert len(zone(e, "tech_row")) == 10
+    drive(e, lambda e: e.decision.kind == "may one of" and "reserve_tech" in labels(e),
+          answer=_line_up(e, {0: [("0.2", "2"), ("0.1", "6"), ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    deck = list(zone(e, "tech_deck"))
+    play(e, "reserve_tech")
+    drive(e, lambda e: e.decision.kind == "search card")
+    assert e.decision.player == 0 and sorted(labels(e)) == sorted(deck)
+    play(e, deck[-1])
+    assert zone(e, "tech_row")[10] == deck[-1] and zone(e, "tech_deck") == deck[:-1]
+    assert zone(e, "line[2]") == ["meeple#0.2"]
+    drive(e, lambda e: e.decision.kind == "may one of")
+    assert e.decision.player == 0 and f"develop {deck[-1]}" in labels(e)
+    assert "reserve_tech" not in labels(e)                  # no 12th card
+
+
+def test_rulebook_satellite_detection_brings_two_satellite_maps():
+    """EN l.1280-1284: buying a Satellite Detection item also takes 2 satellite maps of the
+    numbers chosen (one tile per number, EN l.96-100); they are maps for the rest of the game:
+    income, access to their dig sites (the first holder keeps 1 of 3 tiles there) and scoring."""
+    e = start(3)
+    card = items_of(e, "tech", name="satellite_detection")[0]
+    put(e, card, "tech_row")
+    item(e, card)["patent"] = 1
+    drive(e, at("action"), budget={"hr": 20, "rd": 20, "ge": 0, "me": 0})
+    drive(e, lambda e: e.decision.kind == "may one of" and f"buy_item {card}" in labels(e),
+          answer=_line_up(e, {0: [("0.1", "2"), ("0.2", "6"), ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")],
+                              2: [("2.1", "6"), ("2.2", "6"), ("2.3", "6")]}))
+    play(e, f"buy_item {card}")
+    tray = list(zone(e, "satellite_tray"))
+    assert len(tray) == 7 and labels(e) == tray
+    play(e, tray[2])
+    assert e.decision.kind == "keep kept" and len(zone(e, "drawn_tiles@0")) == 3
+    play(e, labels(e)[0])
+    assert labels(e) == tray[:2] + tray[3:]
+    play(e, tray[5])
+    play(e, labels(e)[0])
+    assert zone(e, "maps@0") == [tray[2], tray[5]] and zone(e, "dig_site[3]") and zone(e, "dig_site[6]")
+    assert me(e, 0)["gear[satellite_detection]"] == 1
+    assert formula(e, "holds(you, 6)") and not formula(e, "holds(players[1], 6)")
+    drive(e, lambda e: counter(e, "year") == 2)
+    assert formula(e, "income_of(you)") == 30 + 2 * 5          # $5 a map (EN l.356)
+
+
+@pytest.mark.parametrize("tile, check", [
+    ("improved_spear_gun", "sum(t.bonus for t in held(you)) == 1 and min(t.kills_at for t in weapons(you)) == 4"),
+    ("improved_medium_engine", "reach(you) == 6 and move_cost(you, 5) == 1 and move_cost(you, 6) == 2"),
+    ("improved_basic_sonar", 'max([t.reach for t in held(you) if t.detects == "sonar"]) == 3')])
+def test_rulebook_improved_items_found_on_the_island(tile, check):
+    """EN l.1416-1420, 931: a Technological Item found on the island joins the supply: an
+    improved Spear Gun (+1 against sharks), an improved Medium Engine (3 spaces for $1, with the
+    base engine's 2 free and 1 for $1), an improved Basic Sonar (3 levels below the surface)."""
+    e = start(2)
+    put(e, items_of(e, "island_tile", name=tile)[0], "island", top=True)
+    drive(e, at("action"))
+    drive(e, lambda e: e.decision.kind == "may one of" and e.decision.player == 0
+          and "lagoon_trip" in labels(e),
+          answer=_line_up(e, {0: [("0.2", "7"), ("0.1", "6"), ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    play(e, "lagoon_trip")
+    play(e, labels(e)[0], "island")
+    assert me(e, 0)[f"gear[{tile}]"] == 1
+    assert formula(e, check)
+
+
+@pytest.mark.parametrize("post", [True, False])
+def test_rulebook_a_recruit_may_post_the_envelope_after_the_placements(post):
+    """EN l.453-455: an envelope not posted before the player runs out of meeples cannot be
+    posted later in the quadrimester, except by a worker just recruited in Zone 1, before it
+    joins a line (the special case: recruits only act once every meeple is placed)."""
+    e = start(2)
+    drive(e, at("action"), budget={"hr": 20, "rd": 0, "ge": 0, "me": 0})
+    drive(e, lambda e: e.decision.kind == "may one of" and "recruit" in labels(e),
+          answer=_line_up(e, {0: [("0.1", "1"), ("0.2", "6"), ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    assert zone(e, "envelope_slots") == [] and zone(e, "rest@0") == []
+    play(e, "recruit")
+    assert e.decision.kind == "may post_envelope"
+    play(e, "post_envelope" if post else "skip", "6")
+    assert len(zone(e, "envelope_slots")) == (1 if post else 0)
+    drive(e, lambda e: e.decision.kind == "secret bid" or counter(e, "quad") == 2)
+    assert (e.decision.kind == "secret bid" and e.decision.player == 0) == post

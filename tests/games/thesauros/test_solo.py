@@ -54,11 +54,13 @@ def test_rulebook_ex_24_royalties_of_a_virtual_patent_go_to_the_bank():
     assert accounts(e, 1) == other and c["sold"] == 2
 
 
-def _open_every_room_in(q: int, options: dict | None = None) -> Engine:
+def _open_every_room_in(q: int, options: dict | None = None, given: dict | None = None) -> Engine:
     """Sponsor the 3 rooms and fill two of them; the player's Boss sells the last treasure into
-    the third in quadrimester q (the rest of the game plays the plain policy)."""
+    the third in quadrimester q (the rest of the game plays the plain policy). `given`: the
+    player's counters as a scenario has them at the start of q."""
     e = solo(0, options)
     drive(e, in_quadrimester(q))
+    me(e, 0).update(given or {})
     for r in (1, 2, 3):
         item(e, items_of(e, "door", room=r)[0])["sponsor"] = 0
     cells = items_of(e, "cell", shark=False)
@@ -112,3 +114,64 @@ def test_solo_full_games_many_seeds():
     for seed in range(3, 12):
         play_checked(1, seed, "random", SOLO)
         play_checked(1, seed, "first", SOLO)
+
+
+@pytest.mark.parametrize("q, level", [(6, 3), (7, 2), (8, 1), (9, 0)])
+def test_solo_trophy_indiana_jones(q, level):
+    """EN l.1649, FR l.1645: the museum filled in the 8th, 7th or 6th quadrimester earns the
+    Indiana Jones trophy's 1st, 2nd or 3rd level (the 9th none)."""
+    e = _open_every_room_in(q)
+    assert me(e, 0)["trophy[indiana_jones]"] == level
+
+
+@pytest.mark.parametrize("fished, ads, level", [(0, 0, 0), (49, 13, 0), (50, 14, 1), (74, 19, 1),
+                                                (75, 20, 2), (99, 23, 2), (100, 24, 3)])
+def test_solo_trophies_kings_of_fishing_and_advertising(fished, ads, level):
+    """EN l.1650-1652: King of Advertising at 14/20/24 advertising RP, King of Fishermen at
+    $50/$75/$100 of fishing income (the mussels earn the workers $0 in Q9, the Boss sells)."""
+    e = _open_every_room_in(9, {"solo_target": 0}, {"fishing_income": fished, "ad_points": ads})
+    p = me(e, 0)
+    assert e.result["winners"] == [0] and p["fishing_income"] == fished
+    assert p["trophy[king_of_fishermen]"] == level == p["trophy[king_of_advertising]"]
+
+
+@pytest.mark.parametrize("score, level", [(79, 0), (80, 1), (89, 1), (90, 2), (99, 2), (100, 3)])
+def test_solo_trophy_boss_of_the_year(score, level):
+    """EN l.1648: Boss of the Year, a won game's final score of 80+, 90+, 100+ (the RP marker
+    set at the start so that the game, the museum opened in Q1, ends on that score)."""
+    plain = _open_every_room_in(1, {"solo_target": 0}).result["scores"][0]
+    e = _open_every_room_in(1, {"solo_target": 0}, {"rp": 10 + score - plain})
+    assert e.result["scores"][0] == score and e.result["winners"] == [0]
+    assert me(e, 0)["trophy[boss_of_the_year]"] == level
+
+
+def test_solo_trophies_need_a_win():
+    """EN l.1648-1652: Boss of the Year, King of Advertising and King of Fishermen say "Win ...":
+    a lost game earns none of them; Indiana Jones asks only for the museum filled."""
+    rich = {"fishing_income": 100, "ad_points": 30, "rp": 100}
+    e = _open_every_room_in(1, None, rich)
+    assert e.result["winners"] == [0]
+    e = _open_every_room_in(1, {"solo_target": e.result["scores"][0]}, rich)
+    assert e.result["winners"] == [] and [me(e, 0)[f"trophy[{t}]"] for t in (
+        "boss_of_the_year", "king_of_advertising", "king_of_fishermen", "indiana_jones")] == [0, 0, 0, 3]
+
+
+def test_solo_fishing_income_counts_the_mussels():
+    """EN l.1652: the fishing income cube counts the $ from fishing (mussels here: $1 each, the
+    Boss $2 more, FR l.853), not other earnings."""
+    e = solo()
+    drive(e, in_quadrimester(2))
+    assert me(e, 0)["fishing_income"] == 1 + 1 + (1 + 2)
+    drive(e, in_quadrimester(3))
+    assert me(e, 0)["fishing_income"] == 5 + 2 + 2 + (2 + 2)
+
+
+def test_solo_advertising_points_count_the_rp_of_zone_9():
+    """EN l.1650: the advertising cube counts the RP gained by advertising (4 at first, FR l.306)."""
+    e = solo()
+    drive(e, at("action"), budget=RICH)
+    for m, z in (("0.2", "9"), ("0.1", "6"), ("0.3", "6")):
+        play(e, f"place_meeple meeple#{m}", z)
+    drive(e, lambda e: "advertise" in labels(e))
+    play(e, "advertise")
+    assert me(e, 0)["ad_points"] == 4
