@@ -316,7 +316,8 @@ def test_zone_7_mine_kills_the_sharks_and_destroys_the_treasures_of_a_3x3_area()
     seat = hire(e, 7)
     do_trick(e, 7)
     assert [item(e, x)["name"] for x in zone(e, f"spoils@{seat}")] == ["underwater_mine"]
-    put(e, zone(e, "dig_pile")[0], "dig_site[4]")       # a dig site nobody holds a map of
+    tile = items_of(e, "dig_tile", name="t1")[0]        # SAMPLE t1: sharks at columns 2 and 4, row 2
+    put(e, tile, "dig_site[4]")                         # a dig site nobody holds a map of
     drive(e, lambda e: labels(e) == ["lay_mine", "skip"])
     assert e.decision.player == seat and counter(e, "quad") == 3
     play(e, "lay_mine")
@@ -328,7 +329,8 @@ def test_zone_7_mine_kills_the_sharks_and_destroys_the_treasures_of_a_3x3_area()
     area = [x for x in zone(e, "seabed") if item(e, x)["tile"] == site
             and item(e, x)["row"] <= 3 and 2 <= item(e, x)["column"] <= 4]
     deeper = [x for x in zone(e, "seabed") if item(e, x)["tile"] == site and x not in area]
-    sharks = zone(e, f"cold_room@{seat}")
+    sharks = list(zone(e, f"cold_room@{seat}"))
+    assert any(item(e, x)["shark"] for x in area) and any(not item(e, x)["shark"] for x in area)
     play(e, "2")
     assert zone(e, f"cold_room@{seat}") == sharks + [x for x in area if item(e, x)["shark"]]
     assert zone(e, "destroyed") == [x for x in area if not item(e, x)["shark"]]
