@@ -358,7 +358,7 @@ def _museum(e: Engine, seat: int) -> tuple[list, list]:
 
 
 def test_zone_8_swaps_two_treasures_cubes():
-    """EN l.1578-1580: swap the positions of two treasures, swapping the players' cubes."""
+    """EN l.1546 (FR l.1547): swap the positions of two treasures, swapping the players' cubes."""
     e = lawless()
     seat = hire(e, 8)
     one, _ = _museum(e, seat)
@@ -370,7 +370,7 @@ def test_zone_8_swaps_two_treasures_cubes():
 
 
 def test_zone_8_moving_a_treasure_out_of_an_open_room_closes_it():
-    """EN l.1582-1584: a room no longer full closes; its sponsor loses its opening RP."""
+    """EN l.1550 (FR l.1551): a room no longer full closes; its sponsor loses its opening RP."""
     e = lawless()
     seat = hire(e, 8)
     other = 1 - seat
