@@ -343,6 +343,7 @@ class AuctionStmt:
     beyond_means: bool = False  # bids need not be covered (up to the most any bidder holds)
     history: str | None = None  # bound to the bids made, in order: [[player, bid], ...]
     opener_bids: object = None  # when (a condition) the opener must bid; None: it may drop out
+    member: object = None  # the key of a counter family's member paid from (`accounts["sf"]`)
     pos: Pos = _pos
 
 
@@ -632,6 +633,7 @@ def _stmt(s, ind: str) -> str:
             line = f"secretly each {who} chooses {n} {_options(s)}{_where(c)}"
         case AuctionStmt(bidders=b, currency=cur, winner=w, price=pr, ties=t):
             line = f"auction among {x(b)} paying {cur}" + (
+                f"[{x(s.member)}]" if s.member is not None else "") + (
                 " beyond means" if s.beyond_means else "") + f" as {w}, {pr}" + (
                 f", {s.history}" if s.history else "") + (
                 f" ties to {x(t)}" if t is not None else "") + _opener_bids(s.opener_bids)

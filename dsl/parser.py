@@ -238,9 +238,9 @@ class _ToAst(Transformer):
                                   pos=self._p(meta))
 
     def auction_stmt(self, meta, c):
-        return A.AuctionStmt(c[0], str(c[1]), str(c[3]), str(c[4]), ties=c[6],
-                             beyond_means=bool(c[2]), opener_bids=c[7],
-                             history=str(c[5]) if c[5] is not None else None, pos=self._p(meta))
+        return A.AuctionStmt(c[0], str(c[1]), str(c[4]), str(c[5]), ties=c[7],
+                             beyond_means=bool(c[3]), opener_bids=c[8], member=c[2],
+                             history=str(c[6]) if c[6] is not None else None, pos=self._p(meta))
 
     def beyond_means(self, meta, c):
         return True

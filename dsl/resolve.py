@@ -1437,6 +1437,13 @@ class _Checker:
                 self.locals_seen.add(s.name)
             case A.AuctionStmt(bidders=b, currency=cur, winner=w, price=pr, ties=t, history=hist):
                 self._want(self.expr(b, scope), "list", b, "the bidders")
+                if s.member is not None:   # a family's member: `paying accounts["sf"]`
+                    if cur in self.n.counters and self.n.counters[cur].keys is None:
+                        self.fail(f"counter {cur!r} is not a family: it has no members", s.member)
+                    self.expr(A.Index(A.Name(cur, pos=s.pos), s.member, pos=s.member.pos), scope)
+                elif cur in self.n.counters and self.n.counters[cur].keys is not None:
+                    self.fail(f"counter {cur!r} is a family: name the member paid from, "
+                              f"e.g. {cur}[{self.n.counters[cur].keys[0]!r}]", s)
                 if t is not None:
                     self._want(self.expr(t, scope), "player", t, "who wins ties")
                 if s.opener_bids is not None:

@@ -1391,6 +1391,9 @@ class _Compiler:
         ties = self.ex(s.ties, scope) if s.ties is not None else None
         opener_bids = self.ex(s.opener_bids, scope) if s.opener_bids is not None else None
         winner_var, price_var, history_var = s.winner, s.price, s.history
+        # `paying accounts["sf"]`: one member of a family, by its key (compared as text)
+        member_key = self.ex(s.member, scope) if s.member is not None else None
+        by_text = {str(k): member_name(currency, k) for k in self.g.counters[currency].keys or ()}
         scope.update((winner_var, price_var))
         if history_var is not None:
             scope.add(history_var)
@@ -1398,6 +1401,12 @@ class _Compiler:
 
         def auction(c: Ctx):
             order = items_of(c, bidders(c))
+            paid_from = currency
+            if member_key is not None:
+                k = member_key(c)
+                if str(k) not in by_text:
+                    raise RuleError(f"{currency} has no key {k!r} (keys: {', '.join(by_text)})", pos)
+                paid_from = by_text[str(k)]
             if any(type(p) is not int or not 0 <= p < c.eng.n for p in order):
                 raise RuleError(f"the bidders must be seats, got {order!r}", pos)
             tie_holder = ties(c) if ties is not None else None
@@ -1406,7 +1415,7 @@ class _Compiler:
             high, leader = 0, None
             history: list = []
             # beyond means: anyone may bid up to what the richest bidder holds
-            most = max(c.s["players"][p][currency] for p in order) if order and beyond else 0
+            most = max(c.s["players"][p][paid_from] for p in order) if order and beyond else 0
             while order and not (len(order) == 1 and order[0] == leader):
                 p = order.pop(0)
                 if p == leader:
@@ -1418,7 +1427,7 @@ class _Compiler:
                     else high + 1
 
                 def bids(p=p, low=low, opening=opening):  # again after a free action: money
-                    top = most if beyond else c.s["players"][p][currency]  # may have changed
+                    top = most if beyond else c.s["players"][p][paid_from]  # may have changed
                     return number_options(low, max(top, low), "a bid", pos) if opening else \
                         ["out"] + number_options(low, top, "a bid", pos)
                 bid = yield from c.eng.ask(p, "bid", bids(), why, bids, ctx=c, declinable=True)

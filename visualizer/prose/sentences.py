@@ -584,8 +584,10 @@ class Sentences:
         return out
 
     def _AuctionStmt(self, s, depth):
+        currency = self.term(s.currency) if s.member is None else \
+            self.expr(A.Index(A.Name(s.currency, pos=s.pos), s.member, pos=s.pos))
         phrase = self.fill("AuctionStmt", "auction", bidders=self.expr(s.bidders),
-                           currency=self.term(s.currency), winner=self.name(s.winner),
+                           currency=currency, winner=self.name(s.winner),
                            price=self.name(s.price))
         if s.beyond_means:
             phrase = self.fill("AuctionStmt", "beyond", text=phrase)
