@@ -2,8 +2,8 @@
 author's variant (FR l.487), the advanced Sponsor sides (FR l.369-413)."""
 from __future__ import annotations
 
-from .helpers import (diver, empty_out, labels, me, place_diver, play, refresh, roles, sponsor_at,
-                      start, types, use, zone)
+from .helpers import (diver, empty_out, item, labels, me, place_diver, play, refresh, roles,
+                      sponsor_at, start, types, use, zone)
 
 
 def spy_copies_the_fuels_expert(variant=None):
@@ -91,3 +91,18 @@ def test_sponsor_4_equips_the_diver_for_2_credits_and_1_notoriety():
     play(e, "find", "gain_credit", "surface")           # the module works this very turn
     assert (me(e)["credits"], me(e)["notoriety"]) == (3 - 2 + 1, 1)
     assert zone(e, "queue@0")[0] == d == diver(e, "plants")
+
+
+def shown_sides(e) -> list[str]:
+    return [next(side for side in ("standard", "advanced") if item(e, s)["shown"] == item(e, s)[side])
+            for s in zone(e, "display")]
+
+
+def test_the_standard_game_shows_every_standard_side_and_the_advanced_variant_draws_them():
+    """FR l.199: the standard side only in a first game; « par la suite, déterminez aléatoirement
+    quelle face sera jouée » (variants/advanced.yaml replaces the setup action)."""
+    for seed in range(6):
+        assert shown_sides(start(2, seed=seed)) == ["standard"] * 5
+    drawn = [shown_sides(start(2, "advanced", seed)) for seed in range(6)]
+    assert {side for sides in drawn for side in sides} == {"standard", "advanced"}
+    assert len({tuple(sides) for sides in drawn}) > 1    # a new draw each game
