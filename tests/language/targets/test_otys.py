@@ -145,17 +145,10 @@ zones:
   keys: {per: player}                                   # available, active side up
   key_row: {per: player}                                # the row below the board, leftmost first
   neutral_supply: {}
-items:
-  key: {per: player, count: 5, zone: keys, fields: {number: n}}
-  own_x: {per: player, count: 1, zone: keys}
-  neutral_x: {count: 12, zone: neutral_supply}
-tables:
-  recovery:                                             # where each kind of key goes back
-    key: move k to keys
-    own_x: move k to keys
-    neutral_x: move k to neutral_supply
-rule_text:
-  recovery: {takes: [k]}
+items:                                                  # each key says where it goes back
+  key: {per: player, count: 5, zone: keys, fields: {number: n, recovery: return_key}}
+  own_x: {per: player, count: 1, zone: keys, fields: {recovery: return_key}}
+  neutral_x: {count: 12, zone: neutral_supply, fields: {recovery: return_to_supply}}
 formulas:
   recovery_threshold(p): hacker_start - p.hacker
 setup: |
@@ -173,19 +166,22 @@ actions:
     requires: hacker < 3
     effect: add 1 to hacker
   stop: {effect: pass}
+  return_key: {takes: k, effect: move k to keys}
+  return_to_supply: {takes: k, effect: move k to neutral_supply}
 triggers:
   hacker_recovery:
     when: as soon as count(key_row) >= recovery_threshold(you)
     effect: |
       for each k in key_row:
-        do recovery[k.kind] with k = k
+        do k.recovery with k = k
 scoring: {score: count(keys)}
 """
 
 
 def test_target_t_ot_03_key_row_meets_the_hacker_and_recovers_keys(tmp_path):
     """Met. Recovery is one `as soon as` on the player's own key row (watched for each seat),
-    the threshold one formula of the Hacker track; neutral X keys go back by their kind."""
+    the threshold one formula of the Hacker track; each key holds where it goes back as a value
+    (`do k.recovery`), so a neutral X key returns to the supply with no table by kind."""
     game = make_game(tmp_path, KEYS)
     e = start(game, players=1, options={"already_played": True})
     assert [e.state["items"][k]["kind"] for k in e.state["zones"]["keys@0"]] == ["key", "neutral_x"]
