@@ -167,3 +167,96 @@ def test_twelve_neutral_x_keys_then_none_to_take():
     assert "take_neutral_x" in labels(e)                 # the 12th is still there
     play(e, "take_neutral_x")
     assert zone(e, "neutral_supply") == [] and diver(e, "metals") == metals
+
+
+@pytest.mark.parametrize("level, capacity", [(1, 3), (2, 3), (3, 4), (4, 5), (5, 6)])
+def test_the_dig_zones_hold_3_3_4_5_6_cubes(level, capacity):
+    """FR l.303: « trois emplacements pour les zones 1 et 2, quatre pour la zone 3, cinq pour la
+    zone 4 et six pour la zone 5 »; the Trader cannot buy into a full zone (FR l.455)."""
+    for held, offered in [(capacity - 1, ["sell", "buy"]), (capacity, None)]:
+        e = start()
+        place_diver(e, "trader", level)
+        empty_out(e, f"dig[{level}]@0")
+        mine = cubes(e, f"dig[{level}]@0", *["metal"] * held)
+        refresh(e)
+        play(e, f"take_turn key#0.{level}", str(level))
+        if "skip" in labels(e):
+            play(e, "skip")
+        play(e, "0")
+        use(e)
+        if offered:
+            assert labels(e) == offered
+        else:                                            # only the sale is left: it asks which cube
+            assert labels(e) == mine
+
+
+@pytest.mark.parametrize("row, column, gains", [(3, 2, ["credits"]), (4, 3, ["credits"])])
+def test_the_lower_store_rows_pay_1_credit_and_no_notoriety(row, column, gains):
+    """FR l.453: only the top row gives notoriety; a fuel sold into row 3 gives 1 credit (FR
+    l.467); row 4 is read as row 3 (its values are lost with the board's picture)."""
+    e = start()
+    place_diver(e, "trader", 5)
+    empty_out(e, "store[fuel]")
+    cubes(e, "store[fuel]", *["fuel"] * column)
+    empty_out(e, "dig[5]@0")
+    fuel, = cubes(e, "dig[5]@0", "fuel")
+    refresh(e)
+    play(e, "take_turn key#0.5", "5")
+    if "skip" in labels(e):
+        play(e, "skip")
+    play(e, "0")
+    use(e)
+    play(e, "sell", fuel)
+    assert labels(e) == gains
+    play(e, "credits")
+    assert me(e)["credits"] == 3 + 1 and len(zone(e, "store[fuel]")) == row
+
+
+def engineer_turn(e):
+    place_diver(e, "engineer", 1)
+    refresh(e)
+    play(e, "take_turn key#0.1", "1")
+    if "skip" in labels(e):
+        play(e, "skip")
+    play(e, "0")
+    use(e)
+
+
+def test_a_technician_is_upgraded_at_most_3_times():
+    """FR l.507: each technician tile moves at most 3 times; with the Mechanic at 3 the Engineer
+    can only upgrade the Hacker (no question asked), and with both at 3 it has nothing to do."""
+    e = start()
+    me(e)["mechanic"] = 2
+    engineer_turn(e)
+    assert labels(e) == ["upgrade_mechanic", "upgrade_hacker"]
+    play(e, "upgrade_mechanic")
+    assert me(e)["mechanic"] == 3
+    e = start()
+    me(e)["mechanic"] = 3
+    engineer_turn(e)
+    assert (me(e)["mechanic"], me(e)["hacker"], me(e)["credits"]) == (3, 1, 3 - 1)
+
+
+def test_after_a_3rd_upgrade_the_mechanic_moves_a_diver_4_levels():
+    """The reading of FR l.501 (option capacity_after_third, default 4): from level 1 a diver
+    reaches level 5."""
+    e = start()
+    metals = place_diver(e, "metals", 1)
+    me(e)["mechanic"], me(e)["batteries"] = 3, 1
+    refresh(e)
+    play(e, "take_turn key#0.1", "1")
+    if "skip" in labels(e):
+        play(e, "skip")
+    play(e, "1", metals)
+    assert labels(e) == ["2", "3", "4", "5"]
+
+
+def test_an_x_key_may_be_played_at_any_level_1_to_5():
+    """FR l.261: « vous pouvez jouer un jeton Clé X à un niveau, que vous ayez encore ou non le
+    jeton Clé de ce niveau »; a numbered key only at its own level."""
+    e = start()
+    play(e, "take_turn own_x#0.1")
+    assert labels(e) == ["1", "2", "3", "4", "5"]
+    e = start()
+    play(e, "take_turn key#0.3")
+    assert labels(e) == ["3"]
