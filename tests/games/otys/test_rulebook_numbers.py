@@ -190,12 +190,16 @@ def test_the_dig_zones_hold_3_3_4_5_6_cubes(level, capacity):
             assert labels(e) == mine
 
 
-@pytest.mark.parametrize("row, column, gains", [(3, 2, ["credits"]), (4, 3, ["credits"])])
-def test_the_lower_store_rows_pay_1_credit_and_no_notoriety(row, column, gains):
+@pytest.mark.parametrize("module", [False, True])
+@pytest.mark.parametrize("row, column", [(3, 2), (4, 3)])
+def test_the_lower_store_rows_pay_1_credit_and_no_notoriety(row, column, module):
     """FR l.453: only the top row gives notoriety; a fuel sold into row 3 gives 1 credit (FR
-    l.467); row 4 is read as row 3 (its values are lost with the board's picture)."""
+    l.467); row 4 is read as row 3 (its values are lost with the board's picture). With its
+    module the Trader gains 1 more, and every row may give notoriety (FR l.463)."""
     e = start()
-    place_diver(e, "trader", 5)
+    trader = place_diver(e, "trader", 5)
+    if module:
+        with_module(e, trader)
     empty_out(e, "store[fuel]")
     cubes(e, "store[fuel]", *["fuel"] * column)
     empty_out(e, "dig[5]@0")
@@ -207,9 +211,10 @@ def test_the_lower_store_rows_pay_1_credit_and_no_notoriety(row, column, gains):
     play(e, "0")
     use(e)
     play(e, "sell", fuel)
-    assert labels(e) == gains
-    play(e, "credits")
-    assert me(e)["credits"] == 3 + 1 and len(zone(e, "store[fuel]")) == row
+    assert labels(e) == (["credits", "notoriety"] if module else ["credits"])
+    play(e, "notoriety" if module else "credits")
+    assert (me(e)["credits"], me(e)["notoriety"]) == ((3, 1) if module else (3 + 1, 0))
+    assert len(zone(e, "store[fuel]")) == row
 
 
 def engineer_turn(e):
@@ -222,19 +227,20 @@ def engineer_turn(e):
     use(e)
 
 
-def test_a_technician_is_upgraded_at_most_3_times():
-    """FR l.507: each technician tile moves at most 3 times; with the Mechanic at 3 the Engineer
-    can only upgrade the Hacker (no question asked), and with both at 3 it has nothing to do."""
+@pytest.mark.parametrize("tech, other", [("mechanic", "hacker"), ("hacker", "mechanic")])
+def test_a_technician_is_upgraded_at_most_3_times(tech, other):
+    """FR l.507: each technician tile moves at most 3 times; with one at 3 the Engineer can only
+    upgrade the other (no question asked)."""
     e = start()
-    me(e)["mechanic"] = 2
+    me(e)[tech] = 2
     engineer_turn(e)
     assert labels(e) == ["upgrade_mechanic", "upgrade_hacker"]
-    play(e, "upgrade_mechanic")
-    assert me(e)["mechanic"] == 3
+    play(e, f"upgrade_{tech}")
+    assert me(e)[tech] == 3
     e = start()
-    me(e)["mechanic"] = 3
+    me(e)[tech] = 3
     engineer_turn(e)
-    assert (me(e)["mechanic"], me(e)["hacker"], me(e)["credits"]) == (3, 1, 3 - 1)
+    assert (me(e)[tech], me(e)[other], me(e)["credits"]) == (3, 1, 3 - 1)
 
 
 def test_after_a_3rd_upgrade_the_mechanic_moves_a_diver_4_levels():
