@@ -243,18 +243,19 @@ def test_a_technician_is_upgraded_at_most_3_times(tech, other):
     assert (me(e)[tech], me(e)[other], me(e)["credits"]) == (3, 1, 3 - 1)
 
 
-def test_after_a_3rd_upgrade_the_mechanic_moves_a_diver_4_levels():
+@pytest.mark.parametrize("start_level, reach", [(1, ["2", "3", "4", "5"]), (2, ["1", "3", "4", "5"])])
+def test_after_a_3rd_upgrade_the_mechanic_moves_a_diver_4_levels(start_level, reach):
     """The reading of FR l.501 (option capacity_after_third, default 4): from level 1 a diver
-    reaches level 5."""
+    reaches level 5, and never below level 5, the deepest (FR l.303: 5 dig zones)."""
     e = start()
-    metals = place_diver(e, "metals", 1)
+    metals = place_diver(e, "metals", start_level)
     me(e)["mechanic"], me(e)["batteries"] = 3, 1
     refresh(e)
-    play(e, "take_turn key#0.1", "1")
+    play(e, "take_turn key#0.3", "3")
     if "skip" in labels(e):
         play(e, "skip")
     play(e, "1", metals)
-    assert labels(e) == ["2", "3", "4", "5"]
+    assert labels(e) == reach
 
 
 def test_an_x_key_may_be_played_at_any_level_1_to_5():

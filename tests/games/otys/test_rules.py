@@ -127,3 +127,15 @@ def test_advanced_sponsor_5_moves_a_cube_only_between_zones_where_one_can_go():
     assert fuel not in labels(e) and len(labels(e)) == 3   # zone 1 is full: only its cubes go
     play(e, labels(e)[0])
     assert types(e, "dig[4]@0") == ["fuel", "metal"] and me(e)["batteries"] == 0
+
+
+def test_sponsor_4_is_not_offered_without_2_credits():
+    """FR l.401: the module costs 2 credits; with 1 the Sponsor is not offered, the turn goes on
+    with the thrusters."""
+    e = start()
+    sponsor_at(e, 4, 3)
+    place_diver(e, "plants", 3)
+    me(e)["credits"] = 1
+    refresh(e)
+    play(e, "take_turn key#0.3", "3")
+    assert labels(e) == ["0", "1"]
