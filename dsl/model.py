@@ -276,6 +276,15 @@ class Scoring:
     winners: object  # expression giving a list of seats, or None (= best score and tie-breaks)
     pos: Pos = _pos
     heuristic: object = None  # per-seat expression: how well placed a seat is (agents add it)
+    ranks: tuple = ()  # ((lowest final score, term), ...), ascending: the title a score earns
+
+    def rank(self, score: int) -> str | None:
+        """The term of the highest threshold at or below `score` (none below the first)."""
+        title = None
+        for threshold, term in self.ranks:
+            if score >= threshold:
+                title = term
+        return title
 
 
 @attrs.frozen

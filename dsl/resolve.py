@@ -158,7 +158,7 @@ class _Builder:
         setup = parse_block(doc["setup"], self.path) if doc.get("setup") else A.Block((), pos=doc.pos)
         flow = self._steps(doc.get("flow") or YList(), "flow")
         triggers = self._triggers(actions, flow, counters, zones, tracks)
-        scoring = self._scoring()
+        scoring = self._scoring(terms)
         inv = self.section("invariants")
         invariants = tuple((str(k), self.expr(v, k, inv.pos_of(k))) for k, v in inv.items())
 
@@ -769,7 +769,7 @@ class _Builder:
         walk(self.doc.get("flow"))
         return out
 
-    def _scoring(self):
+    def _scoring(self, terms: dict):
         sec = self.doc.get("scoring")
         if sec is None:
             raise SchemaError("a game needs a `scoring:` section with at least `score:`", self.doc.pos)
@@ -778,7 +778,33 @@ class _Builder:
                        tuple(self.expr(t, "tie_break", tbs.pos_of(i)) for i, t in enumerate(tbs)),
                        self.expr(sec.get("winners"), "winners", sec.pos_of("winners")), pos=sec.pos,
                        heuristic=self.expr(sec.get("heuristic"), "heuristic",
-                                           sec.pos_of("heuristic")))
+                                           sec.pos_of("heuristic")),
+                       ranks=self._ranks(sec, terms))
+
+    def _ranks(self, sec, terms: dict) -> tuple:
+        """`ranks: {0: beginner, 17: hopeful}`: the title a final score earns, from each threshold
+        up (a solo game's honour table). The thresholds go up and each title is a term, so the
+        result reads in every language of the game."""
+        spec = sec.get("ranks")
+        if spec is None:
+            return ()
+        if not spec:  # a mapping (the schema says so)
+            raise SchemaError("`ranks:` maps final scores to terms, lowest first: "
+                              "{0: beginner, 17: expert}", sec.pos_of("ranks"))
+        out: list = []
+        for threshold, title in spec.items():
+            where = spec.key_pos.get(threshold, spec.pos)
+            if type(threshold) is not int:
+                raise ResolveError(f"a rank's threshold is a whole number (a final score), not "
+                                   f"{threshold!r}", where)
+            if out and threshold <= out[-1][0]:
+                raise ResolveError(f"the ranks' thresholds go up, lowest first: {threshold} comes "
+                                   f"after {out[-1][0]}", where)
+            if not isinstance(title, str) or str(title) not in terms:
+                raise ResolveError(_unknown("term", str(title), terms) + " (a rank's title is a "
+                                   "term of the game's `terms:`)", spec.pos_of(threshold))
+            out.append((threshold, str(title)))
+        return tuple(out)
 
     # ------------------------------------------------------------ flow
     def _steps(self, steps: YList, where: str) -> tuple:

@@ -528,7 +528,10 @@ class Engine:
             keys = [(scores[p], *tbs[p]) for p in range(n)]
             best = max(keys)
             winners = [p for p in range(n) if keys[p] == best]
-        self.result = {"scores": scores, "winners": winners, "tie_breaks": tbs}
+        result: dict = {"scores": scores, "winners": winners, "tie_breaks": tbs}
+        if scoring.ranks:  # the title each final score earns (`ranks:`)
+            result["ranks"] = [scoring.rank(score) for score in scores]
+        self.result = result
         if self.record:
             self.events.append({"event": "end", "scores": scores, "winners": winners,
                                 "state": st.state_hash(s)})

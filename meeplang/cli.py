@@ -175,16 +175,20 @@ def cmd_play(args) -> int:
                "scores": result["scores"], "winners": result["winners"],
                "tie_breaks": result["tie_breaks"], "decisions": len(engine.choices),
                "turns": engine.turns_taken, "rules": game.rules_hash, "final_state": engine.state}
+        if "ranks" in result:  # the title each score earns (`ranks:`), by its term's name
+            out["ranks"] = result["ranks"]
         print(json.dumps(out, ensure_ascii=False, sort_keys=False))
         return 0
     title = game.title.get("en", game.name)
     if game.variant and game.variant not in title:  # a variant's own title may name it already
         title += f" ({game.variant})"
     print(f"{title}: {players} players, seed {args.seed}, {len(engine.choices)} decisions")
+    ranks = result.get("ranks") or [None] * len(result["scores"])
     for p, score in enumerate(result["scores"]):
         mark = "  winner" if p in result["winners"] else ""
         who = seats[p].name if p < len(seats) else (game.automa[0] if game.automa else "automa")
-        print(f"  player {p} ({who}): {score}{mark}")
+        title = f" ({game.term(ranks[p])})" if ranks[p] is not None else ""
+        print(f"  player {p} ({who}): {score}{title}{mark}")
     if not result["winners"]:
         print("  no winner")
     if args.log:

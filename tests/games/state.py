@@ -52,3 +52,11 @@ def play_with_invariants(game, players: int, seed: int, agents: str,
         broken = invariants.check(e)
         assert not broken, (game.name, game.variant, players, seed, agents, steps, broken)
     return e
+
+
+def run_rule(e: Engine, action: str, seat: int = 0, **args) -> None:
+    """Arrange a Given by playing the game's own rule (an action rules invoke, `takes:`), not by
+    copying its effect into the test: `run_rule(e, "flip", diver=d)` fits d with its module as
+    the rules do. The rule must ask nothing."""
+    for asked in e.do_action(action, seat, None, False, args):
+        raise AssertionError(f"{action} asked {asked!r}: play it through decisions instead")

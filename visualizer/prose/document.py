@@ -408,7 +408,22 @@ class Explanation:
                     self._fill("Scoring", "highest", key=say.expr(k)) for k in s.tie_break]
             lines.append(Line(0, self._s(self._fill("Scoring", "tie_break",
                                                     keys=say.join(keys, "then")))))
+        if s.ranks:
+            lines.append(Line(0, self._s(self._fill("Scoring", "ranks",
+                                                    ranks=say.join(self._ranks(s.ranks))))))
         return Section(say.word("scoring"), tuple(lines))
+
+    def _ranks(self, ranks) -> list:
+        """`“Beginner” for 0 to 16`, ..., `“Expert” for 21 or more`: each title with its scores."""
+        out = []
+        for i, (low, term) in enumerate(ranks):
+            title = format(self.say.term(term), "quote")
+            if i + 1 < len(ranks):
+                out.append(self._fill("Scoring", "rank_span", low=low, high=ranks[i + 1][0] - 1,
+                                      title=title))
+            else:
+                out.append(self._fill("Scoring", "rank_from", low=low, title=title))
+        return out
 
     def end(self) -> Section:
         g, say = self.game, self.say

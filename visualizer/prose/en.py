@@ -250,6 +250,8 @@ TEMPLATES = {
     "Scoring": {"score": "Your score: {score}.", "tie_break": "Ties are broken by {keys}.",
                 "lowest": "the lowest {key}", "highest": "the highest {key}",
                 "winners": "The winners are {winners}.",
+                "ranks": "Your final score earns a title: {ranks}.",
+                "rank_span": "{title} for {low} to {high}", "rank_from": "{title} for {low} or more",
                 "best": "The player with the most points wins; players still tied share the win."},
 }
 

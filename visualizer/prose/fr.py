@@ -256,6 +256,8 @@ TEMPLATES = {
     "Scoring": {"score": "Ton score : {score}.", "tie_break": "En cas d'égalité : {keys}.",
                 "lowest": "le moins de {key}", "highest": "le plus de {key}",
                 "winners": "Les gagnants sont {winners}.",
+                "ranks": "Ton score final te vaut un titre : {ranks}.",
+                "rank_span": "{title} de {low} à {high}", "rank_from": "{title} pour {low} ou plus",
                 "best": "Le joueur qui a le plus de points gagne ; les joueurs encore à égalité se partagent la victoire."},
 }
 

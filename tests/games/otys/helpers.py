@@ -8,7 +8,8 @@ from meeplang.dsl.resolve import load_game
 from meeplang.interpreter import invariants
 from meeplang.interpreter.engine import Engine
 
-from ..state import item, labels, me, reoffer, zone  # noqa: F401 (re-exported to the tests)
+from ..state import (item, labels, me, reoffer, run_rule,  # noqa: F401 (re-exported to the tests)
+                     zone)
 
 MAIN = ["take_turn"]  # a turn's action (its free action comes from the turn's window)
 
@@ -84,8 +85,9 @@ def sponsor_ids(e: Engine) -> list[int]:
     return [item(e, s)["id"] for s in zone(e, "display")]
 
 
-def with_module(e: Engine, d: str) -> None:
-    item(e, d).update(equipped=True, action=item(e, d)["moduled"])
+def with_module(e: Engine, d: str, seat: int = 0) -> None:
+    """The diver shows its module side: the game's `flip` rule, played as the Given."""
+    run_rule(e, "flip", seat, diver=d)
 
 
 def refresh(e: Engine) -> None:

@@ -2,8 +2,8 @@
 author's variant (FR l.487), the advanced Sponsor sides (FR l.369-413)."""
 from __future__ import annotations
 
-from .helpers import (diver, empty_out, labels, me, place_diver, play, refresh, roles, sponsor_at,
-                      start, types, use, zone)
+from .helpers import (cubes, diver, empty_out, item, labels, me, place_diver, play, refresh, roles,
+                      sponsor_at, start, types, use, zone)
 
 
 def spy_copies_the_fuels_expert(variant=None):
@@ -91,3 +91,51 @@ def test_sponsor_4_equips_the_diver_for_2_credits_and_1_notoriety():
     play(e, "find", "gain_credit", "surface")           # the module works this very turn
     assert (me(e)["credits"], me(e)["notoriety"]) == (3 - 2 + 1, 1)
     assert zone(e, "queue@0")[0] == d == diver(e, "plants")
+
+
+def shown_sides(e) -> list[str]:
+    return [next(side for side in ("standard", "advanced") if item(e, s)["shown"] == item(e, s)[side])
+            for s in zone(e, "display")]
+
+
+def test_the_standard_game_shows_every_standard_side_and_the_advanced_variant_draws_them():
+    """FR l.199: the standard side only in a first game; « par la suite, déterminez aléatoirement
+    quelle face sera jouée » (variants/advanced.yaml replaces the setup action)."""
+    for seed in range(6):
+        assert shown_sides(start(2, seed=seed)) == ["standard"] * 5
+    drawn = [shown_sides(start(2, "advanced", seed)) for seed in range(6)]
+    assert {side for sides in drawn for side in sides} == {"standard", "advanced"}
+    assert len({tuple(sides) for sides in drawn}) > 1    # a new draw each game
+
+
+def test_advanced_sponsor_5_moves_a_cube_only_between_zones_where_one_can_go():
+    """FR l.413: for a battery, a cube goes from this level's dig zone to another or back; a zone
+    pair with nothing to move (both empty, or both full) is not offered."""
+    e = start()
+    sponsor_at(e, 5, 1, "advanced")
+    for level in range(1, 6):
+        empty_out(e, f"dig[{level}]@0")
+    cubes(e, "dig[1]@0", "metal", "metal", "metal")      # full (capacity 3)
+    cubes(e, "dig[2]@0", "plant", "plant", "plant")      # full too: nothing can move 1 <-> 2
+    fuel, = cubes(e, "dig[4]@0", "fuel")
+    refresh(e)
+    play(e, "take_turn key#0.1", "1")
+    use(e)
+    play(e, "move_cube")
+    assert labels(e) == ["3", "4", "5"]
+    play(e, "4")
+    assert fuel not in labels(e) and len(labels(e)) == 3   # zone 1 is full: only its cubes go
+    play(e, labels(e)[0])
+    assert types(e, "dig[4]@0") == ["fuel", "metal"] and me(e)["batteries"] == 0
+
+
+def test_sponsor_4_is_not_offered_without_2_credits():
+    """FR l.401: the module costs 2 credits; with 1 the Sponsor is not offered, the turn goes on
+    with the thrusters."""
+    e = start()
+    sponsor_at(e, 4, 3)
+    place_diver(e, "plants", 3)
+    me(e)["credits"] = 1
+    refresh(e)
+    play(e, "take_turn key#0.3", "3")
+    assert labels(e) == ["0", "1"]

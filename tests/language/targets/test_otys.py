@@ -4,6 +4,7 @@ numbers. Targets or parts the language cannot state are reported, not tested."""
 import pytest
 
 from meeplang.dsl.errors import UsageError
+from meeplang.dsl.resolve import load_game
 
 from ..helpers import make_game, play_labels, start
 
@@ -145,17 +146,10 @@ zones:
   keys: {per: player}                                   # available, active side up
   key_row: {per: player}                                # the row below the board, leftmost first
   neutral_supply: {}
-items:
-  key: {per: player, count: 5, zone: keys, fields: {number: n}}
-  own_x: {per: player, count: 1, zone: keys}
-  neutral_x: {count: 12, zone: neutral_supply}
-tables:
-  recovery:                                             # where each kind of key goes back
-    key: move k to keys
-    own_x: move k to keys
-    neutral_x: move k to neutral_supply
-rule_text:
-  recovery: {takes: [k]}
+items:                                                  # each key says where it goes back
+  key: {per: player, count: 5, zone: keys, fields: {number: n, recovery: return_key}}
+  own_x: {per: player, count: 1, zone: keys, fields: {recovery: return_key}}
+  neutral_x: {count: 12, zone: neutral_supply, fields: {recovery: return_to_supply}}
 formulas:
   recovery_threshold(p): hacker_start - p.hacker
 setup: |
@@ -173,19 +167,22 @@ actions:
     requires: hacker < 3
     effect: add 1 to hacker
   stop: {effect: pass}
+  return_key: {takes: k, effect: move k to keys}
+  return_to_supply: {takes: k, effect: move k to neutral_supply}
 triggers:
   hacker_recovery:
     when: as soon as count(key_row) >= recovery_threshold(you)
     effect: |
       for each k in key_row:
-        do recovery[k.kind] with k = k
+        do k.recovery with k = k
 scoring: {score: count(keys)}
 """
 
 
 def test_target_t_ot_03_key_row_meets_the_hacker_and_recovers_keys(tmp_path):
     """Met. Recovery is one `as soon as` on the player's own key row (watched for each seat),
-    the threshold one formula of the Hacker track; neutral X keys go back by their kind."""
+    the threshold one formula of the Hacker track; each key holds where it goes back as a value
+    (`do k.recovery`), so a neutral X key returns to the supply with no table by kind."""
     game = make_game(tmp_path, KEYS)
     e = start(game, players=1, options={"already_played": True})
     assert [e.state["items"][k]["kind"] for k in e.state["zones"]["keys@0"]] == ["key", "neutral_x"]
@@ -279,8 +276,6 @@ def test_target_t_ot_04_x_key_rotates_the_sponsors_not_the_rewards(tmp_path):
 TWICE = """
 game: twice
 players: 1
-options:
-  advanced_sponsors: {default: false, doc: "Advanced sponsors mode: each tile's side drawn at random"}
 tables:
   sponsors:                                                 # both sides declared on the tile
     - {id: 2, standard: "may do diver.action 2 times", advanced: "may do diver.action\\ndo one of reward_tokens[level]"}
@@ -311,15 +306,16 @@ items:
 formulas:
   at_level(z, level): first([x for x in z if position(x) == level])
 setup: |
-  for each s in display:                                    # tile by tile
-    set s.shown to s.standard
-    if advanced_sponsors:
-      roll d2 as coin
-      set s.shown to (if coin == 2 then s.advanced else s.standard)
+  do place_sponsors
 flow:
   - turns: {first: 0, actions: [activate], free_actions: [complete_contract], per_turn: 1,
             free_after_last: true, until: one_round}
 actions:
+  place_sponsors:                                           # the standard game: standard sides
+    takes: []
+    effect: |
+      for each s in display:
+        set s.shown to s.standard
   activate:
     choose: level from 1 to 2
     effect: do at_level(display, level).shown with diver = at_level(queue, level), level = level
@@ -364,13 +360,33 @@ def test_target_t_ot_05_sponsor_2_does_the_diver_action_twice(tmp_path):
     assert e.decision.labels == ["complete_contract", "end turn"]   # no second action
 
 
+ADVANCED = """
+variant: advanced
+extends: twice
+actions:
+  place_sponsors:                                           # the advanced mode: tile by tile
+    effect: |
+      for each s in display:
+        roll d2 as coin
+        set s.shown to (if coin == 2 then s.advanced else s.standard)
+"""
+
+
+def advanced_mode(tmp_path):
+    """The advanced mode is a variant replacing the setup action, not an option flag."""
+    make_game(tmp_path, TWICE)
+    (tmp_path / "g" / "variants").mkdir()
+    (tmp_path / "g" / "variants" / "advanced.yaml").write_text(ADVANCED, encoding="utf-8")
+    return load_game(str(tmp_path / "g"), "advanced")
+
+
 def test_target_t_ot_05_advanced_side_gains_one_reward_instead(tmp_path):
     """The advanced side of Sponsor 2: the diver's action once, then the immediate bonus of one
     of the 2 Reward tokens at its level (discarding and refilling the token is not modelled)."""
-    game = make_game(tmp_path, TWICE)
-    advanced = next(k for k in range(20) if start(game, players=1, seed=k, options={
-        "advanced_sponsors": True}).state["items"]["sponsor#1"]["shown"].endswith("[level]"))
-    e = start(game, players=1, seed=advanced, options={"advanced_sponsors": True})
+    game = advanced_mode(tmp_path)
+    advanced = next(k for k in range(20) if start(game, players=1, seed=k).state["items"][
+        "sponsor#1"]["shown"].endswith("[level]"))
+    e = start(game, players=1, seed=advanced)
     play_labels(e, ["activate 1", "fuels_action"])
     assert e.decision.labels == ["gain 2 credits", "gain 1 notoriety", "complete_contract"]
     play_labels(e, ["gain 1 notoriety"])
@@ -380,12 +396,12 @@ def test_target_t_ot_05_advanced_side_gains_one_reward_instead(tmp_path):
 
 def test_target_t_ot_05_advanced_mode_draws_each_tile_side(tmp_path):
     game = make_game(tmp_path, TWICE)
+    advanced = advanced_mode(tmp_path)
     sides = lambda e: ["advanced" if e.state["items"][s]["shown"] == e.state["items"][s]["advanced"]  # noqa: E731
                        and e.state["items"][s]["shown"] != e.state["items"][s]["standard"]
                        else "standard" for s in e.state["zones"]["display"]]
     assert all(set(sides(start(game, players=1, seed=k))) == {"standard"} for k in range(5))
-    drawn = [sides(start(game, players=1, seed=k, options={"advanced_sponsors": True}))
-             for k in range(12)]
+    drawn = [sides(start(advanced, players=1, seed=k)) for k in range(12)]
     assert any("advanced" in d for d in drawn)             # Sponsor 2's side is drawn
     assert len({tuple(d) for d in drawn}) > 1              # and differs from game to game
 
