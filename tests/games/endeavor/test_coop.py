@@ -108,5 +108,8 @@ def test_the_difficulty_sets_how_many_objectives_win():
 
 
 def test_no_majority_bonus_in_coop():
+    """FR l.1066: "Les bonus de majorité ne sont pas utilisés en mode Co-Op": a clear first
+    scores its discs only (the competitive game adds the 1st place's bonus, E31)."""
     e = coop_end([4, 2, 0])
     assert formula(e, 'objective_vp(you, "publication_discs")') == 4
+    assert formula(e, 'objective_vp(you, "publication_discs")', 1) == 2

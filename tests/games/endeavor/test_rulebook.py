@@ -608,11 +608,6 @@ def test_rulebook_e34_zero_is_not_eligible():
     assert [objective(e, "conservation_discs", p) for p in range(3)] == [0, 0, 0]
 
 
-def test_majorities_off_leaves_the_discs_only():
-    e = objectives([6, 4, 2], [0, 0, 0], [0, 0, 0], majorities=False)
-    assert objective(e, "sonar_discs") == 6
-
-
 def test_rulebook_e35_research_and_discs_one_point_per_three():
     e = turn_start()
     for d in list(zone(e, "transit@0")):
