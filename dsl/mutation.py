@@ -124,6 +124,8 @@ class _Finder:
     def is_sample(self, keys: tuple) -> bool:
         if self.all_sample:
             return True
+        if keys[:1] == ("add",):  # a variant's new tables
+            keys = keys[1:]
         if len(keys) < 2 or keys[0] != "tables":
             return False
         fields = [str(k) for k in keys[2:] if not isinstance(k, int)]

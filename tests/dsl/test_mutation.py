@@ -90,6 +90,17 @@ def test_a_sample_mark_may_name_one_key_of_a_nested_map(tmp_path):
     assert "swap 30, 45" in live                                       # one of them is a rule's
 
 
+def test_a_variants_new_table_may_be_sample(tmp_path):
+    folder = tiny(tmp_path)
+    (folder / "variants").mkdir()
+    (folder / "variants" / "big.yaml").write_text(
+        "variant: big\nextends: tiny\nsample: [extra]\n"
+        "add:\n  tables:\n    extra: {a: 7}\n    rule: 9\n")
+    found = game_mutants(folder)
+    assert "7 -> 8" in {m.what for m in found.sample}
+    assert "9 -> 10" in {m.what for m in found.live}
+
+
 def test_a_swap_of_two_sample_numbers_is_sample(tmp_path):
     folder = tiny(tmp_path)
     (folder / "cards.yaml").write_text(

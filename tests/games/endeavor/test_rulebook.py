@@ -69,6 +69,25 @@ def test_rulebook_e2_launch_and_its_arrival_bonus():
     assert len(zone(e, "sub_supply@1")) == 2
 
 
+def test_each_player_takes_30_discs_20_impact_tokens_3_submersibles_and_cubes_on_0():
+    """FR l.116-121: "30 disques, 5 cubes, 20 pions Impact et 3 submersibles"; "Placez vos 5
+    cubes sur la case 0 de chacune de vos pistes d'attribut et sur la piste de recherche"."""
+    e = start(3)
+    for p in (1, 2):                                              # not played yet
+        assert len(zone(e, f"impact_supply@{p}")) == 20
+        assert len(zone(e, f"subs@{p}")) + len(zone(e, f"sub_supply@{p}")) == 3
+        assert sum(len(zone(e, f"{z}@{p}")) for z in ("reserve", "transit", "activation_spaces")) \
+            == 30
+        assert [e.state["players"][p][a] for a in ("reputation", "inspiration", "coordination",
+                                                    "ingenuity", "research")] == [0] * 5
+
+
+def test_four_starting_journals_are_displayed():
+    """FR l.101-105: the 4 starting journals are revealed (the display keeps 4)."""
+    e = start(3)
+    assert len(zone(e, "display")) == 4
+
+
 # ---------------------------------------------------------------- Phase 1 (FR l.180-300)
 def test_rulebook_e3_e4_recruitment_level_and_the_immediate_gain_counts_for_effort():
     e = start(2)
