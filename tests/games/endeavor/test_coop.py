@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import (disc_to, finish, formula, item, lay, one, play, preset, put, start, to_turns,
-                      zone)
+from .helpers import (disc_to, finish, formula, item, lay, me, one, play, preset, put,
+                      recruit_into_team, refresh, start, to_turns, zone)
 from .test_rulebook import CONSERVATION, PUBLICATION, SONAR_SPACES
 
 
@@ -141,3 +141,58 @@ def test_no_majority_bonus_in_coop():
     e = coop_end([4, 2, 0])
     assert formula(e, 'objective_vp(you, "publication_discs")') == 4
     assert formula(e, 'objective_vp(you, "publication_discs")', 1) == 2
+
+
+# ---------------------------------------------------------------- readings (README, options)
+def deep_then_volcanic(**options):
+    """Exploration (3 submersibles at level 3 or deeper, at 3 players, sample) is met during round
+    1 and lost at round 2's start, when Volcanic Activity brings every submersible up 2 levels."""
+    e = to_turns(start(3, variant="coop", rounds=2, **options))
+    for card in zone(e, "face_up_objectives"):
+        put(e, card, "bonus_box")
+    put(e, one(e, "exploration"), "face_up_objectives")
+    put(e, one(e, "volcanic_activity"), "coop_pile", top=True)    # revealed at round 2's start
+    lay(e, "hydrothermal_vents", 3, 3)
+    for seat in range(3):
+        item(e, zone(e, f"subs@{seat}")[0])["at"] = one(e, "hydrothermal_vents")
+    return finish(e)
+
+
+def test_objectives_are_checked_at_the_end_of_the_game_by_default():
+    """FR l.1086-1088: "A la fin de la sixième manche ..., vérifiez que vous avez bien validé le
+    nombre d'objectifs requis": an objective met in round 1 and lost since does not count."""
+    assert met(deep_then_volcanic()) == met(deep_then_volcanic(objectives_checked="as_soon_as_met")) - 1
+
+
+def test_as_soon_as_met_an_objective_stays_met():
+    e = deep_then_volcanic(objectives_checked="as_soon_as_met")
+    card = one(e, "exploration")
+    assert item(e, card)["met"] is True
+    assert all(item(e, item(e, s)["at"])["level"] == 1 for seat in range(3)
+               for s in zone(e, f"subs@{seat}"))                 # no longer deep at the end
+
+
+def solo_publication(**options):
+    """Solo: a journal with an "Others" effect published (Polar Review, sample: cost 2, "You":
+    +1 Inspiration, "Others": +1 research), from 5 research."""
+    e = to_turns(start(1, variant="solo", **options))
+    journal = one(e, "polar_review")
+    if journal not in zone(e, "display"):
+        put(e, zone(e, "display")[0], "journal_deck", top=True)
+        put(e, journal, "display")
+    archivist = recruit_into_team(e, 0, "archivist")
+    lay(e, "frozen_reef", 3, 3)                                   # its publication site: ice
+    item(e, zone(e, "subs@0")[0])["at"] = one(e, "frozen_reef")
+    me(e)["research"] = 5
+    refresh(e)
+    play(e, f"activate {archivist}")
+    if "publication frozen_p1" in e.decision.labels:
+        play(e, "publication frozen_p1")
+    play(e, journal)
+    return e
+
+
+def test_in_solo_the_others_effects_go_to_nobody_by_default():
+    """FR l.698-700: "Les autres : les autres joueurs (mais pas vous !)": in solo, nobody."""
+    assert me(solo_publication())["research"] == 5 - 2
+    assert me(solo_publication(others_in_solo="you"))["research"] == 5 - 2 + 1
