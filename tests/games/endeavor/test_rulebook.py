@@ -82,6 +82,21 @@ def test_each_player_takes_30_discs_20_impact_tokens_3_submersibles_and_cubes_on
                                                     "ingenuity", "research")] == [0] * 5
 
 
+def test_the_specialists_tray_stacks_of_5_4_3_2_and_three_rank_5_tiles_a_slot():
+    """FR l.151-160: ranks 1-4 in stacks of identical tiles, "5 de chaque", 4, 3, 2; rank 5:
+    "placez-en trois au hasard dans chacun des emplacements ... (soit 9 en tout)"."""
+    e = start(3)
+    for k in ("r1a", "r2b", "r3c", "r4a"):
+        tiles = [item(e, x) for x in zone(e, f"stack[{k}]")]
+        rank = tiles[0]["rank"]
+        assert len(tiles) == {1: 5, 2: 4, 3: 3, 4: 2}[rank]            # before any recruitment
+        assert len({t["name"] for t in tiles}) == 1
+    slots = [[item(e, x) for x in zone(e, f"stack[{k}]")] for k in ("r5a", "r5b", "r5c")]
+    assert [len(s) for s in slots] == [3, 3, 3]
+    names = [t["name"] for s in slots for t in s]
+    assert all(t["rank"] == 5 for s in slots for t in s) and len(set(names)) == 9
+
+
 def test_four_starting_journals_are_displayed():
     """FR l.101-105: the 4 starting journals are revealed (the display keeps 4)."""
     e = start(3)
