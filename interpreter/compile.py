@@ -976,14 +976,9 @@ class _Compiler:
         at a time, its `enter space of` triggers run); each track's advance is compiled once."""
         fam = self.g.track_families[target.obj.name]
         key = self.ex(target.key, scope)
-        if not fam.per_player:
-            def owner(c: Ctx) -> int | None:
-                return None
-        elif isinstance(target.obj, A.Attr):
-            owner = self._seat(target.obj.obj, scope, target.obj.pos)
-        else:
-            def owner(c: Ctx) -> int | None:
-                return c.you
+        owner = (lambda c: None) if not fam.per_player else self._seat(
+            target.obj.obj, scope, target.obj.pos) if isinstance(target.obj, A.Attr) else (
+            lambda c: c.you)
         advances = {}
         for k in fam.keys:
             spec = self.g.counters[str(k)]
