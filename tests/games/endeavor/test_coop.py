@@ -159,7 +159,7 @@ def deep_then_volcanic(**options):
 
 
 def test_objectives_are_checked_at_the_end_of_the_game_by_default():
-    """FR l.1086-1088: "A la fin de la sixième manche ..., vérifiez que vous avez bien validé le
+    """FR l.1085-1088: "A la fin de la sixième manche ..., vérifiez que vous avez bien validé le
     nombre d'objectifs requis": an objective met in round 1 and lost since does not count."""
     assert met(deep_then_volcanic()) == met(deep_then_volcanic(objectives_checked="as_soon_as_met")) - 1
 
