@@ -913,8 +913,9 @@ class _Compiler:
 
     def s_AddStmt(self, s, scope):
         amount, pos, sign = self.ex(s.amount, scope), s.pos, s.sign
-        if isinstance(s.target, A.Index) and sign > 0 and self._track_member(s.target, scope):
-            return self._advance_member(s.target, scope, amount, pos, "add")
+        fam = self._track_family(s.target, scope) if sign > 0 else None
+        if fam is not None:
+            return self._advance_member(s.target, fam, scope, amount, pos, "add")
         if isinstance(s.target, A.Index):
             return self._member_change(s.target, scope, amount, sign, pos)
         if self._is_item_field(s.target):
@@ -932,8 +933,10 @@ class _Compiler:
 
     def s_GainStmt(self, s, scope):
         target = A.counter_expr(s.player, s.counter, s.key, s.pos)
-        if s.verb == "gain" and s.to is None and self._track_member(target, scope):
-            return self._advance_member(target, scope, self.ex(s.amount, scope), s.pos, "gain")
+        fam = self._track_family(target, scope) if s.verb == "gain" and s.to is None else None
+        if fam is not None:
+            return self._advance_member(target, fam, scope, self.ex(s.amount, scope), s.pos,
+                                        "gain")
         if s.key is not None or s.to is not None or s.verb == "transfer":
             return self.payment(s, scope)
         name, pos, verb = s.counter, s.pos, s.verb
@@ -966,15 +969,15 @@ class _Compiler:
                 h[name] = max(old - n, floor)
         return gain, False
 
-    def _track_member(self, target, scope) -> bool:
-        """Is `target` one track of a family read by key (`attribute[a]`, `p.attribute[a]`)?"""
-        return isinstance(target, A.Index) and self.family_of(target.obj, scope) is not None \
-            and target.obj.name in self.g.track_families
+    def _track_family(self, target, scope):
+        """The family of tracks whose member `target` names by key (`attribute[a]`,
+        `p.attribute[a]`), or None."""
+        fam = self.family_of(target.obj, scope) if isinstance(target, A.Index) else None
+        return fam if fam is not None and fam.name in self.g.track_families else None
 
-    def _advance_member(self, target, scope, amount, pos, verb):
+    def _advance_member(self, target, fam, scope, amount, pos, verb):
         """`gain N attribute[a]`: the track the key names advances as a track does (one space
         at a time, its `enter space of` triggers run); each track's advance is compiled once."""
-        fam = self.g.track_families[target.obj.name]
         key = self.ex(target.key, scope)
         owner = (lambda c: None) if not fam.per_player else self._seat(
             target.obj.obj, scope, target.obj.pos) if isinstance(target.obj, A.Attr) else (
