@@ -320,6 +320,9 @@ class Game:
     rule_texts: dict = attrs.field(factory=dict)  # text -> RuleText (rule text held in tables)
     data_actions: tuple = ()  # actions that rule-text cells name (`effect: build_module`)
     counter_members: dict = attrs.field(factory=dict)  # "accounts[hr]" -> member Counter
+    # a family of tracks (`tracks: {attribute: {each: [...]}}`) read by key, `p.attribute[a]`:
+    # a Counter with its `keys`, whose members are the tracks named by the keys
+    track_families: dict = attrs.field(factory=dict)
     warnings: tuple = ()
     game_file: str | None = None  # the main file given by path, when it is not FOLDER/game.yaml
     variant_file: str | None = None  # the variant file given by path (logs record it)
@@ -330,6 +333,17 @@ class Game:
         name = self.name + (f":{self.variant}" if self.variant else "")
         return (f"Game({name!r}, {self.min_players}-{self.max_players} players, "
                 f"{len(self.actions)} actions, {len(self.triggers)} triggers)")
+
+    def family(self, name: str) -> Counter | None:
+        """The counter family or family of tracks `name` (read by key: `accounts[a]`)."""
+        spec = self.counters.get(name)
+        if spec is not None and spec.keys is not None:
+            return spec
+        return self.track_families.get(name)
+
+    def member(self, family: str, key) -> str:
+        """The state key of one member of a family: `accounts[hr]`, or a track's own name."""
+        return str(key) if family in self.track_families else member_name(family, key)
 
     def counter_spec(self, key: str) -> Counter:
         """The Counter of a state key: a plain counter, or a family member `accounts[hr]`."""

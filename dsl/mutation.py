@@ -12,9 +12,9 @@ effect written on a card, a reward by kind). Prose is left alone (`title`, `summ
 `doc`, quoted strings and comments inside rule text, a table's other strings), and so are a
 table's keys, an option's `min`/`max` (the range of a reading, not a rule) and `invariants:`
 (checks of the rules, which never change play).
-Numbers a file declares SAMPLE (`sample: true` for the file, or `sample: [table, table.field]`)
-are not mutated but returned apart, so a report can list them. benchmarks/mutation.py runs a
-game's tests against each mutant.
+Numbers a file declares SAMPLE (`sample: true` for the file, `sample: [table, table.field]`, or a
+path of keys into nested maps, `sheet.target.3`) are not mutated but returned apart, so a report
+can list them. benchmarks/mutation.py runs a game's tests against each mutant.
 """
 from __future__ import annotations
 
@@ -124,10 +124,14 @@ class _Finder:
     def is_sample(self, keys: tuple) -> bool:
         if self.all_sample:
             return True
+        if keys[:1] == ("add",):  # a variant's new tables
+            keys = keys[1:]
         if len(keys) < 2 or keys[0] != "tables":
             return False
         fields = [str(k) for k in keys[2:] if not isinstance(k, int)]
-        return str(keys[1]) in self.marks or any(f"{keys[1]}.{f}" in self.marks for f in fields)
+        path = [str(k) for k in keys[1:]]  # `sheet.target.3`: one key of a nested map
+        return any(".".join(path[:i]) in self.marks for i in range(1, len(path) + 1)) or \
+            any(f"{keys[1]}.{f}" in self.marks for f in fields)
 
     def is_rule_text(self, keys: tuple) -> bool:
         """Whether the string at `keys` is rule text: anywhere outside `tables:`, and in a
@@ -151,7 +155,7 @@ class _Finder:
             entries = [(i, v, node.pos_of(i)) for i, v in enumerate(node)]
         else:
             return
-        numbers = []
+        numbers, owners = [], []
         for key, value, pos in entries:
             if isinstance(value, (YMap, YList)):
                 self.walk(value, keys + (key,))
@@ -162,17 +166,21 @@ class _Finder:
                 token = self.number_at(pos.line, pos.col)
                 if token is not None:
                     numbers.append(token)
+                    owners.append(keys + (key,))
                     for after in _neighbours(token.before):
                         self.add(Mutant(self.path, (attrs.evolve(token, after=after),),
                                         f"{token.before} -> {after}"), keys + (key,))
-        self.swaps(numbers, keys)
+        self.swaps(numbers, keys, owners)
 
-    def swaps(self, numbers: list, keys: tuple) -> None:
-        for a, b in zip(numbers, numbers[1:]):
+    def swaps(self, numbers: list, keys: tuple, owners: list | None = None) -> None:
+        """Neighbours swapped; with `owners` (each number's keys), a swap of two sample numbers
+        is sample too."""
+        for i, (a, b) in enumerate(zip(numbers, numbers[1:])):
             if float(a.before) != float(b.before):
+                both = owners is not None and all(self.is_sample(k) for k in owners[i:i + 2])
                 self.add(Mutant(self.path, (attrs.evolve(a, after=b.before),
                                             attrs.evolve(b, after=a.before)),
-                                f"swap {a.before}, {b.before}"), keys)
+                                f"swap {a.before}, {b.before}"), owners[i] if both else keys)
 
     def number_at(self, line: int, col: int) -> Edit | None:
         m = _NUMBER_AT.match(self.lines[line - 1], col - 1)

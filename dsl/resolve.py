@@ -144,7 +144,8 @@ class _Builder:
         rule_texts, data_actions = self._rule_texts(actions)
         formulas = self._formulas()
         graphs = self._graphs(tables)
-        self.names = _Names(options, tables, counters, zones, actions, items, formulas)
+        self.names = _Names(options, tables, {**counters, **self.track_families}, zones, actions,
+                            items, formulas)
         for g in graphs:
             self.names.kinds[g] = "graph"
         phases_declared = {st.name for st in _all_steps(self._raw_flow_phases())}
@@ -233,7 +234,7 @@ class _Builder:
         automa = (str(automa_spec["name"]), int(automa_spec.get("seats", 1))) if automa_spec else ()
         summary = _texts(doc.get("summary", ""))
         return Game(
-            automa_paid_into=paid_into, rule_texts=rule_texts, data_actions=data_actions, tracks=tracks, counter_members=self.counter_members, graphs=graphs, formulas=formulas, automa_decide=decide, summary=summary, automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
+            automa_paid_into=paid_into, rule_texts=rule_texts, data_actions=data_actions, tracks=tracks, track_families=self.track_families, counter_members=self.counter_members, graphs=graphs, formulas=formulas, automa_decide=decide, summary=summary, automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
             min_players=lo, max_players=hi, options=options, terms=terms, tables=tables,
             counters=counters, zones=zones, items=items, setup=setup, flow=flow, actions=actions,
             triggers=tuple(triggers), scoring=scoring, rules_hash=self.src.rules_hash,
@@ -347,7 +348,7 @@ class _Builder:
     def _tracks(self, tables, counters) -> dict:
         """`tracks:` -> counters (added to `counters`) whose values are spaces; returns each
         declaration's member names (one, or one per key of a family)."""
-        out = {}
+        out, self.track_families = {}, {}
         sec = self.section("tracks")
         for key, spec in sec.items():
             pos = sec.key_pos[key]
@@ -382,6 +383,10 @@ class _Builder:
                                          len(rows) - 1, "clamp", spec.get("visibility", "public"),
                                          Track(key, rows, wrap), pos=pos)
             out[key] = tuple(members)
+            if "each" in spec:  # read by key: `p.attribute[a]`, `gain 1 attribute[a]`
+                self.track_families[key] = Counter(
+                    key, spec.get("per") == "player", initial, None, None, "clamp",
+                    spec.get("visibility", "public"), keys=tuple(members), pos=pos)
         return out
 
     def _spaces(self, key, spec, tables, member) -> tuple:

@@ -365,7 +365,7 @@ class _Generator:
     def s_GainStmt(self, s, out, ind):
         """`gain N coins`, `p gains N coins`: as compile.s_GainStmt without held items' bonus
         (those, a payment, a loss, a family member are left to the closure)."""
-        spec = self.g.counters[s.counter]
+        spec = self.g.counters.get(s.counter) or self.g.family(s.counter)
         if (s.verb != "gain" or s.key is not None or s.to is not None or spec.track is not None
                 or ("gain", spec.name) in self.gain_targets or spec.keys is not None or
                 ("bonus", s.counter) in self.rec.prog.abilities):
@@ -466,10 +466,10 @@ class _Generator:
                 f"else index(c, {o}, {k}, {at}))")
 
     def _family(self, e, scope) -> bool:
-        """Does `e` name a counter family (`accounts`, `p.accounts`)? As compile.family_of."""
+        """Does `e` name a counter family or a family of tracks (`accounts`, `p.attribute`)? As
+        compile.family_of."""
         if isinstance(e, (A.Name, A.Attr)) and not (isinstance(e, A.Name) and e.name in scope):
-            spec = self.g.counters.get(e.name)
-            return spec is not None and spec.keys is not None
+            return self.g.family(e.name) is not None
         return False
 
     def _member_args(self, e, scope) -> str:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import operator
 
 from meeplang.dsl.errors import RuleError
-from meeplang.dsl.model import member_name
 
 from . import payments
 from .compile import (_MISSING, Ctx, EndGame, EndTurn, Graph, PassTurn, _bounder, _pool,
@@ -34,8 +33,10 @@ def runtime(prog, constants: tuple = ()) -> dict:
     graphs = {name: Graph(name, adjacency) for name, adjacency in game.graphs.items()}
     families = {name: FamilyRef(name, None, z.keys) for name, z in zones.items()
                 if z.keys is not None}
-    members = {name: [(k, member_name(name, k)) for k in spec.keys]
-               for name, spec in counters.items() if spec.keys is not None}
+    families_of_counters = {name: spec for name, spec in counters.items() if spec.keys is not None}
+    families_of_counters.update(game.track_families)
+    members = {name: [(k, game.member(name, k)) for k in spec.keys]
+               for name, spec in families_of_counters.items()}
     by_text = {name: {str(k): m for k, m in ms} for name, ms in members.items()}
     zone_ref = prog.zone_ref
 
@@ -65,7 +66,7 @@ def runtime(prog, constants: tuple = ()) -> dict:
     def from_player(c, p, name, pos):
         if not 0 <= p < c.eng.n:
             raise RuleError(f"{p!r} is not a player, so it has no {name!r}", pos)
-        counter, z = counters.get(name), zones.get(name)
+        counter, z = counters.get(name) or game.track_families.get(name), zones.get(name)
         if counter is not None and counter.per_player:
             if counter.keys is not None:
                 h = c.s["players"][p]
@@ -111,10 +112,10 @@ def runtime(prog, constants: tuple = ()) -> dict:
         m = by_text[name].get(str(k))
         if m is None:
             raise RuleError(f"{name} has no key {k!r} (keys: {', '.join(by_text[name])})", pos)
-        if not counters[name].per_player:
-            return c.s["counters"], m, game.counter_members[m], None
+        if not families_of_counters[name].per_player:
+            return c.s["counters"], m, game.counter_spec(m), None
         p = c.you if who is None else seat(c, who(c), who_pos)
-        return c.s["players"][p], m, game.counter_members[m], p
+        return c.s["players"][p], m, game.counter_spec(m), p
 
     def member_value(c, name, k, who, pos, who_pos):
         h, m, _, _ = member_slot(c, name, k, who, pos, who_pos)

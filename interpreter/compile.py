@@ -270,13 +270,13 @@ def compiled(game) -> Compiled:
 
 def name_kinds(game) -> dict[str, str]:
     """What each declared name is, as an expression reads it: an option, a table, a (per-player)
-    counter or counter family, a (per-player) zone or zone family."""
+    counter or counter family (a family of tracks too), a (per-player) zone or zone family."""
     kinds = {}
     for n in game.options:
         kinds[n] = "option"
     for n in game.tables:
         kinds[n] = "table"
-    for n, c in game.counters.items():
+    for n, c in list(game.counters.items()) + list(game.track_families.items()):
         if c.keys is not None:
             kinds[n] = "pcounters" if c.per_player else "counters"
         else:
@@ -362,7 +362,7 @@ class _Compiler:
         if kind == "pcounter":
             return lambda c: c.s["players"][c.you][name]
         if kind in ("counters", "pcounters"):
-            members = [(k, member_name(name, k)) for k in self.g.counters[name].keys]
+            members = [(k, self.g.member(name, k)) for k in self.g.family(name).keys]
             per = kind == "pcounters"
             return lambda c: {k: (c.s["players"][c.you] if per else c.s["counters"])[m]
                               for k, m in members}
@@ -395,12 +395,12 @@ class _Compiler:
     def x_Attr(self, e, scope):
         obj = self.ex(e.obj, scope)
         name, pos = e.name, e.pos
-        counter = self.g.counters.get(name)
+        counter = self.g.counters.get(name) or self.g.track_families.get(name)
         zone = self.g.zones.get(name)
         is_field = name in self.fields
         zr = self.prog.zone_ref
 
-        members = [(k, member_name(name, k)) for k in counter.keys] if (
+        members = [(k, self.g.member(name, k)) for k in counter.keys] if (
             counter is not None and counter.keys is not None) else None
 
         def from_player(c, p):
@@ -790,11 +790,10 @@ class _Compiler:
         return fn, is_gen
 
     def family_of(self, e, scope):
-        """The counter family `e` names (`accounts`, `p.accounts`), or None."""
+        """The counter family or family of tracks `e` names (`accounts`, `p.attribute`), or
+        None."""
         if isinstance(e, (A.Name, A.Attr)) and not (isinstance(e, A.Name) and e.name in scope):
-            spec = self.g.counters.get(e.name)
-            if spec is not None and spec.keys is not None:
-                return spec
+            return self.g.family(e.name)
         return None
 
     def member_slot(self, target, scope):
@@ -802,8 +801,8 @@ class _Compiler:
         seat or None): where one counter of a family lives (keys compare as text)."""
         fam = self.family_of(target.obj, scope)
         key, pos = self.ex(target.key, scope), target.pos
-        by_text = {str(k): member_name(fam.name, k) for k in fam.keys}
-        members = self.g.counter_members
+        by_text = {str(k): self.g.member(fam.name, k) for k in fam.keys}
+        members = {m: self.g.counter_spec(m) for m in by_text.values()}
         who = None
         if isinstance(target.obj, A.Attr):
             who = self._seat(target.obj.obj, scope, target.obj.pos)
@@ -890,7 +889,8 @@ class _Compiler:
     def _member_change(self, target, scope, value, sign, pos):
         """set/add/subtract on one counter of a family."""
         slot = self.member_slot(target, scope)
-        bounds = {m: _bounder(spec, pos) for m, spec in self.g.counter_members.items()}
+        bounds = {m: _bounder(spec, pos) for m, spec in
+                  list(self.g.counter_members.items()) + list(self.g.counters.items())}
 
         def change(c: Ctx):
             h, m, _, p = slot(c)
@@ -915,6 +915,9 @@ class _Compiler:
 
     def s_AddStmt(self, s, scope):
         amount, pos, sign = self.ex(s.amount, scope), s.pos, s.sign
+        fam = self._track_family(s.target, scope) if sign > 0 else None
+        if fam is not None:
+            return self._advance_member(s.target, fam, scope, amount, pos, "add")
         if isinstance(s.target, A.Index):
             return self._member_change(s.target, scope, amount, sign, pos)
         if self._is_item_field(s.target):
@@ -931,6 +934,11 @@ class _Compiler:
         return add, False
 
     def s_GainStmt(self, s, scope):
+        target = A.counter_expr(s.player, s.counter, s.key, s.pos)
+        fam = self._track_family(target, scope) if s.verb == "gain" and s.to is None else None
+        if fam is not None:
+            return self._advance_member(target, fam, scope, self.ex(s.amount, scope), s.pos,
+                                        "gain")
         if s.key is not None or s.to is not None or s.verb == "transfer":
             return self.payment(s, scope)
         name, pos, verb = s.counter, s.pos, s.verb
@@ -962,6 +970,49 @@ class _Compiler:
             else:  # lose: never below the counter's floor
                 h[name] = max(old - n, floor)
         return gain, False
+
+    def _track_family(self, target, scope):
+        """The family of tracks whose member `target` names by key (`attribute[a]`,
+        `p.attribute[a]`), or None."""
+        fam = self.family_of(target.obj, scope) if isinstance(target, A.Index) else None
+        return fam if fam is not None and fam.name in self.g.track_families else None
+
+    def _advance_member(self, target, fam, scope, amount, pos, verb):
+        """`gain N attribute[a]`: the track the key names advances as a track does (one space
+        at a time, its `enter space of` triggers run); each track's advance is compiled once."""
+        key = self.ex(target.key, scope)
+        owner = (lambda c: None) if not fam.per_player else self._seat(
+            target.obj.obj, scope, target.obj.pos) if isinstance(target.obj, A.Attr) else (
+            lambda c: c.you)
+        advances = {}
+        for k in fam.keys:
+            spec = self.g.counters[str(k)]
+            grants = self.prog.abilities.get(("bonus", spec.name)) if verb == "gain" else None
+            more = _with_bonus(amount, owner, grants, pos) if grants else amount
+            advances[str(k)] = self._increase(owner, spec, more, pos, verb)
+        asks = any(flag for _, flag in advances.values())
+        name = fam.name
+
+        def which(c: Ctx):
+            k = key(c)
+            found = advances.get(str(k))
+            if found is None:
+                raise RuleError(f"{name} has no key {k!r} (keys: {', '.join(advances)})", pos)
+            return found
+
+        if asks:
+            def advance(c: Ctx):
+                fn, flag = which(c)
+                if flag:
+                    yield from fn(c)
+                else:
+                    fn(c)
+            return advance, True
+
+        def advance_plain(c: Ctx):
+            fn, _ = which(c)
+            fn(c)
+        return advance_plain, False
 
     def _watched_gain(self, spec) -> bool:
         """Does a gain of this counter need more than arithmetic: a track (one space at a time),
@@ -1037,8 +1088,9 @@ class _Compiler:
         verb, pos = s.verb, s.pos
         amount = self.ex(s.amount, scope)
         slot = self.counter_slot(A.counter_expr(s.player, s.counter, s.key, pos), scope)
-        fam = self.g.counters[s.counter] if s.key is not None else None
-        family = self.g.counters[s.counter]  # a transfer is always within a family
+        fam = (self.g.family(s.counter) or self.g.counters[s.counter]) if s.key is not None \
+            else None
+        family = self.g.family(s.counter) or self.g.counters[s.counter]  # a transfer: in a family
         bounds = {m: _bounder(spec, pos) for m, spec in
                   list(self.g.counter_members.items()) + list(self.g.counters.items())}
         payee = self._payee(s.to, scope, bounds) if s.to is not None else None
@@ -1085,8 +1137,9 @@ class _Compiler:
     def _held(self, what: str | None, counter: str) -> dict:
         """The `while_held` grants (bonus or discount) on a counter, by state key: a family's
         grants apply to every member, a member's own (`accounts[hr]`) to it alone."""
-        abilities, keys = self.prog.abilities, self.g.counters[counter].keys
-        names = [counter] if keys is None else [member_name(counter, k) for k in keys]
+        spec = self.g.counters.get(counter) or self.g.family(counter)
+        abilities, keys = self.prog.abilities, spec.keys
+        names = [counter] if keys is None else [self.g.member(counter, k) for k in keys]
         out = {}
         for m in names:
             grants = list(abilities.get((what, counter), ())) + (

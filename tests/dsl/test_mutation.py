@@ -76,6 +76,42 @@ def test_mutants_of_numbers_comparisons_and_swaps_with_their_places(tmp_path):
                                                              ("cards.yaml", "4 -> 3")]
 
 
+def test_a_sample_mark_may_name_one_key_of_a_nested_map(tmp_path):
+    folder = tiny(tmp_path)
+    (folder / "cards.yaml").write_text(
+        "sample: [sheet.target.3, sheet.bands.low]\n"
+        "tables:\n"
+        "  sheet: {target: {2: 30, 3: 45}, bands: {low: 1, high: 2}}\n")
+    found = game_mutants(folder)
+    live = {m.what for m in found.live if m.file.name == "cards.yaml"}
+    sample = {m.what for m in found.sample}
+    assert {"30 -> 31", "2 -> 3"} <= live                               # only the marked keys
+    assert {"45 -> 46", "1 -> 2"} <= sample and not {"45 -> 46", "1 -> 2"} & live
+    assert "swap 30, 45" in live                                       # one of them is a rule's
+
+
+def test_a_variants_new_table_may_be_sample(tmp_path):
+    folder = tiny(tmp_path)
+    (folder / "variants").mkdir()
+    (folder / "variants" / "big.yaml").write_text(
+        "variant: big\nextends: tiny\nsample: [extra]\n"
+        "add:\n  tables:\n    extra: {a: 7}\n    rule: 9\n")
+    found = game_mutants(folder)
+    assert "7 -> 8" in {m.what for m in found.sample}
+    assert "9 -> 10" in {m.what for m in found.live}
+
+
+def test_a_swap_of_two_sample_numbers_is_sample(tmp_path):
+    folder = tiny(tmp_path)
+    (folder / "cards.yaml").write_text(
+        "sample: [sheet.target.1, sheet.target.2]\n"
+        "tables:\n"
+        "  sheet: {target: {1: 15, 2: 30, 3: 45}}\n")
+    found = game_mutants(folder)
+    assert "swap 15, 30" in {m.what for m in found.sample}
+    assert "swap 30, 45" in {m.what for m in found.live}
+
+
 CELLS = """\
 game: cells
 tables:

@@ -106,6 +106,71 @@ def test_a_family_member_may_have_its_own_spaces(tmp_path):
     assert e.state["players"][0]["xs"] == 1
 
 
+BY_KEY = """
+game: t
+players: 2
+tables:
+  attributes: [might, wit]
+counters:
+  impact: {per: player}
+tracks:
+  attribute: {per: player, each: attributes, spaces: 4, wrap_to: 2}
+flow:
+  - turns: {first: 0, actions: [raise_one, stop], per_turn: 1, until: all_passed}
+actions:
+  raise_one:                          # one rule for every track of the family
+    choose: a in attributes where p_lowest(a)
+    effect: gain 3 attribute[a]
+  stop: {effect: pass}
+formulas:
+  p_lowest(a): all(attribute[a] <= you.attribute[b] for b in attributes)
+triggers:
+  impact_space: {when: enter space of attribute, if: position == 2, effect: gain 1 impact}
+scoring: {score: "impact + sum(you.attribute[a] for a in attributes)"}
+"""
+
+
+def test_a_track_of_a_family_is_read_and_advanced_by_a_key_held_in_a_variable(tmp_path):
+    e = start(make_game(tmp_path, BY_KEY))
+    assert sorted(e.decision.labels) == ["raise_one might", "raise_one wit", "stop"]
+    play_labels(e, ["raise_one wit"])         # 0 -> 1 -> 2 (impact) -> 3, a track's advance
+    s = e.state["players"][0]
+    assert (s["might"], s["wit"], s["impact"]) == (0, 3, 1)
+    assert e.decision.labels == ["raise_one might", "raise_one wit", "stop"]   # seat 1's own
+    play_labels(e, ["stop"])
+    assert e.decision.labels == ["raise_one might", "stop"]   # seat 0: might is now the lowest
+    play_labels(e, ["raise_one might"])
+    assert e.state["players"][0]["might"] == 3 and e.state["players"][1]["might"] == 0
+
+
+def test_a_family_read_whole_and_moved_back_by_key(tmp_path):
+    e = start(make_game(tmp_path, """
+        game: t
+        players: 1
+        tables:
+          attributes: [might, wit]
+        counters:
+          total: {per: player}
+        tracks:
+          attribute: {per: player, each: attributes, spaces: 5, initial: 3}
+        flow:
+          - do: |
+              for each a in attributes:
+                lose 1 attribute[a]
+              set attribute["wit"] to 4
+              set total to sum(you.attribute)
+        scoring: {score: total}
+        """), players=1)
+    s = e.state["players"][0]
+    assert (s["might"], s["wit"], s["total"]) == (2, 4, 6)
+
+
+def test_a_key_the_family_lacks_is_a_positioned_error(tmp_path):
+    with pytest.raises(MeeplangError) as err:
+        make_game(tmp_path, BY_KEY.replace("gain 3 attribute[a]", 'gain 3 attribute["luck"]'))
+    assert "attribute has no key 'luck'" in str(err.value) and err.value.pos.line == 15
+
+
 def test_without_wrap_the_cube_stops_at_the_end_and_overflows(tmp_path):
     e = start(make_game(tmp_path, """
         game: t

@@ -3,8 +3,10 @@ Setbacks, one card a round; Volcanic Activity; the group's objectives against th
 the difficulty. The Bonus Objective and Setback cards other than Volcanic Activity are sample."""
 from __future__ import annotations
 
-from .helpers import (disc_to, finish, formula, item, lay, one, play, preset, put, start, to_turns,
-                      zone)
+import pytest
+
+from .helpers import (disc_to, finish, formula, item, lay, me, one, play, preset, put,
+                      recruit_into_team, refresh, start, to_turns, zone)
 from .test_rulebook import CONSERVATION, PUBLICATION, SONAR_SPACES
 
 
@@ -50,10 +52,24 @@ def test_rulebook_e37_volcanic_activity_moves_every_submersible_up_two_levels():
 
 
 def coop_end(publication, sonar=(0, 0, 0), conservation=(0, 0, 0), infinity=0, senior=None,
-             **options):
+             bonus=None, fleet_and_journals=False, **options):
     """A 3-player Co-Op game of one round with these discs in the ocean, and (with `infinity`)
-    the group's impact tokens on every hex, `infinity` of them on the ∞ hex; played out quietly."""
+    the group's impact tokens on every hex, `infinity` of them on the ∞ hex; with `bonus`, these
+    Bonus Objective cards face up instead of the one revealed; with `fleet_and_journals`, two
+    submersibles each and 5 journals in the group; played out quietly."""
     e = to_turns(start(3, variant="coop", rounds=1, **options))
+    if bonus is not None:
+        for card in zone(e, "face_up_objectives"):
+            put(e, card, "bonus_box")
+        for name in bonus:
+            put(e, one(e, name), "face_up_objectives")
+    if fleet_and_journals:                                       # 2 submersibles each, 5 journals
+        for seat in range(3):
+            sub = zone(e, f"sub_supply@{seat}")[0]
+            put(e, sub, f"subs@{seat}")
+            item(e, sub)["at"] = one(e, "star_of_the_seas")
+        for seat in (0, 0, 1, 1, 2):
+            put(e, zone(e, "journal_deck")[0], f"journals@{seat}")
     for kind, counts, where in (("publication", publication, iter(PUBLICATION)),
                                 ("sonar", sonar, iter(SONAR_SPACES)),
                                 ("conservation", conservation, iter(CONSERVATION))):
@@ -98,15 +114,85 @@ def test_rulebook_e39_the_impact_objective_counts_the_rank_5_seniors_scored_at_t
         met(coop_end([0, 0, 0], infinity=13)) + 1
 
 
-def test_the_difficulty_sets_how_many_objectives_win():
-    # the three mission objectives and the Impact board's: 4 of 7 (the bonus cards not met here)
-    setup = dict(publication=[4, 4, 3], sonar=(5, 5, 5), conservation=(5, 5, 4), infinity=14)
-    e = coop_end(**setup, difficulty="beginner")
-    assert met(e) == 4 and e.result["winners"] == [0, 1, 2]     # Débutant: 4 objectives
-    e = coop_end(**setup, difficulty="intermediate")
-    assert met(e) == 4 and e.result["winners"] == []             # Intermédiaire: 5
+# the four objectives of the sheet met (the three mission objectives and the Impact board's), and
+# sample Bonus Objectives: at 3 players Outreach (9 impact tokens played) is met with the whole
+# board covered, Fleet (6 submersibles) and Érudition (5 journals) are met by the
+# `fleet_and_journals` position, Motivation (21 specialists) and Expertise (3 Seniors) are not
+SHEET_MET = dict(publication=[4, 4, 3], sonar=(5, 5, 5), conservation=(5, 5, 4), infinity=14)
+
+
+@pytest.mark.parametrize("bonus, meeting, wins, loses", [
+    (["motivation", "expertise"], 4, "beginner", "intermediate"),
+    (["outreach", "motivation", "expertise"], 5, "intermediate", "expert"),
+    (["outreach", "fleet", "motivation"], 6, "expert", "legendary"),
+    (["outreach", "fleet", "erudition"], 7, "legendary", None)])
+def test_the_difficulty_sets_how_many_objectives_win(bonus, meeting, wins, loses):
+    """FR l.1036-1040: "Débutant 4 objectifs, Intermédiaire 5, Expert 6, Légendaire les 7"."""
+    e = coop_end(**SHEET_MET, bonus=bonus, difficulty=wins, fleet_and_journals=True)
+    assert met(e) == meeting and e.result["winners"] == [0, 1, 2]
+    if loses is not None:
+        e = coop_end(**SHEET_MET, bonus=bonus, difficulty=loses, fleet_and_journals=True)
+        assert met(e) == meeting and e.result["winners"] == []
 
 
 def test_no_majority_bonus_in_coop():
+    """FR l.1066: "Les bonus de majorité ne sont pas utilisés en mode Co-Op": a clear first
+    scores its discs only (the competitive game adds the 1st place's bonus, E31)."""
     e = coop_end([4, 2, 0])
     assert formula(e, 'objective_vp(you, "publication_discs")') == 4
+    assert formula(e, 'objective_vp(you, "publication_discs")', 1) == 2
+
+
+# ---------------------------------------------------------------- readings (README, options)
+def deep_then_volcanic(**options):
+    """Exploration (3 submersibles at level 3 or deeper, at 3 players, sample) is met during round
+    1 and lost at round 2's start, when Volcanic Activity brings every submersible up 2 levels."""
+    e = to_turns(start(3, variant="coop", rounds=2, **options))
+    for card in zone(e, "face_up_objectives"):
+        put(e, card, "bonus_box")
+    put(e, one(e, "exploration"), "face_up_objectives")
+    put(e, one(e, "volcanic_activity"), "coop_pile", top=True)    # revealed at round 2's start
+    lay(e, "hydrothermal_vents", 3, 3)
+    for seat in range(3):
+        item(e, zone(e, f"subs@{seat}")[0])["at"] = one(e, "hydrothermal_vents")
+    return finish(e)
+
+
+def test_objectives_are_checked_at_the_end_of_the_game_by_default():
+    """FR l.1085-1088: "A la fin de la sixième manche ..., vérifiez que vous avez bien validé le
+    nombre d'objectifs requis": an objective met in round 1 and lost since does not count."""
+    assert met(deep_then_volcanic()) == met(deep_then_volcanic(objectives_checked="as_soon_as_met")) - 1
+
+
+def test_as_soon_as_met_an_objective_stays_met():
+    e = deep_then_volcanic(objectives_checked="as_soon_as_met")
+    card = one(e, "exploration")
+    assert item(e, card)["met"] is True
+    assert all(item(e, item(e, s)["at"])["level"] == 1 for seat in range(3)
+               for s in zone(e, f"subs@{seat}"))                 # no longer deep at the end
+
+
+def solo_publication(**options):
+    """Solo: a journal with an "Others" effect published (Polar Review, sample: cost 2, "You":
+    +1 Inspiration, "Others": +1 research), from 5 research."""
+    e = to_turns(start(1, variant="solo", **options))
+    journal = one(e, "polar_review")
+    if journal not in zone(e, "display"):
+        put(e, zone(e, "display")[0], "journal_deck", top=True)
+        put(e, journal, "display")
+    archivist = recruit_into_team(e, 0, "archivist")
+    lay(e, "frozen_reef", 3, 3)                                   # its publication site: ice
+    item(e, zone(e, "subs@0")[0])["at"] = one(e, "frozen_reef")
+    me(e)["research"] = 5
+    refresh(e)
+    play(e, f"activate {archivist}")
+    if "publication frozen_p1" in e.decision.labels:
+        play(e, "publication frozen_p1")
+    play(e, journal)
+    return e
+
+
+def test_in_solo_the_others_effects_go_to_nobody_by_default():
+    """FR l.698-700: "Les autres : les autres joueurs (mais pas vous !)": in solo, nobody."""
+    assert me(solo_publication())["research"] == 5 - 2
+    assert me(solo_publication(others_in_solo="you"))["research"] == 5 - 2 + 1

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from meeplang.dsl.errors import UsageError
+from meeplang.interpreter.engine import Engine
+
 from ..state import play_with_invariants
 from .helpers import game
 
@@ -26,6 +29,15 @@ def finished(e, players, rounds=6):
         assert len(team) <= rounds + 1                # the Team Leader and one recruit a round
         assert len(s["zones"][f"dive_tokens@{p}"]) <= 1
         assert len(s["zones"][f"subs@{p}"]) + len(s["zones"][f"sub_supply@{p}"]) == 3
+
+
+@pytest.mark.parametrize("variant, refused", [(None, 1), (None, 6), ("coop", 1), ("coop", 6),
+                                               ("solo", 2)])
+def test_player_counts(variant, refused):
+    """The Co-Op bands run from "1j" to "5j" (FR l.996-1003) and solo is Co-Op with one player
+    (FR l.1026): the competitive and Co-Op games are for 2 to 5 players, solo for 1 (README)."""
+    with pytest.raises(UsageError, match=f"not {refused}"):
+        Engine(game(variant), refused, 0)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

@@ -69,6 +69,40 @@ def test_rulebook_e2_launch_and_its_arrival_bonus():
     assert len(zone(e, "sub_supply@1")) == 2
 
 
+def test_each_player_takes_30_discs_20_impact_tokens_3_submersibles_and_cubes_on_0():
+    """FR l.116-121: "30 disques, 5 cubes, 20 pions Impact et 3 submersibles"; "Placez vos 5
+    cubes sur la case 0 de chacune de vos pistes d'attribut et sur la piste de recherche"."""
+    e = start(3)
+    for p in (1, 2):                                              # not played yet
+        assert len(zone(e, f"impact_supply@{p}")) == 20
+        assert len(zone(e, f"subs@{p}")) + len(zone(e, f"sub_supply@{p}")) == 3
+        assert sum(len(zone(e, f"{z}@{p}")) for z in ("reserve", "transit", "activation_spaces")) \
+            == 30
+        assert [e.state["players"][p][a] for a in ("reputation", "inspiration", "coordination",
+                                                    "ingenuity", "research")] == [0] * 5
+
+
+def test_the_specialists_tray_stacks_of_5_4_3_2_and_three_rank_5_tiles_a_slot():
+    """FR l.151-160: ranks 1-4 in stacks of identical tiles, "5 de chaque", 4, 3, 2; rank 5:
+    "placez-en trois au hasard dans chacun des emplacements ... (soit 9 en tout)"."""
+    e = start(3)
+    for k in ("r1a", "r2b", "r3c", "r4a"):
+        tiles = [item(e, x) for x in zone(e, f"stack[{k}]")]
+        rank = tiles[0]["rank"]
+        assert len(tiles) == {1: 5, 2: 4, 3: 3, 4: 2}[rank]            # before any recruitment
+        assert len({t["name"] for t in tiles}) == 1
+    slots = [[item(e, x) for x in zone(e, f"stack[{k}]")] for k in ("r5a", "r5b", "r5c")]
+    assert [len(s) for s in slots] == [3, 3, 3]
+    names = [t["name"] for s in slots for t in s]
+    assert all(t["rank"] == 5 for s in slots for t in s) and len(set(names)) == 9
+
+
+def test_four_starting_journals_are_displayed():
+    """FR l.101-105: the 4 starting journals are revealed (the display keeps 4)."""
+    e = start(3)
+    assert len(zone(e, "display")) == 4
+
+
 # ---------------------------------------------------------------- Phase 1 (FR l.180-300)
 def test_rulebook_e3_e4_recruitment_level_and_the_immediate_gain_counts_for_effort():
     e = start(2)
@@ -606,11 +640,6 @@ def test_rulebook_e33_players_tied_for_second_all_get_it():
 def test_rulebook_e34_zero_is_not_eligible():
     e = objectives([0, 0, 0], [0, 0, 0], [0, 0, 0])
     assert [objective(e, "conservation_discs", p) for p in range(3)] == [0, 0, 0]
-
-
-def test_majorities_off_leaves_the_discs_only():
-    e = objectives([6, 4, 2], [0, 0, 0], [0, 0, 0], majorities=False)
-    assert objective(e, "sonar_discs") == 6
 
 
 def test_rulebook_e35_research_and_discs_one_point_per_three():

@@ -1146,7 +1146,6 @@ COOP_BASE = """
 game: coop
 players: [1, 5]
 options:
-  majorities: {default: true}
   difficulty: {default: beginner}
 tables:
   objective_names: [impact_board, sonar, publication, conservation, bonus_a, bonus_b, bonus_c]
@@ -1176,7 +1175,7 @@ formulas:
   group_total(k): sum(count(p.achieved[k]) for p in players)
   met(k): group_total(k) >= coop_band[k][player_count]
   majority_bonus(p): >-
-    if majorities and count(p.achieved["publication"]) > 0
+    if count(p.achieved["publication"]) > 0
     and all(count(q.achieved["publication"]) <= count(p.achieved["publication"]) for q in players)
     then 5 else 0
 setup: |
@@ -1190,8 +1189,8 @@ scoring:
 COOP_VARIANT = """
 variant: coop
 extends: coop
-options:
-  majorities: {default: false}
+formulas:
+  majority_bonus(p): 0                          # no majority bonuses in Co-Op
 scoring:
   winners: >-
     if count([k for k in objective_names if met(k)]) >= objectives_needed[difficulty]
@@ -1241,13 +1240,7 @@ players: [1, 4]
 tables:
   setbacks: SETBACKS
   bonus_objectives: [{name: erudition}, {name: motivation}, {name: b3}, {name: b4}, {name: b5}, {name: b6}]
-  reveal:                                  # what revealing a card of each pile does
-    bonus_card: move card to face_up_objectives
-    setback: |
-      do card.effect
-      move card to setback_discard
 rule_text:
-  reveal: {takes: [card]}
   setbacks: {fields: [effect]}
 zones:
   setback_box: {visibility: hidden}
@@ -1257,8 +1250,8 @@ zones:
   setback_discard: {}
   subs: {per: player}
 items:
-  setback: {from: setbacks, zone: setback_box}
-  bonus_card: {from: bonus_objectives, zone: bonus_box}
+  setback: {from: setbacks, zone: setback_box, fields: {revealed: suffer_setback}}
+  bonus_card: {from: bonus_objectives, zone: bonus_box, fields: {revealed: take_up_objective}}
   sub: {per: player, count: 2, zone: subs, fields: {depth: "if n == 1 then 2 else 5"}}
 setup: |
   shuffle setback_box
@@ -1273,10 +1266,16 @@ flow:
         steps:
           - do: |
               let card = top(pile)
-              do reveal[card.kind] with card = card
+              do card.revealed with card = card    # what revealing it does: a field
       - turns: {first: 0, actions: [pass_], until: all_passed}
 actions:
   pass_: {effect: pass}
+  take_up_objective: {takes: card, effect: move card to face_up_objectives}
+  suffer_setback:
+    takes: card
+    effect: |
+      do card.effect
+      move card to setback_discard
   volcanic_activity:                        # every submersible of every player: up 2 levels
     effect: |
       for each p in players:

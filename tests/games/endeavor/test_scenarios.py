@@ -1,0 +1,71 @@
+"""Endeavor: Deep Sea, Scenario sheets as data (Endeavor FR l.42-45, 72-88, 500-521): a sheet is
+a file of tables (layout and limits, launch zone, mission-only tiles, objectives with their Co-Op
+bands, Impact board) that a user adds to the game folder and plays through a variant including
+it; `meeplang check` validates it like the game. The second sheet here is INVENTED (sample)."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from meeplang.cli import main
+from meeplang.dsl.resolve import load_game
+from meeplang.interpreter.engine import Engine
+
+from .helpers import item, start, zone
+
+DATA = Path(__file__).parent / "data"
+GAME = Path(__file__).parents[3] / "games" / "endeavor-deep-sea"
+
+
+def with_scenario(tmp_path, sheet: str | None = None) -> Path:
+    """A copy of the game folder with the sample sheet Deep Trench (or `sheet`, its text) in
+    scenarios/ and the variant that plays it, as a user adds one."""
+    folder = tmp_path / "endeavor-deep-sea"
+    shutil.copytree(GAME, folder)
+    (folder / "scenarios" / "deep-trench.yaml").write_text(
+        sheet if sheet is not None else (DATA / "deep-trench.yaml").read_text())
+    shutil.copy(DATA / "deep-trench-variant.yaml", folder / "variants" / "deep_trench.yaml")
+    return folder
+
+
+def names_in(e, key):
+    return [item(e, x)["name"] for x in zone(e, key)]
+
+
+def test_mission_only_tiles_leave_the_game_unless_the_sheet_uses_them():
+    """FR l.86-88: "Les tuiles (icon) sont réservées à des missions spécifiques ; si la mise en
+    place du scénario ne les demande pas, vous devez retirer ces tuiles du jeu"."""
+    e = start(3)
+    assert names_in(e, "out_of_play") == ["coral_cathedral"]       # Mission 1 uses none
+    piles = [n for level in range(1, 6) for n in names_in(e, f"pile[{level}]")]
+    assert "coral_cathedral" not in piles and len(piles) == 20 - 3
+
+
+def test_a_users_scenario_file_is_checked_and_played(tmp_path, capsys):
+    folder = with_scenario(tmp_path)
+    assert main(["check", f"{folder}:deep_trench"]) == 0
+    assert "ok: endeavor-deep-sea:deep_trench" in capsys.readouterr().out
+    e = Engine(load_game(str(folder), "deep_trench"), 3, 0)
+    e.start()
+    assert sorted(names_in(e, "ocean")) == ["calm_waters", "coral_cathedral", "star_of_the_seas"]
+    assert e.state["zones"]["out_of_play"] == []                  # its mission tile is in play
+    subs = [item(e, zone(e, f"subs@{p}")[0])["at"] for p in range(3)]
+    assert {item(e, s)["name"] for s in subs} == {"calm_waters"}  # its launch zone
+
+
+@pytest.mark.parametrize("breakage, message", [
+    ("level1_columns: [1", "level1_colums: [1"),                   # a table the game lacks
+    ('a2: "gain 2 research"', 'a2: "gain 2 reseach"'),              # rule text in a cell
+    ("coop: {1: 6, 2: 10", "coop: {1: 6, 2: [10"),                 # broken YAML
+])
+def test_a_broken_scenario_file_gets_a_positioned_error(tmp_path, capsys, breakage, message):
+    sheet = (DATA / "deep-trench.yaml").read_text().replace(breakage, message)
+    folder = with_scenario(tmp_path, sheet)
+    assert main(["check", f"{folder}:deep_trench"]) != 0
+    out = capsys.readouterr()
+    first = (out.err + out.out).strip().splitlines()[0]
+    assert first.startswith(f"{folder}/scenarios/deep-trench.yaml:") and ": error: " in first
+    line = int(first.split(":")[1])
+    assert message.split(":")[0].strip() in sheet.splitlines()[line - 1]
