@@ -11,6 +11,7 @@ from pathlib import Path
 
 from meeplang.dsl.errors import MeeplangError, UsageError, remember_source, source_line
 from meeplang.dsl.loader import bundled_games, games_dir
+from meeplang.dsl.model import players_text
 from meeplang.dsl.resolve import load_game
 
 from . import __version__
@@ -40,10 +41,10 @@ def cmd_games(args) -> int:
                                                     for v in r["variants"]] + [10])
     for r in rows:
         lo, hi = r["players"]
-        print(f"{r['name']:<16} {r['title']:<{width}}  {lo}-{hi} players")
+        print(f"{r['name']:<16} {r['title']:<{width}}  {players_text(lo, hi)}")
         for v in r["variants"]:
             vlo, vhi = v["players"]
-            print(f"  :{v['name']:<14} {v['title']:<{width}}  {vlo}-{vhi} players")
+            print(f"  :{v['name']:<14} {v['title']:<{width}}  {players_text(vlo, vhi)}")
     return 0
 
 
@@ -70,8 +71,8 @@ def cmd_check(args) -> int:
         if args.strict and game.warnings:
             problems += 1
         if not args.json:
-            print(f"ok: {label} ({game.title.get('en', game.name)}, {game.min_players}-"
-                  f"{game.max_players} players, {len(game.actions)} actions, "
+            print(f"ok: {label} ({game.title.get('en', game.name)}, "
+                  f"{players_text(game.min_players, game.max_players)}, {len(game.actions)} actions, "
                   f"{len(game.triggers)} triggers"
                   + (f", {len(game.warnings)} warnings" if game.warnings else "") + ")")
     if args.json:
