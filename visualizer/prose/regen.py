@@ -1,9 +1,10 @@
 """The golden explanations: `tests/visualizer/explain/<game>[-<variant>].<lang>.txt`, what
 `meeplang explain` says for every bundled game and variant in every language; and the golden
 readings' diffs, `<game>.<reading>.<reading>.<lang>.txt`, what `meeplang diff --lang` says between
-a game's rulebook readings (its variants named `reading-<lang>`, each pair from the later name to
-the earlier: `thesauros.reading-fr.reading-en.fr.txt`), without the file positions, which move
-whenever a line is added above them. The command that rewrites or checks them is
+a game's rulebook readings of one mode (its variants named `reading-<lang>` for the game itself,
+`reading-<lang>-<mode>` for a mode, each pair from the later name to the earlier:
+`thesauros.reading-fr.reading-en.fr.txt`), without the file positions, which move whenever a line
+is added above them. The command that rewrites or checks them is
 `python -m meeplang.regen_explanations [--check]`.
 
 The test suite compares them with the explanations and diffs made from the rules, so a change to
@@ -43,14 +44,21 @@ def readings_diff(a, b, lang: str) -> str:
 
 
 def reading_pairs():
-    """(file stem, from, to) for each pair of a bundled game's readings, the later name first."""
+    """(file stem, from, to) for each pair of a bundled game's readings of the same mode (the
+    name after `reading-<lang>`), the later name first."""
     for name in bundled_games():
         readings = sorted((v for v, _, _ in load_game(name).variants if v.startswith("reading-")),
                           reverse=True)
         for i, first in enumerate(readings):
             for second in readings[i + 1:]:
-                yield (f"{name}.{first}.{second}", load_game(name, first),
-                       load_game(name, second))
+                if _mode(first) == _mode(second):
+                    yield (f"{name}.{first}.{second}", load_game(name, first),
+                           load_game(name, second))
+
+
+def _mode(reading: str) -> str:
+    """`reading-fr-solo` -> `solo`; `reading-fr` -> `` (the game itself)."""
+    return reading.split("-", 2)[2] if reading.count("-") >= 2 else ""
 
 
 def problems(folder: Path | None = None) -> list[str]:

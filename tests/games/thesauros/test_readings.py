@@ -1,7 +1,7 @@
-"""Thesauros as each rulebook reads (`reading-fr`, `reading-en`; TRANSLATION.md lists every
-difference): each checks clean and plays whole games, each plays its rulebook's rule where the
-two differ, and their diff is the golden file the translators read,
-`tests/visualizer/explain/thesauros.reading-fr.reading-en.<lang>.txt`."""
+"""Thesauros as each rulebook reads (`reading-fr`, `reading-en`, and the same for the solo and
+introductory games; TRANSLATION.md lists every difference): each checks clean and plays whole
+games, each plays its rulebook's rule where the two differ, and their diff is the golden file the
+translators read, `tests/visualizer/explain/thesauros.reading-fr.reading-en.<lang>.txt`."""
 from __future__ import annotations
 
 import pytest
@@ -10,10 +10,11 @@ from meeplang.cli import main
 from meeplang.visualizer.labels import LANGS
 from meeplang.visualizer.prose import regen
 
-from .helpers import formula, game, item, start, zone
+from .helpers import at, drive, formula, game, item, start, zone
 from .test_full_games import finished, play_checked
 
-READINGS = ("reading-fr", "reading-en")
+MODES = {"": (2, 3, 4), "-introductory": (2, 3, 4), "-solo": (1,)}   # reading-<lang><mode>
+READINGS = [f"reading-{lang}{mode}" for mode in MODES for lang in ("fr", "en")]
 
 
 @pytest.mark.parametrize("reading", READINGS)
@@ -22,10 +23,14 @@ def test_a_reading_checks_clean(reading, capsys):
     assert capsys.readouterr().err == ""            # no warning, no term missing in a language
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("reading", READINGS)
+@pytest.mark.parametrize("reading, players", [(f"reading-{lang}{mode}", n) for mode, counts in
+                                              MODES.items() for lang in ("fr", "en") for n in counts])
 def test_a_reading_plays_to_the_end(reading, players):
-    finished(play_checked(players, 3, "random", reading), players)
+    e = play_checked(players, 3, "random", reading)
+    if players > 1:
+        finished(e, players)
+    else:
+        assert e.result is not None and len(e.result["scores"]) == 2   # you and the virtual opponent
 
 
 def test_the_french_reading_keeps_3_cards_for_the_deck():
@@ -52,10 +57,28 @@ def test_the_french_reading_gives_the_third_player_nothing_at_year_end():
         assert formula(start(3, variant=reading), f"influence({third})") == points
 
 
+def test_the_french_solo_reading_needs_more_than_80():
+    """FR l.1592, 1635: more than 80 RP; EN l.1615, 1639: more than 70."""
+    for reading, target in (("reading-fr-solo", 80), ("reading-en-solo", 70)):
+        assert formula(start(1, variant=reading), "solo_target") == target
+
+
+def test_the_english_introductory_reading_also_transfers_into_the_slush_fund():
+    """EN l.409, 1702: "from the Slush Fund to another account or vice versa"; FR l.417, 1696:
+    out of it only. All the money in HR: the English reading can still bribe with it (the year's
+    $1 fee paid), the French one cannot."""
+    for reading, reach in (("reading-en-introductory", 55 - 1), ("reading-fr-introductory", 0)):
+        e = start(2, variant=reading)
+        drive(e, at("action"), budget={"hr": 55, "rd": 0, "ge": 0, "me": 0})
+        assert formula(e, 'funds(accounts["sf"])') == reach
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_readings_diff_is_its_golden_file(lang):
-    golden = regen.default_folder() / f"thesauros.reading-fr.reading-en.{lang}.txt"
-    said = regen.readings_diff(game("reading-fr"), game("reading-en"), lang)
+@pytest.mark.parametrize("mode", MODES)
+def test_the_readings_diff_is_its_golden_file(mode, lang):
+    first, second = f"reading-fr{mode}", f"reading-en{mode}"
+    golden = regen.default_folder() / f"thesauros.{first}.{second}.{lang}.txt"
+    said = regen.readings_diff(game(first), game(second), lang)
     assert said == golden.read_text(encoding="utf-8"), f"regenerate: {regen.REGEN_COMMAND}"
 
 
