@@ -92,7 +92,7 @@ def cmd_deep_check(args) -> int:
             "broken": None if broken is None else str(broken)})
         return 0 if broken is None else 1
     for target, players, games in summary.runs:
-        print(f"ok: {target} with {players} players: {games} games")
+        print(f"ok: {target} with {players_text(players, players)}: {games} games")
     print(f"{summary.games} games, {summary.decisions} decisions, {summary.checks} invariant "
           f"checks, {summary.replays} replays, {summary.reloads} save/load round trips")
     if broken is not None:
@@ -181,7 +181,7 @@ def cmd_play(args) -> int:
     title = game.title.get("en", game.name)
     if game.variant and game.variant not in title:  # a variant's own title may name it already
         title += f" ({game.variant})"
-    print(f"{title}: {players} players, seed {args.seed}, {len(engine.choices)} decisions")
+    print(f"{title}: {players_text(players, players)}, seed {args.seed}, {len(engine.choices)} decisions")
     for p, score in enumerate(result["scores"]):
         mark = "  winner" if p in result["winners"] else ""
         who = seats[p].name if p < len(seats) else (game.automa[0] if game.automa else "automa")

@@ -96,6 +96,11 @@ def test_play_text_output(capsys):
     assert out[1:] == ["  player 0 (first): 0  winner", "  player 1 (first): 0  winner"]
 
 
+def test_a_solo_game_says_1_player(capsys):
+    assert main(["play", "new-eden:solo", "--players", "1", "--seed", "1"]) == 0
+    assert ": 1 player, seed 1, " in capsys.readouterr().out.splitlines()[0]
+
+
 def test_play_with_an_option(capsys):
     assert main(["play", "goofspiel", "-o", "num_cards=4", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
