@@ -26,7 +26,7 @@ SKIPPED_FIELDS = {"name", "doc"}
 FIELD_NAMES = {"min_players": "players.min", "max_players": "players.max", "param": "choose",
                "limits": "limit", "cond": "if",
                "free_if": "free_actions_if", "other": "else", "automa_decide": "automa.decide",
-               "until_cond": "until", "order_list": "order", "steps": ""}
+               "until_cond": "until", "order_list": "order", "steps": "", "sources": "from"}
 
 
 @attrs.frozen

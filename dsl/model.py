@@ -48,6 +48,13 @@ class Counter:
     pos: Pos = _pos
 
 
+def players_text(lo: int, hi: int) -> str:
+    """A player count as messages say it: `1 player`, `2 players`, `2-4 players`."""
+    if lo == hi:
+        return f"{lo} player{'s' if lo != 1 else ''}"
+    return f"{lo}-{hi} players"
+
+
 def member_name(family: str, key) -> str:
     """The name (and state key) of one member of a counter family: `accounts[hr]`."""
     return f"{family}[{key}]"
@@ -331,7 +338,7 @@ class Game:
     def __repr__(self) -> str:
         """Short: the attrs repr of every rule is tens of thousands of characters."""
         name = self.name + (f":{self.variant}" if self.variant else "")
-        return (f"Game({name!r}, {self.min_players}-{self.max_players} players, "
+        return (f"Game({name!r}, {players_text(self.min_players, self.max_players)}, "
                 f"{len(self.actions)} actions, {len(self.triggers)} triggers)")
 
     def family(self, name: str) -> Counter | None:

@@ -10,6 +10,7 @@ import random
 import attrs
 
 from meeplang.dsl.errors import MeeplangError
+from meeplang.dsl.model import players_text
 from meeplang.dsl.resolve import load_game
 
 from . import invariants
@@ -30,7 +31,7 @@ class Break:
     what: str
 
     def __str__(self) -> str:
-        return (f"{self.target} with {self.players} players, seed {self.seed}, at decision "
+        return (f"{self.target} with {players_text(self.players, self.players)}, seed {self.seed}, at decision "
                 f"{self.step}: {self.what}\n  reproduce: meeplang play {self.target} --players "
                 f"{self.players} --seed {self.seed} --trace")
 

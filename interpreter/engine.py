@@ -17,7 +17,7 @@ from typing import Any
 
 from meeplang.dsl.errors import Impossible, RuleError, UsageError
 from meeplang.dsl.limits import MAX_INT, bounds_text, short_number
-from meeplang.dsl.model import Game, member_name
+from meeplang.dsl.model import Game, member_name, players_text
 
 from . import checkpoint as cpt
 from . import state as st
@@ -100,7 +100,7 @@ class Engine:
                  record: bool = True, trace: bool = False):
         if not isinstance(players, int) or not game.min_players <= players <= game.max_players:
             raise UsageError(f"{game.name}{':' + game.variant if game.variant else ''} is for "
-                             f"{game.min_players}-{game.max_players} players, not {players}")
+                             f"{players_text(game.min_players, game.max_players)}, not {players}")
         # seats: the human (agent-played) seats first, then any automa seats played by the rules
         self.humans = players
         self.n = players + (game.automa[1] if game.automa else 0)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from meeplang.dsl.errors import MeeplangError, Pos, UsageError
+from meeplang.dsl.model import players_text
 from meeplang.dsl.resolve import load_game
 
 from .arguments import split_target
@@ -219,7 +220,7 @@ class Game:
         except MeeplangError as exc:
             return f"<meeplang.Game {self.target!r}: {exc}>"
         name = m.name + (f":{m.variant}" if m.variant else "")
-        return (f"<meeplang.Game {name}: {self.title}, {m.min_players}-{m.max_players} players, "
+        return (f"<meeplang.Game {name}: {self.title}, {players_text(m.min_players, m.max_players)}, "
                 f"{len(m.actions)} actions, {len(self.variants)} variants>")
 
     def _repr_svg_(self) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from meeplang.dsl.errors import MeeplangError, UsageError, remember_source, source_line
 from meeplang.dsl.loader import bundled_games, games_dir
+from meeplang.dsl.model import players_text
 from meeplang.dsl.resolve import load_game
 
 from . import __version__
@@ -40,10 +41,10 @@ def cmd_games(args) -> int:
                                                     for v in r["variants"]] + [10])
     for r in rows:
         lo, hi = r["players"]
-        print(f"{r['name']:<16} {r['title']:<{width}}  {lo}-{hi} players")
+        print(f"{r['name']:<16} {r['title']:<{width}}  {players_text(lo, hi)}")
         for v in r["variants"]:
             vlo, vhi = v["players"]
-            print(f"  :{v['name']:<14} {v['title']:<{width}}  {vlo}-{vhi} players")
+            print(f"  :{v['name']:<14} {v['title']:<{width}}  {players_text(vlo, vhi)}")
     return 0
 
 
@@ -70,8 +71,8 @@ def cmd_check(args) -> int:
         if args.strict and game.warnings:
             problems += 1
         if not args.json:
-            print(f"ok: {label} ({game.title.get('en', game.name)}, {game.min_players}-"
-                  f"{game.max_players} players, {len(game.actions)} actions, "
+            print(f"ok: {label} ({game.title.get('en', game.name)}, "
+                  f"{players_text(game.min_players, game.max_players)}, {len(game.actions)} actions, "
                   f"{len(game.triggers)} triggers"
                   + (f", {len(game.warnings)} warnings" if game.warnings else "") + ")")
     if args.json:
@@ -91,7 +92,7 @@ def cmd_deep_check(args) -> int:
             "broken": None if broken is None else str(broken)})
         return 0 if broken is None else 1
     for target, players, games in summary.runs:
-        print(f"ok: {target} with {players} players: {games} games")
+        print(f"ok: {target} with {players_text(players, players)}: {games} games")
     print(f"{summary.games} games, {summary.decisions} decisions, {summary.checks} invariant "
           f"checks, {summary.replays} replays, {summary.reloads} save/load round trips")
     if broken is not None:
@@ -182,7 +183,7 @@ def cmd_play(args) -> int:
     title = game.title.get("en", game.name)
     if game.variant and game.variant not in title:  # a variant's own title may name it already
         title += f" ({game.variant})"
-    print(f"{title}: {players} players, seed {args.seed}, {len(engine.choices)} decisions")
+    print(f"{title}: {players_text(players, players)}, seed {args.seed}, {len(engine.choices)} decisions")
     ranks = result.get("ranks") or [None] * len(result["scores"])
     for p, score in enumerate(result["scores"]):
         mark = "  winner" if p in result["winners"] else ""

@@ -24,56 +24,16 @@ def register(subparsers) -> None:
 def cmd_diff(args) -> int:
     from meeplang.dsl.diff import diff_games
     from meeplang.dsl.resolve import load_game
+    from meeplang.visualizer.prose.changes import changes_lines, labeller
 
     a, b = load_game(args.a), load_game(args.b)
     changes = diff_games(a, b)
-    label = _labeller(a, b, args.lang)
     if args.json:
+        label = labeller(a, b, args.lang)
         print(json.dumps([c.as_json() | ({"label": label(c.path)} if args.lang else {})
                           for c in changes], indent=2, ensure_ascii=False))
         return 0
-    sides = _side_words(args.lang)
-    nothing = _nothing_word(args.lang)
-    for c in changes:
-        print(label(c.path))
-        for side, value, where in ((sides[0], c.before, c.where[0]),
-                                   (sides[1], c.after, c.where[1])):
-            text = nothing if value is None else (value if isinstance(value, str)
-                                                   else json.dumps(value, ensure_ascii=False))
-            lines = text.rstrip("\n").split("\n")
-            at = f"   ({where})" if where else ""
-            print(f"  {side + ':':<8}{lines[0]}{at}")
-            for line in lines[1:]:
-                print(f"  {'':<8}{line}")
+    for line in changes_lines(a, b, changes, args.lang):
+        print(line)
     print(f"{len(changes)} change{'s' if len(changes) != 1 else ''} from {args.a} to {args.b}")
     return 0
-
-
-def _nothing_word(lang: str | None) -> str:
-    """What a side without the entry shows: `(none)`, in the language asked for."""
-    if lang is None:
-        return "(none)"
-    from meeplang.visualizer.labels import UI
-
-    return UI[lang]["none"]
-
-
-def _side_words(lang: str | None) -> tuple[str, str]:
-    """`before`/`after`, in the language asked for."""
-    if lang is None:
-        return "before", "after"
-    from meeplang.visualizer.labels import UI
-
-    return UI[lang]["before"].lower(), UI[lang]["after"].lower()
-
-
-def _labeller(a, b, lang: str | None):
-    """How a path is printed: as it is, or in `lang` with the games' terms (B's first)."""
-    if lang is None:
-        return lambda path: path
-    import attrs
-
-    from meeplang.visualizer.prose.paths import path_label
-
-    both = attrs.evolve(b, terms={**a.terms, **b.terms})
-    return lambda path: path_label(both, path, lang)

@@ -1,4 +1,5 @@
-"""Rewrite or check the golden explanations (visualizer/prose/regen.py says what they are).
+"""Rewrite or check the golden explanations and readings' diffs (visualizer/prose/regen.py says
+what they are).
 
     python -m meeplang.regen_explanations            rewrite them
     python -m meeplang.regen_explanations --check    exit 1 if one is out of date

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from meeplang.dsl.errors import UsageError
+from meeplang.dsl.model import players_text
 from meeplang.interpreter import stats
 from meeplang.interpreter.agents import make_agents
 from meeplang.interpreter.engine import Engine
@@ -292,8 +293,8 @@ def print_result(plan: Plan, out: dict, report: str | None) -> None:
 def summary_table(run: Run, s: dict):
     """Per seat: win rate with its 95% interval, score mean and sd; the caption has the rest."""
     opts = ", ".join(f"{k}={v}" for k, v in run.options.items())
-    table = Table(f"{run.label}: {s['games']} games, {s['players']} players, seed {s['seed']}"
-                  + (f" ({opts})" if opts else ""),
+    table = Table(f"{run.label}: {s['games']} games, {players_text(s['players'], s['players'])}, "
+                  f"seed {s['seed']}" + (f" ({opts})" if opts else ""),
                   ["seat", "agent", "win rate", "95% interval", "mean score", "sd"],
                   left=frozenset({"agent"}))
     for p in range(s["seats"]):

@@ -36,7 +36,9 @@ def test_games_text_listing(capsys):
     pig = next(line for line in lines if line.startswith("pig "))
     assert "Pig" in pig and "2-10 players" in pig
     goof = next(line for line in lines if line.startswith("goofspiel "))
-    assert "2-2 players" in goof
+    assert "2 players" in goof and "2-2 players" not in goof
+    solo = next(line for line in lines if line.startswith("  :solo "))
+    assert solo.endswith(" 1 player")  # a fixed count says how many, once
 
 
 @pytest.mark.parametrize("game", ["goofspiel", "pig"])
@@ -94,6 +96,11 @@ def test_play_text_output(capsys):
     assert out[1:] == ["  player 0 (first): 0  winner", "  player 1 (first): 0  winner"]
 
 
+def test_a_solo_game_says_1_player(capsys):
+    assert main(["play", "new-eden:solo", "--players", "1", "--seed", "1"]) == 0
+    assert ": 1 player, seed 1, " in capsys.readouterr().out.splitlines()[0]
+
+
 def test_play_with_an_option(capsys):
     assert main(["play", "goofspiel", "-o", "num_cards=4", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -110,7 +117,7 @@ def test_play_trace_shows_rule_lines(capsys):
     (["play", "nosuchgame"], "meeplang: error: no game named 'nosuchgame'"),
     (["play", "pig", "--players", "1"], "meeplang: error: pig is for 2-10 players, not 1"),
     (["play", "goofspiel", "--players", "3"],
-     "meeplang: error: goofspiel is for 2-2 players, not 3"),
+     "meeplang: error: goofspiel is for 2 players, not 3"),
     (["play", "pig", "-o", "target=0"],
      "meeplang: error: option target=0 is out of bounds (1..100000)"),
     (["play", "pig", "-o", "target"], "meeplang: error: --option takes NAME=VALUE, not 'target'"),

@@ -73,7 +73,7 @@ def test_base_game_is_valid(write_game, capsys):
     assert game.warnings == ()
     assert main(["check", "g"]) == 0
     out, err = capsys.readouterr()
-    assert out.startswith("ok: g (g, 2-2 players, 1 actions, 0 triggers)")
+    assert out.startswith("ok: g (g, 2 players, 1 actions, 0 triggers)")
     assert err == ""
 
 

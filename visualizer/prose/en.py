@@ -281,5 +281,6 @@ KEYS = {
     "limit": "limit", "times": "times", "per": "period", "cost": "price", "triggers": "triggers",
     "when": "when", "if": "condition", "automa": "automa", "decide": "decisions",
     "scoring": "scoring", "score": "score", "tie_break": "tie-break", "winners": "winners",
-    "invariants": "invariants", "graphs": "graphs", "terms": "terms",
+    "invariants": "invariants", "graphs": "graphs", "terms": "terms", "transfer": "transfers",
+    "from": "from", "into": "into", "fee": "fee", "fee_to": "fees paid to",
 }

@@ -289,4 +289,6 @@ KEYS = {
     "triggers": "déclencheurs", "when": "quand", "if": "condition", "automa": "automa",
     "decide": "décisions", "scoring": "décompte", "score": "score", "tie_break": "départage",
     "winners": "gagnants", "invariants": "invariants", "graphs": "graphes", "terms": "termes",
+    "transfer": "virements", "from": "depuis", "into": "vers", "fee": "frais",
+    "fee_to": "frais versés à",
 }

@@ -114,6 +114,6 @@ def test_prize_order_varies_with_the_seed(goof):
 def test_goofspiel_is_for_two_players_only(goof):
     with pytest.raises(UsageError) as info:
         Engine(goof, 3)
-    assert info.value.message == "goofspiel is for 2-2 players, not 3"
+    assert info.value.message == "goofspiel is for 2 players, not 3"
     with pytest.raises(UsageError):
         Engine(goof, 2, options={"num_cards": 0})

@@ -1,0 +1,95 @@
+"""Thesauros as each rulebook reads (`reading-fr`, `reading-en`, and the same for the solo and
+introductory games; TRANSLATION.md lists every difference): each checks clean and plays whole
+games, each plays its rulebook's rule where the two differ, and their diff is the golden file the
+translators read, `tests/visualizer/explain/thesauros.reading-fr.reading-en.<lang>.txt`."""
+from __future__ import annotations
+
+import pytest
+
+from meeplang.cli import main
+from meeplang.visualizer.labels import LANGS
+from meeplang.visualizer.prose import regen
+
+from .helpers import at, drive, formula, game, item, start, zone
+from .test_full_games import finished, play_checked
+
+MODES = {"": (2, 3, 4), "-introductory": (2, 3, 4), "-solo": (1,)}   # reading-<lang><mode>
+READINGS = [f"reading-{lang}{mode}" for mode in MODES for lang in ("fr", "en")]
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_a_reading_checks_clean(reading, capsys):
+    assert main(["check", "--strict", f"thesauros:{reading}"]) == 0
+    assert capsys.readouterr().err == ""            # no warning, no term missing in a language
+
+
+@pytest.mark.parametrize("reading, players", [(f"reading-{lang}{mode}", n) for mode, counts in
+                                              MODES.items() for lang in ("fr", "en") for n in counts])
+def test_a_reading_plays_to_the_end(reading, players):
+    e = play_checked(players, 3, "random", reading)
+    if players > 1:
+        finished(e, players)
+    else:
+        assert e.result is not None and len(e.result["scores"]) == 2   # you and the virtual opponent
+
+
+def test_the_french_reading_keeps_3_cards_for_the_deck():
+    """FR l.267 keeps 3 cards with the 5 level-2 ones: an 11-card deck, and one level-0/1 card
+    never comes into play; EN l.278 keeps 4: 12 cards, all of them used."""
+    for reading, deck, unused in (("reading-fr", 11, 1), ("reading-en", 12, 0)):
+        e = start(3, variant=reading)
+        assert (len(zone(e, "tech_deck")), len(zone(e, "level_1_pile"))) == (deck, unused)
+
+
+def test_the_english_reading_plays_maps_6_and_7_with_2_players():
+    """EN l.282-285 lays 5 maps from all 21 at 2 players; FR l.282 leaves #6 and #7 in the box."""
+    def in_play(e):
+        track = [x for s in range(1, 11) for x in zone(e, f"price_space[{s}]")]
+        return {item(e, x)["number"] for x in track + zone(e, "map_bag")}
+    assert in_play(start(2, variant="reading-en")) == set(range(1, 8))
+    assert in_play(start(2, variant="reading-fr")) == set(range(1, 6))
+
+
+def test_the_french_reading_gives_the_third_player_nothing_at_year_end():
+    """FR l.1107: 4, 2, 0 at 3 players; EN l.1122: 4, 2, 1."""
+    third = 'first([p for p in players if p.place == 3])'
+    for reading, points in (("reading-fr", 0), ("reading-en", 1)):
+        assert formula(start(3, variant=reading), f"influence({third})") == points
+
+
+def test_the_french_solo_reading_needs_more_than_80():
+    """FR l.1592, 1635: more than 80 RP; EN l.1615, 1639: more than 70."""
+    for reading, target in (("reading-fr-solo", 80), ("reading-en-solo", 70)):
+        assert formula(start(1, variant=reading), "solo_target") == target
+
+
+def test_the_english_introductory_reading_also_transfers_into_the_slush_fund():
+    """EN l.409, 1702: "from the Slush Fund to another account or vice versa"; FR l.417, 1696:
+    out of it only. All the money in HR: the English reading can still bribe with it (the year's
+    $1 fee paid), the French one cannot."""
+    for reading, reach in (("reading-en-introductory", 55 - 1), ("reading-fr-introductory", 0)):
+        e = start(2, variant=reading)
+        drive(e, at("action"), budget={"hr": 55, "rd": 0, "ge": 0, "me": 0})
+        assert formula(e, 'funds(accounts["sf"])') == reach
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("mode", MODES)
+def test_the_readings_diff_is_its_golden_file(mode, lang):
+    first, second = f"reading-fr{mode}", f"reading-en{mode}"
+    golden = regen.default_folder() / f"thesauros.{first}.{second}.{lang}.txt"
+    said = regen.readings_diff(game(first), game(second), lang)
+    assert said == golden.read_text(encoding="utf-8"), f"regenerate: {regen.REGEN_COMMAND}"
+
+
+def test_meeplang_diff_in_french_says_the_golden_paths(capsys):
+    """`meeplang diff --lang fr` names every difference with the game's French terms, as the
+    golden file does (positions aside)."""
+    assert main(["diff", "thesauros:reading-fr", "thesauros:reading-en", "--lang", "fr"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    golden = (regen.default_folder() / "thesauros.reading-fr.reading-en.fr.txt").read_text(
+        encoding="utf-8").splitlines()
+    paths = [line for line in golden if not line.startswith(" ")]
+    assert paths and [line for line in out if not line.startswith(" ")][:-1] == paths
+    assert "tables › Points d'ordre du tour › 3" in paths and "turn_order_rp" not in "\n".join(out)
+    assert out[-1] == f"{len(paths)} changes from thesauros:reading-fr to thesauros:reading-en"
