@@ -1,5 +1,5 @@
-"""Thesauros as each rulebook reads (`reading-fr`, `reading-en`, and the same for the solo and
-introductory games; TRANSLATION.md lists every difference): each checks clean and plays whole
+"""Thesauros as each rulebook reads (`reading-fr`, `reading-en`, and the same for the solo,
+introductory and Lawless! games; TRANSLATION.md lists every difference): each checks clean and plays whole
 games, each plays its rulebook's rule where the two differ, and their diff is the golden file the
 translators read, `tests/visualizer/explain/thesauros.reading-fr.reading-en.<lang>.txt`."""
 from __future__ import annotations
@@ -13,7 +13,10 @@ from meeplang.visualizer.prose import regen
 from .helpers import at, drive, formula, game, item, start, zone
 from .test_full_games import finished, play_checked
 
-MODES = {"": (2, 3, 4), "-introductory": (2, 3, 4), "-solo": (1,)}   # reading-<lang><mode>
+MODES = {"": (2, 3, 4), "-introductory": (2, 3, 4), "-solo": (1,),   # reading-<lang><mode>
+         "-lawless": (2,)}
+LAWLESS_MORE = [(f"reading-{lang}-lawless", n, seed) for lang in ("fr", "en") for n, seed in
+                ((3, 3), (4, 3), (2, 7))]                       # a Lawless! game is long: slow
 READINGS = [f"reading-{lang}{mode}" for mode in MODES for lang in ("fr", "en")]
 
 
@@ -31,6 +34,12 @@ def test_a_reading_plays_to_the_end(reading, players):
         finished(e, players)
     else:
         assert e.result is not None and len(e.result["scores"]) == 2   # you and the virtual opponent
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("reading, players, seed", LAWLESS_MORE)
+def test_a_lawless_reading_plays_more_games(reading, players, seed):
+    finished(play_checked(players, seed, "random", reading), players)
 
 
 def test_the_french_reading_keeps_3_cards_for_the_deck():
@@ -71,6 +80,15 @@ def test_the_english_introductory_reading_also_transfers_into_the_slush_fund():
         e = start(2, variant=reading)
         drive(e, at("action"), budget={"hr": 55, "rd": 0, "ge": 0, "me": 0})
         assert formula(e, 'funds(accounts["sf"])') == reach
+
+
+def test_the_french_solo_reading_has_3_trophies_and_fishes_for_70_80_90():
+    """FR l.1639, 1646: 3 trophies, no King of Advertising, fishing at $70/$80/$90; EN l.1643,
+    1650-1651: 4 trophies, fishing at $50/$75/$100."""
+    for reading, names, fishing in (("reading-fr-solo", 3, [70, 80, 90]), ("reading-en-solo", 4, [50, 75, 100])):
+        e = start(1, variant=reading)
+        assert formula(e, "count(trophy_names)") == names
+        assert formula(e, 'trophy_levels["king_of_fishermen"]') == fishing
 
 
 @pytest.mark.parametrize("lang", LANGS)
