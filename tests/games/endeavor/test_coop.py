@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import (disc_to, finish, formula, item, lay, me, one, play, preset, put,
+from .helpers import (disc_to, finish, formula, game, item, lay, me, one, play, preset, put,
                       recruit_into_team, refresh, start, to_turns, zone)
 from .test_rulebook import CONSERVATION, PUBLICATION, SONAR_SPACES
 
@@ -196,3 +196,37 @@ def test_in_solo_the_others_effects_go_to_nobody_by_default():
     """FR l.698-700: "Les autres : les autres joueurs (mais pas vous !)": in solo, nobody."""
     assert me(solo_publication())["research"] == 5 - 2
     assert me(solo_publication(others_in_solo="you"))["research"] == 5 - 2 + 1
+
+
+# ---------------------------------------------------------------- the Co-Op bands (FR l.996-1003)
+# Mission 1's three objectives, "CO-OP | 1j: 8+ | 2j: 12+ | 3j: 15+ | 4j: 18+ | 5j: 20+" (Sonar,
+# FR l.996), "5+ | 8+ | 11+ | 13+ | 15+" (Publication, FR l.1001) and "6+ | 9+ | 14+ | 17+ | 20+"
+# (Conservation, FR l.1003; "290+" read 9+ and "W4" 14+ [OCR?])
+BANDS = {"sonar_discs": [8, 12, 15, 18, 20], "publication_discs": [5, 8, 11, 13, 15],
+         "conservation_discs": [6, 9, 14, 17, 20]}
+
+
+def group_with_discs(players: int, kind: str, n: int):
+    """A Co-Op game (solo at 1 player) whose group has n discs of `kind` in the ocean, dealt round
+    the seats, on that kind's spaces and then (the sample components have fewer than the largest
+    bands) on other free sites, where only the disc's kind counts; checked at the end of its one
+    round (FR l.1085-1088)."""
+    e = to_turns(start(players, variant="solo" if players == 1 else "coop", rounds=1, first=None))
+    own = {"sonar": [f"sonar_track[{s}]" for s in SONAR_SPACES],
+           "publication": [f"site[{s}]" for s in PUBLICATION],
+           "conservation": [f"site[{s}]" for s in CONSERVATION]}[kind]
+    others = [f"site[{s}]" for s in e.game.tables["site_names"] if f"site[{s}]" not in own]
+    for i, key in zip(range(n), own + others):
+        disc_to(e, i % players, key, kind)
+    return finish(e)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("objective", list(BANDS))
+def test_the_coop_band_of_each_mission_objective_by_player_count(objective, players):
+    """At 1 to 5 players an objective is met by the group at its band and not one disc below."""
+    band = BANDS[objective][players - 1]
+    kind = game().tables["objectives"][objective]["kind"]
+    met_with = [group_with_discs(players, kind, n)
+                .state["counters"][f"mission_objective_met[{objective}]"] for n in (band - 1, band)]
+    assert met_with == [0, 1]

@@ -55,10 +55,43 @@ def test_a_users_scenario_file_is_checked_and_played(tmp_path, capsys):
     assert {item(e, s)["name"] for s in subs} == {"calm_waters"}  # its launch zone
 
 
+def test_a_sheets_special_rules_act_at_setup_and_at_each_rounds_start(tmp_path):
+    """FR l.72-74: the sheet gives "(parfois) des règles spéciales". Deep Trench's (rule text in
+    its data): every player gains 2 research at setup, and 1 at the start of each round."""
+    folder = with_scenario(tmp_path)
+    e = Engine(load_game(str(folder), "deep_trench"), 3, 0)
+    e.start()                                            # at round 1's first recruitment
+    assert [p["research"] for p in e.state["players"]] == [2 + 1] * 3
+    assert [p["research"] for p in start(3).state["players"]] == [0] * 3   # Mission 1: none
+
+
+def test_a_sheet_without_a_round_start_rule_runs_only_its_setup_rule(tmp_path):
+    sheet = (DATA / "deep-trench.yaml").read_text()
+    sheet = sheet[:sheet.index("    round_start:")] + sheet[sheet.index("  mission_tiles:"):]
+    e = Engine(load_game(str(with_scenario(tmp_path, sheet)), "deep_trench"), 3, 0)
+    e.start()
+    assert [p["research"] for p in e.state["players"]] == [2] * 3
+
+
+def test_the_sheets_depth_leaves_deeper_tiles_out_of_the_game(tmp_path):
+    """FR l.82-83: "la profondeur est toujours de cinq niveaux maximum, sauf mention contraire":
+    a sheet stating a depth of 3 plays without the level-4 and level-5 tiles."""
+    sheet = (DATA / "deep-trench.yaml").read_text().replace(
+        "launch_zone: calm_waters", "launch_zone: calm_waters\n    depth: 3")
+    e = Engine(load_game(str(with_scenario(tmp_path, sheet)), "deep_trench"), 3, 0)
+    e.start()
+    assert {item(e, x)["level"] for x in zone(e, "out_of_play")} == {4, 5}
+    assert zone(e, "pile[4]") == zone(e, "pile[5]") == []
+    assert zone(e, "pile[3]") != []
+    assert zone(start(3), "pile[5]") != []                # Mission 1: 5 levels
+
+
 @pytest.mark.parametrize("breakage, message", [
     ("level1_columns: [1", "level1_colums: [1"),                   # a table the game lacks
     ('a2: "gain 2 research"', 'a2: "gain 2 reseach"'),              # rule text in a cell
     ("coop: {1: 6, 2: 10", "coop: {1: 6, 2: [10"),                 # broken YAML
+    ("p gains 2 research", "p gains 2 reseach"),                    # a special rule's text
+    ("p gains 1 research", "p gains 1 research 1"),
 ])
 def test_a_broken_scenario_file_gets_a_positioned_error(tmp_path, capsys, breakage, message):
     sheet = (DATA / "deep-trench.yaml").read_text().replace(breakage, message)
