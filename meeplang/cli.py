@@ -39,12 +39,14 @@ def cmd_games(args) -> int:
         return 0
     width = max([len(r["title"]) for r in rows] + [len(v["title"]) for r in rows
                                                     for v in r["variants"]] + [10])
+    names = max([len(r["name"]) for r in rows] + [3 + len(v["name"]) for r in rows
+                                                   for v in r["variants"]] + [16])
     for r in rows:
         lo, hi = r["players"]
-        print(f"{r['name']:<16} {r['title']:<{width}}  {players_text(lo, hi)}")
+        print(f"{r['name']:<{names}} {r['title']:<{width}}  {players_text(lo, hi)}")
         for v in r["variants"]:
             vlo, vhi = v["players"]
-            print(f"  :{v['name']:<14} {v['title']:<{width}}  {players_text(vlo, vhi)}")
+            print(f"  :{v['name']:<{names - 3}} {v['title']:<{width}}  {players_text(vlo, vhi)}")
     return 0
 
 

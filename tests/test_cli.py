@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -39,6 +40,9 @@ def test_games_text_listing(capsys):
     assert "2 players" in goof and "2-2 players" not in goof
     solo = next(line for line in lines if line.startswith("  :solo "))
     assert solo.endswith(" 1 player")  # a fixed count says how many, once
+    # the columns line up however long a variant's name is
+    assert len({re.search(r"\d[\d-]* players?$", line).start() for line in lines}) == 1
+    assert pig.index("Pig") == next(line for line in lines if "Goofspiel (" in line).index("Goof")
 
 
 @pytest.mark.parametrize("game", ["goofspiel", "pig"])
