@@ -108,3 +108,14 @@ def play(e: Engine, *labels: str) -> Engine:
 def use(e: Engine) -> Engine:
     """Take the offered rule text (a `may do` of a sponsor side or a diver's tile)."""
     return play(e, next(x for x in labels(e) if x != "skip"))
+
+
+def dive_with_key(e: Engine, level: int) -> Engine:
+    """After editing the state: play the seat's key of `level` on that level's diver, with no
+    sponsor and no thruster, and let the diver act."""
+    refresh(e)
+    play(e, f"take_turn key#0.{level}", str(level))
+    if "skip" in labels(e):
+        play(e, "skip")
+    play(e, "0")
+    return use(e)

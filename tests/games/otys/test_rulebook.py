@@ -7,8 +7,8 @@ import pytest
 
 from meeplang.dsl.errors import UsageError
 
-from .helpers import (cubes, empty_out, item, labels, me, place_diver, play, put, refresh,
-                      sponsor_at, sponsor_ids, start, types, use, with_module, zone)
+from .helpers import (cubes, dive_with_key, empty_out, item, labels, me, place_diver, play, put,
+                      refresh, sponsor_at, sponsor_ids, start, types, use, with_module, zone)
 
 
 def played(e, *keys, seat=0):
@@ -44,23 +44,13 @@ def test_rulebook_ex_1_an_upgraded_hacker_is_met_one_key_sooner():
     e = start()
     place_diver(e, "engineer", 1)
     played(e, "key#0.2", "key#0.3", "key#0.4", "key#0.5")
-    refresh(e)
-    play(e, "take_turn key#0.1", "1")
-    if "skip" in labels(e):
-        play(e, "skip")
-    play(e, "0")
-    use(e)
+    dive_with_key(e, 1)
     play(e, "upgrade_hacker", "surface")                 # 5 after one upgrade: met now
     assert zone(e, "key_row@0") == []
     e = start()
     place_diver(e, "engineer", 1)
     played(e, "key#0.2", "key#0.3", "key#0.4", "key#0.5")
-    refresh(e)
-    play(e, "take_turn key#0.1", "1")
-    if "skip" in labels(e):
-        play(e, "skip")
-    play(e, "0")
-    use(e)
+    dive_with_key(e, 1)
     play(e, "upgrade_mechanic", "surface")
     assert zone(e, "key_row@0") == ["key#0.2", "key#0.3", "key#0.4", "key#0.5", "key#0.1"]
 
@@ -298,12 +288,7 @@ def test_rulebook_ex_7_scout_takes_a_reward_and_its_permanent_side_pays_later():
     c = zone(e, "deck")[0]
     item(e, c).update(needs=["metal"], groups=[], points=2, credit=0, battery=0)
     put(e, c, "public")
-    refresh(e)
-    play(e, "take_turn key#0.4", "4")
-    if "skip" in labels(e):
-        play(e, "skip")
-    play(e, "0")
-    use(e)
+    dive_with_key(e, 4)
     assert labels(e) == [a, b]
     play(e, a, "metal", "find")
     assert me(e)["credits"] == 3 - 2 and types(e, "dig[4]@0") == ["metal"]

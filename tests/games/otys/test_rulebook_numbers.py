@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import (cubes, diver, empty_out, item, labels, me, place_diver, play, put, refresh,
-                      start, types, use, with_module, zone)
+from .helpers import (cubes, dive_with_key, diver, empty_out, item, labels, me, place_diver, play,
+                      put, refresh, start, types, use, with_module, zone)
 
 
 def quiet_turn(e, seat: int) -> None:
@@ -81,12 +81,7 @@ def trader_sells_a_technology(module: bool):
     empty_out(e, "store[technology]")
     empty_out(e, "dig[5]@0")
     tech, = cubes(e, "dig[5]@0", "technology")
-    refresh(e)
-    play(e, "take_turn key#0.5", "5")
-    if "skip" in labels(e):
-        play(e, "skip")
-    play(e, "0")
-    use(e)
+    dive_with_key(e, 5)
     play(e, "sell", tech)
     return e
 
@@ -132,12 +127,7 @@ def test_the_spy_draws_4_contracts_keeps_1_and_puts_3_under_the_deck():
     e = start()
     place_diver(e, "spy", 2)
     deck = zone(e, "deck")[:]
-    refresh(e)
-    play(e, "take_turn key#0.2", "2")
-    if "skip" in labels(e):
-        play(e, "skip")
-    play(e, "0")
-    use(e)
+    dive_with_key(e, 2)
     play(e, "spy_contracts")
     assert sorted(labels(e)) == sorted(deck[:4])         # the top 4, to choose 1 from
     play(e, deck[2])
@@ -157,12 +147,7 @@ def test_twelve_neutral_x_keys_then_none_to_take():
     empty_out(e, "dig[1]@0")
     for x in zone(e, "neutral_supply")[:11]:
         put(e, x, "keys@1")
-    refresh(e)
-    play(e, "take_turn key#0.1", "1")
-    if "skip" in labels(e):
-        play(e, "skip")
-    play(e, "0")
-    use(e)
+    dive_with_key(e, 1)
     play(e, "find")
     assert "take_neutral_x" in labels(e)                 # the 12th is still there
     play(e, "take_neutral_x")
@@ -204,12 +189,7 @@ def test_the_lower_store_rows_pay_1_credit_and_no_notoriety(row, column, module)
     cubes(e, "store[fuel]", *["fuel"] * column)
     empty_out(e, "dig[5]@0")
     fuel, = cubes(e, "dig[5]@0", "fuel")
-    refresh(e)
-    play(e, "take_turn key#0.5", "5")
-    if "skip" in labels(e):
-        play(e, "skip")
-    play(e, "0")
-    use(e)
+    dive_with_key(e, 5)
     play(e, "sell", fuel)
     assert labels(e) == (["credits", "notoriety"] if module else ["credits"])
     play(e, "notoriety" if module else "credits")
@@ -219,12 +199,7 @@ def test_the_lower_store_rows_pay_1_credit_and_no_notoriety(row, column, module)
 
 def engineer_turn(e):
     place_diver(e, "engineer", 1)
-    refresh(e)
-    play(e, "take_turn key#0.1", "1")
-    if "skip" in labels(e):
-        play(e, "skip")
-    play(e, "0")
-    use(e)
+    dive_with_key(e, 1)
 
 
 @pytest.mark.parametrize("tech, other", [("mechanic", "hacker"), ("hacker", "mechanic")])

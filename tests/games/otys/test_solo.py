@@ -6,8 +6,8 @@ import pytest
 
 from meeplang.dsl.errors import UsageError
 
-from .helpers import (cubes, empty_out, item, labels, me, place_diver, play, put, refresh, start,
-                      use, zone)
+from .helpers import (cubes, dive_with_key, empty_out, item, labels, me, place_diver, play, put,
+                      refresh, start, zone)
 from .test_full_games import play_checked
 
 
@@ -147,12 +147,7 @@ def test_the_spy_moves_a_timer_back_instead_of_copying():
     """FR l.618: in solo the Spy draws contracts or moves a Timer of your choice back one space."""
     e = example_8_game()
     place_diver(e, "spy", 2)
-    refresh(e)
-    play(e, "take_turn key#0.2", "2")
-    if "skip" in labels(e):
-        play(e, "skip")
-    play(e, "0")
-    use(e)
+    dive_with_key(e, 2)
     assert labels(e) == ["spy_contracts", "spy_timer timer#1", "spy_timer timer#2"]
     play(e, "spy_timer timer#2")
     assert item(e, "timer#2")["space"] == 24 and me(e)["credits"] == 3 - 1
