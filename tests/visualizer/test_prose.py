@@ -78,6 +78,20 @@ def test_french_articles_elisions_and_contractions(text, notes, form, said):
     assert format(Phrase(text, GRAMMARS["fr"], noun=True, notes=frozenset(notes)), form) == said
 
 
+@pytest.mark.parametrize(("lang", "text", "form", "said"), [
+    ("en", "The scenario's special rules", "the", "the scenario's special rules"),
+    ("en", "The scenario's special rules", "of", "of the scenario's special rules"),
+    ("en", "Each round's start", "your", "each round's start"),
+    ("en", "Theme", "the", "the theme"),  # a word, not the article
+    ("fr", "Le début de chaque manche", "the", "le début de chaque manche"),
+    ("fr", "Le début de chaque manche", "of", "du début de chaque manche"),
+    ("fr", "L'équipe du joueur", "to", "à l'équipe du joueur"),
+    ("fr", "Lagon", "the", "le lagon"),
+])
+def test_a_term_that_begins_with_its_own_article_takes_no_other(lang, text, form, said):
+    assert format(Phrase(text, GRAMMARS[lang], noun=True), form) == said
+
+
 def test_french_elides_across_the_joins_of_templates():
     fr = GRAMMARS["fr"]
     assert fr.finish("si il reste une carte") == "s'il reste une carte"

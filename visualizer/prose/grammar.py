@@ -36,13 +36,26 @@ def running(p: Phrase) -> str:
     """A term inside a sentence: `Coins` -> `coins`, `Cartes Oxygène` -> `cartes Oxygène`; a
     proper name (`name`) or a word written with its capital (`cap`) stays."""
     t = p.text
-    if not p.noun or p.notes & {"name", "cap"} or len(t) < 2 or not t[1].islower():
+    if not p.noun or p.notes & {"name", "cap"} or len(t) < 2:
+        return t
+    if not t[1].islower() and not (t[1] == "'" and t[2:3].islower()):  # `L'équipe` -> `l'équipe`
         return t
     return t[0].lower() + t[1:]
 
 
 def _starts_with_vowel(text: str) -> bool:
     return bool(text) and text[0] in _VOWELS
+
+
+_EN_DETERMINERS = re.compile(r"(the|a|an|your|their|each|every) ", re.IGNORECASE)
+_FR_DETERMINERS = re.compile(r"(le|la|les|un|une|des|ton|ta|tes|son|sa|ses|chaque) |l'",
+                             re.IGNORECASE)
+
+
+def _bare(p: Phrase, determiners: re.Pattern) -> bool:
+    """Whether `p` takes an article: a term, unless its own words begin with one (`The scenario's
+    special rules`, `le début de chaque manche`), which would give `the the ...`."""
+    return p.noun and not determiners.match(p.text)
 
 
 class English:
@@ -79,18 +92,18 @@ class English:
         return f"{head} {last}" if head else last
 
     def decorate(self, p: Phrase, spec: str) -> str:
-        text = running(p)
+        text, bare = running(p), _bare(p, _EN_DETERMINERS)
         match spec:
             case "":
                 return text
             case "the":
-                return f"the {text}" if p.noun and "name" not in p.notes else text
+                return f"the {text}" if bare and "name" not in p.notes else text
             case "your":
-                return f"your {text}" if p.noun else text
+                return f"your {text}" if bare else text
             case "their":
-                return f"their {text}" if p.noun else text
+                return f"their {text}" if bare else text
             case "a":
-                if not p.noun or "pl" in p.notes:
+                if not bare or "pl" in p.notes:
                     return text
                 return f"{'an' if text[:1] in 'aeiouAEIOU' else 'a'} {text}"
             case "of":
@@ -139,13 +152,13 @@ class French:
         return first + space + rest
 
     def decorate(self, p: Phrase, spec: str) -> str:
-        text = running(p)
+        text, bare = running(p), _bare(p, _FR_DETERMINERS)
         plural, fem = "pl" in p.notes, "f" in p.notes
         match spec:
             case "":
                 return text
             case "the":
-                if not p.noun or "name" in p.notes:
+                if not bare or "name" in p.notes:
                     return text
                 if plural:
                     return f"les {text}"
@@ -153,19 +166,19 @@ class French:
                     return f"l'{text}"
                 return f"{'la' if fem else 'le'} {text}"
             case "your":
-                if not p.noun:
+                if not bare:
                     return text
                 if plural:
                     return f"tes {text}"
                 return f"{'ta' if fem and not _starts_with_vowel(text) else 'ton'} {text}"
             case "their":
-                if not p.noun:
+                if not bare:
                     return text
                 if plural:
                     return f"ses {text}"
                 return f"{'sa' if fem and not _starts_with_vowel(text) else 'son'} {text}"
             case "a":
-                if not p.noun:
+                if not bare:
                     return text
                 return f"{'des' if plural else 'une' if fem else 'un'} {text}"
             case "of":
