@@ -306,10 +306,18 @@ def summary_table(run: Run, s: dict):
              if s["turns_mean"] else "")
     table.caption = (f"no winner {pct(s['no_winner'])} · {turns}{s['decisions_mean']:.1f} "
                      f"decisions per game (sd {s['decisions_sd']:.1f}) · "
-                     + (f"{rate:.1f} games/s" if rate else "") +
+                     + speed_text(rate) +
                      f" ({s['run']['executor']}, {s['run']['jobs']} "
                      f"job{'s' if s['run']['jobs'] > 1 else ''})")
     return table
+
+
+def speed_text(rate: float) -> str:
+    """How fast the games went: `12.5 games/s`, or for slow agents (search), `190 s per game`
+    rather than `0.0 games/s`."""
+    if not rate:
+        return ""
+    return f"{rate:.1f} games/s" if rate >= 0.1 else f"{1 / rate:.0f} s per game"
 
 
 def compare_table(runs: list, out: dict):

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from meeplang.interpreter.simulation import game_seed
-from meeplang.simulate_cli import without_timing
+from meeplang.simulate_cli import speed_text, without_timing
 
 HAS_DASK = importlib.util.find_spec("distributed") is not None
 
@@ -121,6 +121,16 @@ def test_table_output(run_cli):
     rc, out, err = run_cli("simulate", "goofspiel", "-n", 4)
     assert rc == 0, err
     assert "decisions per game" in out and "turns" not in out
+
+
+
+@pytest.mark.parametrize(("rate", "said"), [
+    (12.46, "12.5 games/s"), (0.1, "0.1 games/s"),
+    (1 / 190, "190 s per game"),  # a search agent: not "0.0 games/s"
+    (0.0, ""),
+])
+def test_the_speed_is_said_in_games_per_second_or_seconds_per_game(rate, said):
+    assert speed_text(rate) == said
 
 
 @pytest.mark.parametrize("args,message", [
