@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import (accounts, at, counter, drive, formula, in_quadrimester, item, items_of,
-                      labels, me, play, put, run, start, zone)
+from .helpers import (accounts, at, counter, drive, equip, formula, in_quadrimester, item,
+                      items_of, keep_items, labels, me, play, put, run, start, supply, zone)
 
 RICH = {"hr": 20, "rd": 20, "ge": 10, "me": 0}        # the rest goes to the Slush Fund
 
@@ -106,7 +106,7 @@ def test_rulebook_ex_27_bank_part_discounted_royalty_in_full(sw2_buys_from_green
         assert accounts(e, 0)["rd"] == 20 - (c["g"] - 2 + c["h"])
         assert accounts(e, 1)["rd"] == 20 - (c["d"] + c["g"] + c["h"]) + c["h"]
         assert counter(e, "bank") == bank + c["g"] - 2
-        assert me(e, 0)[f"gear[{c['name']}]"] == 1 and c["sold"] == 2
+        assert supply(e, 0) == ["metal_detector", c["name"]] and c["sold"] == 2
     else:
         y = _option(e, "develop_and_buy")
         d = item(e, y)
@@ -201,12 +201,12 @@ def test_rulebook_ex_23_engine_combination():
     """EN l.1250: base engine + Super Engine + Medium Engine: 1-4 spaces for $0, 5-6 for $1,
     7 for $2, no farther."""
     e = start(2)
-    me(e, 0)["gear[super_engine]"] = 1
-    me(e, 0)["gear[medium_engine]"] = 1
-    assert formula(e, "reach(you)") == 7
-    assert [formula(e, f"move_cost(you, {d})") for d in range(1, 8)] == [0, 0, 0, 0, 1, 1, 2]
+    red, green = zodiac(e, 0), zodiac(e, 1)
+    equip(e, f"aboard[{item(e, red)['slot']}]", ["super_engine", "medium_engine"])
+    assert formula(e, "reach(x)", x=red) == 7
+    assert [formula(e, f"move_cost(x, {d})", x=red) for d in range(1, 8)] == [0, 0, 0, 0, 1, 1, 2]
     # the base engine alone: 2 spaces free, a 3rd for $1 (EN l.1236)
-    assert formula(e, "reach(players[1])") == 3 and formula(e, "move_cost(players[1], 3)") == 1
+    assert formula(e, "reach(x)", x=green) == 3 and formula(e, "move_cost(x, 3)", x=green) == 1
 
 
 def test_rulebook_ex_25_mussels_at_the_last_space():
@@ -330,17 +330,22 @@ def test_rulebook_ex_11_first_map_holder_keeps_one_of_three_face_down():
     assert views == [[pile[1]], [pile[1]], ["?"]]
 
 
+def zodiac(e, seat):
+    """The seat's own zodiac."""
+    return items_of(e, "zodiac", skipper=seat)[0]
+
+
 def _at_sea(e, seat, site, gear, diver="0.1", tile="t1"):
-    """A position at the start of Q2: seat's first zodiac on dig site `site` with `diver` aboard,
-    the seat holding that site's map and the gear; the sample tile `tile` lies on the site."""
-    zodiac = items_of(e, "zodiac", skipper=seat)[0]
-    item(e, zodiac)["at"] = f"d{site}"
-    put(e, f"meeple#{diver}", f"crew[{item(e, zodiac)['slot']}]")
+    """A position at the start of Q2: seat's first zodiac on dig site `site` with `diver` and
+    the items `gear` aboard, the seat holding that site's map; the sample tile `tile` lies on the
+    site."""
+    x = zodiac(e, seat)
+    item(e, x)["at"] = f"d{site}"
+    put(e, f"meeple#{diver}", f"crew[{item(e, x)['slot']}]")
     put(e, items_of(e, "map", number=site)[-1], f"maps@{seat}")
     put(e, items_of(e, "dig_tile", name=tile)[0], f"dig_site[{site}]")
-    for g in gear:
-        me(e, seat)[f"gear[{g}]"] = 1
-    return zodiac
+    equip(e, f"aboard[{item(e, x)['slot']}]", gear)
+    return x
 
 
 def _to_zone_5(e, diver):
@@ -398,8 +403,7 @@ def test_rulebook_ex_26_lagoon_trips(spot, gear, boss, gain):
     """EN l.895-913: lobster $8, coastal fishing $5 with a Harpoon or $6 with a Spear Gun, a
     tourist tour $4; $2 more with the Boss (or a SW#5/7)."""
     e = start(2)
-    for g in gear:
-        me(e, 0)[f"gear[{g}]"] = 1
+    equip(e, "item_supply@0", gear)
     drive(e, at("action"))
     lagoon = ("0.1", "7") if boss else ("0.2", "7")
     other = ("0.2", "6") if boss else ("0.1", "6")
@@ -412,7 +416,10 @@ def test_rulebook_ex_26_lagoon_trips(spot, gear, boss, gain):
     assert labels(e) == [s for s in ("lobster", "coastal", "tourist", "island")
                          if s in (spot, "tourist", "island")]     # the tour and the island need nothing more
     hr = accounts(e, 0)["hr"]
-    play(e, spot, "hr")                                     # then the salaries of 2 workers
+    play(e, spot, *["skip"] * len(supply(e, 0)))            # nothing loaded by choice: the
+    aboard = [item(e, t)["name"] for t in zone(e, f"aboard[{item(e, zodiac(e, 0))['slot']}]")]
+    assert aboard == gear                                   # destination's item goes aboard
+    play(e, "hr")                                           # then the salaries of 2 workers
     assert accounts(e, 0)["hr"] == hr + gain - 2 * 2
 
 
@@ -546,7 +553,7 @@ def test_rulebook_ex_12_the_seaplane_pilot_swaps_with_the_meeple_aboard():
     drive(e, lambda e: e.decision.kind == "may one of" and "seaplane" in labels(e),
           answer=_line_up(e, {0: [("0.1", "4"), ("0.3", "6")],
                               1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
-    play(e, "seaplane", zodiac, "swap_pilot")
+    keep_items(play(e, "seaplane", zodiac, "swap_pilot"))
     assert zone(e, crew) == ["meeple#0.1"] and "meeple#0.2" in zone(e, "rest@0")
     _to_zone_5(e, "0.2")
     first = _cell(e, "t1", 3, 1)
@@ -584,10 +591,11 @@ def test_rulebook_ex_07_the_booster_engine_goes_one_space_further_for_1():
     """EN l.583, 1240: a Booster Engine lets the zodiac move one more space for $1: with the
     base engine (2 spaces free, a 3rd for $1, EN l.1236) it reaches 4 spaces, the 4th for $1 more."""
     e = start(2)
-    assert formula(e, "reach(you)") == 3
-    me(e, 0)["gear[booster_engine]"] = 1
-    assert formula(e, "reach(you)") == 4
-    assert [formula(e, f"move_cost(you, {d})") for d in range(1, 5)] == [0, 0, 1, 2]
+    x = zodiac(e, 0)
+    assert formula(e, "reach(x)", x=x) == 3
+    equip(e, f"aboard[{item(e, x)['slot']}]", ["booster_engine"])
+    assert formula(e, "reach(x)", x=x) == 4
+    assert [formula(e, f"move_cost(x, {d})", x=x) for d in range(1, 5)] == [0, 0, 1, 2]
 
 
 @pytest.mark.parametrize("swap", [True, False])
@@ -601,8 +609,8 @@ def test_rulebook_ex_13_the_boss_flown_aboard_fights_sharks_better(swap):
     drive(e, lambda e: e.decision.kind == "may one of" and "seaplane" in labels(e),
           answer=_line_up(e, {0: [("0.1", "4"), ("0.3", "6")],
                               1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
-    play(e, "seaplane", zodiac, "swap_pilot" if swap else "skip")
-    assert formula(e, "shark_bonus(you, x)", x=item(e, zodiac) | {"id": zodiac}) == (1 if swap else 0)
+    keep_items(play(e, "seaplane", zodiac, "swap_pilot" if swap else "skip"))
+    assert formula(e, "shark_bonus(x)", x=zodiac) == (1 if swap else 0)
 
 
 @pytest.mark.parametrize("holds_5, cost", [(False, 2), (True, 1)])
@@ -669,16 +677,16 @@ def test_rulebook_satellite_detection_brings_two_satellite_maps():
     play(e, tray[5])
     play(e, labels(e)[0])
     assert zone(e, "maps@0") == [tray[2], tray[5]] and zone(e, "dig_site[3]") and zone(e, "dig_site[6]")
-    assert me(e, 0)["gear[satellite_detection]"] == 1
+    assert supply(e, 0) == ["metal_detector", "satellite_detection"]
     assert formula(e, "holds(you, 6)") and not formula(e, "holds(players[1], 6)")
     drive(e, lambda e: counter(e, "year") == 2)
     assert formula(e, "income_of(you)") == 30 + 2 * 5          # $5 a map (EN l.356)
 
 
 @pytest.mark.parametrize("tile, check", [
-    ("improved_spear_gun", "sum(t.bonus for t in held(you)) == 1 and min(t.kills_at for t in weapons(you)) == 4"),
-    ("improved_medium_engine", "reach(you) == 6 and move_cost(you, 5) == 1 and move_cost(you, 6) == 2"),
-    ("improved_basic_sonar", 'max([t.reach for t in held(you) if t.detects == "sonar"]) == 3')])
+    ("improved_spear_gun", "sum(t.bonus for t in held(x)) == 1 and min(t.kills_at for t in weapons(x)) == 4"),
+    ("improved_medium_engine", "reach(x) == 6 and move_cost(x, 5) == 1 and move_cost(x, 6) == 2"),
+    ("improved_basic_sonar", 'max([t.reach for t in held(x) if t.detects == "sonar"]) == 3')])
 def test_rulebook_improved_items_found_on_the_island(tile, check):
     """EN l.1416-1420, 931: a Technological Item found on the island joins the supply: an
     improved Spear Gun (+1 against sharks), an improved Medium Engine (3 spaces for $1, with the
@@ -691,9 +699,11 @@ def test_rulebook_improved_items_found_on_the_island(tile, check):
           answer=_line_up(e, {0: [("0.2", "7"), ("0.1", "6"), ("0.3", "6")],
                               1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
     play(e, "lagoon_trip")
-    play(e, labels(e)[0], "island")
-    assert me(e, 0)[f"gear[{tile}]"] == 1
-    assert formula(e, check)
+    play(e, labels(e)[0], "island", *["skip"] * len(supply(e, 0)))
+    assert supply(e, 0) == [tile]                      # the Metal Detector is aboard: it went there
+    x = zodiac(e, 0)
+    put(e, zone(e, "item_supply@0")[0], f"aboard[{item(e, x)['slot']}]")
+    assert formula(e, check, x=x)
 
 
 @pytest.mark.parametrize("post", [True, False])
