@@ -299,15 +299,15 @@ def test_zone_4_grounds_the_grey_seaplanes_until_maintenance_and_steals_the_blac
     do_trick(e, 4)
     assert zone(e, "grey_seaplanes") == [] and len(zone(e, "repair_shop")) == 2
     assert formula(e, "not can(seaplane with m = first(meeples_of(you)), z = 4)", seat)
+    x = items_of(e, "zodiac", skipper=seat)[0]              # a zodiac at sea cannot rent one
+    item(e, x)["at"] = "f1"                                 # in Zone 5 either (EN l.1528)
+    put(e, f"meeple#{seat}.4", f"crew[{item(e, x)['slot']}]")
+    assert formula(e, "not can(rent_seaplane)", seat)
     assert [item(e, x)["name"] for x in zone(e, f"spoils@{seat}")] == ["black_seaplane"]
     drive(e, in_quadrimester(3))
     assert len(zone(e, "grey_seaplanes")) == 2 and zone(e, "repair_shop") == []
-    x = items_of(e, "zodiac", skipper=seat)[0]              # a zodiac at sea, a Mask in the supply
-    item(e, x)["at"] = "f1"
-    put(e, f"meeple#{seat}.3", f"crew[{item(e, x)['slot']}]")
-    mask = equip(e, f"item_supply@{seat}", ["mask"])[0]
-    if e.decision.player == seat:
-        reoffer(e, PLACEMENT)
+    assert formula(e, "can(rent_seaplane)", seat)          # repaired
+    mask = equip(e, f"item_supply@{seat}", ["mask"])[0]      # a Mask to fly to the zodiac
     drive(e, lambda e: labels(e) == ["fly_black_seaplane", "skip"])
     assert e.decision.player == seat and counter(e, "quad") == 3
     play(e, "fly_black_seaplane", "skip", f"load_item {x}")   # keeps the Detector, flies the Mask

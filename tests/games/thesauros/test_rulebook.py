@@ -723,3 +723,145 @@ def test_rulebook_a_recruit_may_post_the_envelope_after_the_placements(post):
     assert len(zone(e, "envelope_slots")) == (1 if post else 0)
     drive(e, lambda e: e.decision.kind == "secret bid" or counter(e, "quad") == 2)
     assert (e.decision.kind == "secret bid" and e.decision.player == 0) == post
+
+
+# ------------------------------------------------------------------ items per zodiac
+def _second_zodiac(e, seat):
+    """Given: the seat bought a second zodiac (it waits in port)."""
+    x = next(x for x in items_of(e, "zodiac") if item(e, x)["skipper"] is None)
+    item(e, x)["skipper"] = seat
+    return x
+
+
+def _aboard(e, x, names):
+    return equip(e, f"aboard[{item(e, x)['slot']}]", names)
+
+
+def test_rulebook_ex_08_a_zodiac_carries_its_own_equipment():
+    """EN l.617: the zodiac holding the default swimsuit, a Metal Detector, a Mask, a Lobster
+    Pot and an additional engine may land on the island, fish lobster, dive to the Mask's level 2
+    and move with the base engine and one more; the player's other zodiac, empty, can do none of
+    it (swimsuit level 1, base engine only: 3 spaces)."""
+    e = start(2)
+    equipped, empty = zodiac(e, 0), _second_zodiac(e, 0)
+    put(e, zone(e, "item_supply@0")[0], f"aboard[{item(e, equipped)['slot']}]")   # the Detector
+    _aboard(e, equipped, ["mask", "lobster_pot", "booster_engine"])
+    said = ('[equipped(x, lagoon_needs["island"]), equipped(x, lagoon_needs["lobster"]),'
+            ' depth(x), reach(x), count(engines(x))]')
+    assert formula(e, said, x=equipped) == [True, True, 2, 4, 2]
+    assert formula(e, said, x=empty) == [False, False, 1, 3, 1]
+
+
+def test_rulebook_ex_22_two_zodiacs_reach_2_and_4_levels():
+    """EN l.1216, FR l.1201: the blue zodiac reaches 2 levels below the surface, the green one 4
+    (a Mask aboard one, Scuba Gear aboard the other): from the same dig site (sample tile t1,
+    no weapon aboard, so nothing under its shark) the green one is offered the level-4 treasure
+    too, the blue one not."""
+    e = start(2)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 10})
+    blue = _at_sea(e, 0, 1, ["mask"])
+    green = _second_zodiac(e, 0)
+    item(e, green)["at"] = "d1"
+    put(e, "meeple#0.2", f"crew[{item(e, green)['slot']}]")
+    _aboard(e, green, ["scuba_gear"])
+    shallow = [(1, 2), (2, 1), (3, 1), (3, 2), (4, 1)]
+    offered = "[c for c in seabed if reachable(x, c)]"
+    assert sorted(formula(e, offered, x=blue)) == sorted(_cell(e, "t1", c, r) for c, r in shallow)
+    assert sorted(formula(e, offered, x=green)) == sorted(_cell(e, "t1", c, r) for c, r in shallow + [(3, 4)])
+    assert [formula(e, "depth(x)", x=x) for x in (blue, green)] == [2, 4]
+
+
+def test_rulebook_a_zodiac_carries_at_most_two_additional_engines():
+    """EN l.619, 742: only 2 additional engines can be added to the one on the zodiac: with two
+    aboard, a third is not loaded (another item still is)."""
+    e = start(2)
+    x = zodiac(e, 0)
+    booster, medium = _aboard(e, x, ["booster_engine", "medium_engine"])
+    spare_engine, mask = equip(e, "item_supply@0", ["super_engine", "mask"])
+    can_load = "can(load_item with t = t, ships = [x])"
+    assert not formula(e, can_load, x=x, t=spare_engine) and formula(e, can_load, x=x, t=mask)
+    put(e, medium, "item_supply@0")
+    assert formula(e, can_load, x=x, t=spare_engine)
+
+
+def test_rulebook_items_are_loaded_when_a_zodiac_leaves_port():
+    """EN l.613, 623: items bought go to the supply; they are exchanged with a zodiac in port:
+    here when it goes to sea, the supply's Mask goes aboard and the Detector stays."""
+    e = start(2)
+    mask = equip(e, "item_supply@0", ["mask"])[0]
+    drive(e, at("action"))
+    drive(e, lambda e: e.decision.kind == "may one of" and e.decision.player == 0
+          and "go_to_sea" in labels(e),
+          answer=_line_up(e, {0: [("0.1", "7"), ("0.2", "6"), ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    x = zodiac(e, 0)
+    play(e, "go_to_sea", x, "skip", f"load_item {x}")
+    assert zone(e, f"aboard[{item(e, x)['slot']}]") == [mask] and supply(e, 0) == ["metal_detector"]
+    assert e.decision.kind == "do sail"                        # then it sails
+
+
+def _reserve_and_sail(e, reservers):
+    """Each seat has a zodiac at sea (seat s on site s + 1); each seat of `reservers` places a
+    worker in Zone 4 and reserves a seaplane there; drive to seat 0's Zone 5 turn. Returns
+    whether seat 0 is offered a rental."""
+    seats = range(e.n)
+    for seat in seats:
+        _at_sea(e, seat, seat + 1, [], diver=f"{seat}.1", tile=f"t{seat + 1}")
+    line_up = _line_up(e, {s: [(f"{s}.2", "4" if s in reservers else "6"), (f"{s}.3", "6")]
+                           for s in seats})
+
+    def answer(e):
+        return "seaplane" if "seaplane" in labels(e) else line_up(e)
+    drive(e, lambda e: e.decision.player == 0 and ("rent_seaplane" in labels(e)
+                                                    or e.decision.kind == "do any of"),
+          answer=answer)
+    return "rent_seaplane" in labels(e)
+
+
+def test_rulebook_ex_13_no_seaplane_left_to_rent_in_zone_5():
+    """EN l.732-736, FR l.715-719: with no meeple of yours in Zone 4 and both grey seaplanes
+    reserved there, no seaplane can be rented in Zone 5: no item nor pilot exchange."""
+    e = start(3)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 20})
+    assert not _reserve_and_sail(e, [1, 2])
+    assert zone(e, "grey_seaplanes") == [] and len(zone(e, "seaplanes_out")) == 2
+
+
+@pytest.mark.parametrize("players, reservers, price", [(3, [], 3), (3, [1], 4), (2, [], 3), (2, [1], 3)])
+def test_rulebook_seaplane_rental_price(players, reservers, price):
+    """EN l.732: a grey seaplane still in Zone 4 is rented for $3 if 2 are left, $4 if only 1;
+    FR l.713: $3 for the last one too at 1-2 players. Paid from ME; then it flies items: the
+    supply's Mask goes aboard the zodiac at sea."""
+    e = start(players)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 20})
+    assert _reserve_and_sail(e, reservers)
+    mask = equip(e, "item_supply@0", ["mask"])[0]
+    x = zodiac(e, 0)
+    before = accounts(e, 0)["me"]
+    play(e, "rent_seaplane", "skip", f"load_item {x}")
+    assert accounts(e, 0)["me"] == before - price
+    assert mask in zone(e, f"aboard[{item(e, x)['slot']}]") and supply(e, 0) == ["metal_detector"]
+    assert len(zone(e, "seaplanes_out")) == len(reservers) + 1
+
+
+def test_rulebook_zodiacs_that_cross_exchange_items_and_meeples():
+    """EN l.758, FR l.741: your zodiacs that cross during a move exchange items; FR also lets
+    the meeples aboard swap. Sample sea: from site 1 to site 3 through b5, where the other
+    zodiac waits: the Mask goes over, the meeples swap. Going to a2's side instead meets nobody."""
+    for meet in (True, False):
+        e = start(2)
+        drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 20})
+        mover = _at_sea(e, 0, 1, ["mask"])
+        put(e, items_of(e, "map", number=3)[-1], "maps@0")
+        other = _second_zodiac(e, 0)
+        item(e, other)["at"] = "b5"
+        put(e, "meeple#0.4", f"crew[{item(e, other)['slot']}]")    # a recruit, never placed
+        _to_zone_5(e, "0.1")
+        if not meet:
+            play(e, "sail a1")
+            assert e.decision.kind == "do any of"               # nothing to exchange
+            continue
+        play(e, "sail d3", f"load_item {other}", "swap_crews")
+        assert [item(e, t)["name"] for t in zone(e, f"aboard[{item(e, other)['slot']}]")] == ["mask"]
+        assert zone(e, f"crew[{item(e, mover)['slot']}]") == ["meeple#0.4"]
+        assert zone(e, f"crew[{item(e, other)['slot']}]") == ["meeple#0.1"]
