@@ -67,6 +67,25 @@ def items_of(e: Engine, kind: str, **fields) -> list[str]:
             if x.startswith(kind + "#") and all(v.get(k) == w for k, w in fields.items())]
 
 
+def item_tile(e: Engine, name: str) -> str:
+    """An item tile of that name not yet bought (a card's copy, or a Found Item tile)."""
+    return next(x for x in items_of(e, "item_tile", name=name) + items_of(e, "island_tile", name=name)
+                if x in zone(e, "item_shop") + zone(e, "island") + zone(e, "box"))
+
+
+def equip(e: Engine, key: str, names) -> list[str]:
+    """Put tiles of these items in a zone ("aboard[1]", "item_supply@0"); their ids."""
+    tiles = [item_tile(e, n) for n in names]
+    for t in tiles:
+        put(e, t, key)
+    return tiles
+
+
+def supply(e: Engine, seat: int) -> list[str]:
+    """The names of the items in a seat's supply."""
+    return [item(e, t)["name"] for t in zone(e, f"item_supply@{seat}")]
+
+
 # ------------------------------------------------------------------ driving
 def play(e: Engine, *answers: str) -> Engine:
     """Answer decisions by label, checking every invariant after each one."""
@@ -122,6 +141,14 @@ def drive(e: Engine, until, budget: dict | None = None, answer=None) -> Engine:
         play(e, text)
         steps += 1
         assert steps < 5000
+    return e
+
+
+def keep_items(e: Engine) -> Engine:
+    """Decline every item exchange now offered (a stop in port, a seaplane's flight)."""
+    while e.decision is not None and e.decision.labels[-1] == "skip" and any(
+            x.split()[0] in ("load_item", "unload_item") for x in e.decision.labels[:-1]):
+        play(e, "skip")
     return e
 
 

@@ -14,8 +14,8 @@ from meeplang.cli import main
 from meeplang.interpreter.engine import Engine
 
 from ..state import reoffer
-from .helpers import (accounts, counter, drive, formula, game, in_quadrimester, item, items_of,
-                      labels, me, play, put, start, zone)
+from .helpers import (accounts, counter, drive, equip, formula, game, in_quadrimester, item,
+                      items_of, labels, me, play, put, start, supply, zone)
 from .test_full_games import finished, play_checked
 
 LAWLESS = "lawless"
@@ -256,12 +256,12 @@ def test_zone_2_steals_a_patent_and_a_copy_if_one_is_left(owner, sold, gets_item
     c = item(e, card)
     c["patent"] = None if owner is None else 1 - seat
     c["sold"] = c["stock"][2] if sold is None else sold
-    before, gear = c["sold"], me(e, seat)[f"gear[{c['name']}]"]
+    before, gear = c["sold"], supply(e, seat).count(c["name"])
     do_trick(e, 2)
     assert labels(e) == zone(e, "tech_row")             # any face-up card, yours excepted
     play(e, card)
     assert c["patent"] == seat
-    assert me(e, seat)[f"gear[{c['name']}]"] == gear + gets_item and c["sold"] == before + gets_item
+    assert supply(e, seat).count(c["name"]) == gear + gets_item and c["sold"] == before + gets_item
 
 
 def test_zone_3_takes_two_mercenary_maps_that_pinpoint_sonar_treasures():
@@ -298,14 +298,21 @@ def test_zone_4_grounds_the_grey_seaplanes_until_maintenance_and_steals_the_blac
     seat = hire(e, 4)
     do_trick(e, 4)
     assert zone(e, "grey_seaplanes") == [] and len(zone(e, "repair_shop")) == 2
-    assert formula(e, "not can(take_grey_seaplane with m = first(rest), z = 4)", seat)
+    assert formula(e, "not can(seaplane with m = first(meeples_of(you)), z = 4)", seat)
+    x = items_of(e, "zodiac", skipper=seat)[0]              # a zodiac at sea cannot rent one
+    item(e, x)["at"] = "f1"                                 # in Zone 5 either (EN l.1528)
+    put(e, f"meeple#{seat}.4", f"crew[{item(e, x)['slot']}]")
+    assert formula(e, "not can(rent_seaplane)", seat)
     assert [item(e, x)["name"] for x in zone(e, f"spoils@{seat}")] == ["black_seaplane"]
     drive(e, in_quadrimester(3))
     assert len(zone(e, "grey_seaplanes")) == 2 and zone(e, "repair_shop") == []
+    assert formula(e, "can(rent_seaplane)", seat)          # repaired
+    mask = equip(e, f"item_supply@{seat}", ["mask"])[0]      # a Mask to fly to the zodiac
     drive(e, lambda e: labels(e) == ["fly_black_seaplane", "skip"])
     assert e.decision.player == seat and counter(e, "quad") == 3
-    play(e, "fly_black_seaplane")
-    assert zone(e, f"spoils@{seat}") == []
+    play(e, "fly_black_seaplane", "skip", f"load_item {x}")   # keeps the Detector, flies the Mask
+    assert zone(e, f"aboard[{item(e, x)['slot']}]") == [mask]
+    assert zone(e, f"spoils@{seat}") == [] and len(zone(e, "seaplanes_out")) == 0
 
 
 def test_zone_7_mine_kills_the_sharks_and_destroys_the_treasures_of_a_3x3_area():

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import (accounts, at, counter, drive, formula, in_quadrimester, item, items_of,
-                      labels, me, play, put, run, start, zone)
+from .helpers import (accounts, at, counter, drive, equip, formula, in_quadrimester, item,
+                      items_of, keep_items, labels, me, play, put, run, start, supply, zone)
 
 RICH = {"hr": 20, "rd": 20, "ge": 10, "me": 0}        # the rest goes to the Slush Fund
 
@@ -106,7 +106,7 @@ def test_rulebook_ex_27_bank_part_discounted_royalty_in_full(sw2_buys_from_green
         assert accounts(e, 0)["rd"] == 20 - (c["g"] - 2 + c["h"])
         assert accounts(e, 1)["rd"] == 20 - (c["d"] + c["g"] + c["h"]) + c["h"]
         assert counter(e, "bank") == bank + c["g"] - 2
-        assert me(e, 0)[f"gear[{c['name']}]"] == 1 and c["sold"] == 2
+        assert supply(e, 0) == ["metal_detector", c["name"]] and c["sold"] == 2
     else:
         y = _option(e, "develop_and_buy")
         d = item(e, y)
@@ -201,12 +201,12 @@ def test_rulebook_ex_23_engine_combination():
     """EN l.1250: base engine + Super Engine + Medium Engine: 1-4 spaces for $0, 5-6 for $1,
     7 for $2, no farther."""
     e = start(2)
-    me(e, 0)["gear[super_engine]"] = 1
-    me(e, 0)["gear[medium_engine]"] = 1
-    assert formula(e, "reach(you)") == 7
-    assert [formula(e, f"move_cost(you, {d})") for d in range(1, 8)] == [0, 0, 0, 0, 1, 1, 2]
+    red, green = zodiac(e, 0), zodiac(e, 1)
+    equip(e, f"aboard[{item(e, red)['slot']}]", ["super_engine", "medium_engine"])
+    assert formula(e, "reach(x)", x=red) == 7
+    assert [formula(e, f"move_cost(x, {d})", x=red) for d in range(1, 8)] == [0, 0, 0, 0, 1, 1, 2]
     # the base engine alone: 2 spaces free, a 3rd for $1 (EN l.1236)
-    assert formula(e, "reach(players[1])") == 3 and formula(e, "move_cost(players[1], 3)") == 1
+    assert formula(e, "reach(x)", x=green) == 3 and formula(e, "move_cost(x, 3)", x=green) == 1
 
 
 def test_rulebook_ex_25_mussels_at_the_last_space():
@@ -330,17 +330,22 @@ def test_rulebook_ex_11_first_map_holder_keeps_one_of_three_face_down():
     assert views == [[pile[1]], [pile[1]], ["?"]]
 
 
+def zodiac(e, seat):
+    """The seat's own zodiac."""
+    return items_of(e, "zodiac", skipper=seat)[0]
+
+
 def _at_sea(e, seat, site, gear, diver="0.1", tile="t1"):
-    """A position at the start of Q2: seat's first zodiac on dig site `site` with `diver` aboard,
-    the seat holding that site's map and the gear; the sample tile `tile` lies on the site."""
-    zodiac = items_of(e, "zodiac", skipper=seat)[0]
-    item(e, zodiac)["at"] = f"d{site}"
-    put(e, f"meeple#{diver}", f"crew[{item(e, zodiac)['slot']}]")
+    """A position at the start of Q2: seat's first zodiac on dig site `site` with `diver` and
+    the items `gear` aboard, the seat holding that site's map; the sample tile `tile` lies on the
+    site."""
+    x = zodiac(e, seat)
+    item(e, x)["at"] = f"d{site}"
+    put(e, f"meeple#{diver}", f"crew[{item(e, x)['slot']}]")
     put(e, items_of(e, "map", number=site)[-1], f"maps@{seat}")
     put(e, items_of(e, "dig_tile", name=tile)[0], f"dig_site[{site}]")
-    for g in gear:
-        me(e, seat)[f"gear[{g}]"] = 1
-    return zodiac
+    equip(e, f"aboard[{item(e, x)['slot']}]", gear)
+    return x
 
 
 def _to_zone_5(e, diver):
@@ -398,8 +403,7 @@ def test_rulebook_ex_26_lagoon_trips(spot, gear, boss, gain):
     """EN l.895-913: lobster $8, coastal fishing $5 with a Harpoon or $6 with a Spear Gun, a
     tourist tour $4; $2 more with the Boss (or a SW#5/7)."""
     e = start(2)
-    for g in gear:
-        me(e, 0)[f"gear[{g}]"] = 1
+    equip(e, "item_supply@0", gear)
     drive(e, at("action"))
     lagoon = ("0.1", "7") if boss else ("0.2", "7")
     other = ("0.2", "6") if boss else ("0.1", "6")
@@ -412,7 +416,10 @@ def test_rulebook_ex_26_lagoon_trips(spot, gear, boss, gain):
     assert labels(e) == [s for s in ("lobster", "coastal", "tourist", "island")
                          if s in (spot, "tourist", "island")]     # the tour and the island need nothing more
     hr = accounts(e, 0)["hr"]
-    play(e, spot, "hr")                                     # then the salaries of 2 workers
+    play(e, spot, *["skip"] * len(supply(e, 0)))            # nothing loaded by choice: the
+    aboard = [item(e, t)["name"] for t in zone(e, f"aboard[{item(e, zodiac(e, 0))['slot']}]")]
+    assert aboard == gear                                   # destination's item goes aboard
+    play(e, "hr")                                           # then the salaries of 2 workers
     assert accounts(e, 0)["hr"] == hr + gain - 2 * 2
 
 
@@ -546,7 +553,7 @@ def test_rulebook_ex_12_the_seaplane_pilot_swaps_with_the_meeple_aboard():
     drive(e, lambda e: e.decision.kind == "may one of" and "seaplane" in labels(e),
           answer=_line_up(e, {0: [("0.1", "4"), ("0.3", "6")],
                               1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
-    play(e, "seaplane", zodiac, "swap_pilot")
+    keep_items(play(e, "seaplane", zodiac, "swap_pilot"))
     assert zone(e, crew) == ["meeple#0.1"] and "meeple#0.2" in zone(e, "rest@0")
     _to_zone_5(e, "0.2")
     first = _cell(e, "t1", 3, 1)
@@ -584,10 +591,11 @@ def test_rulebook_ex_07_the_booster_engine_goes_one_space_further_for_1():
     """EN l.583, 1240: a Booster Engine lets the zodiac move one more space for $1: with the
     base engine (2 spaces free, a 3rd for $1, EN l.1236) it reaches 4 spaces, the 4th for $1 more."""
     e = start(2)
-    assert formula(e, "reach(you)") == 3
-    me(e, 0)["gear[booster_engine]"] = 1
-    assert formula(e, "reach(you)") == 4
-    assert [formula(e, f"move_cost(you, {d})") for d in range(1, 5)] == [0, 0, 1, 2]
+    x = zodiac(e, 0)
+    assert formula(e, "reach(x)", x=x) == 3
+    equip(e, f"aboard[{item(e, x)['slot']}]", ["booster_engine"])
+    assert formula(e, "reach(x)", x=x) == 4
+    assert [formula(e, f"move_cost(x, {d})", x=x) for d in range(1, 5)] == [0, 0, 1, 2]
 
 
 @pytest.mark.parametrize("swap", [True, False])
@@ -601,8 +609,8 @@ def test_rulebook_ex_13_the_boss_flown_aboard_fights_sharks_better(swap):
     drive(e, lambda e: e.decision.kind == "may one of" and "seaplane" in labels(e),
           answer=_line_up(e, {0: [("0.1", "4"), ("0.3", "6")],
                               1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
-    play(e, "seaplane", zodiac, "swap_pilot" if swap else "skip")
-    assert formula(e, "shark_bonus(you, x)", x=item(e, zodiac) | {"id": zodiac}) == (1 if swap else 0)
+    keep_items(play(e, "seaplane", zodiac, "swap_pilot" if swap else "skip"))
+    assert formula(e, "shark_bonus(x)", x=zodiac) == (1 if swap else 0)
 
 
 @pytest.mark.parametrize("holds_5, cost", [(False, 2), (True, 1)])
@@ -669,16 +677,16 @@ def test_rulebook_satellite_detection_brings_two_satellite_maps():
     play(e, tray[5])
     play(e, labels(e)[0])
     assert zone(e, "maps@0") == [tray[2], tray[5]] and zone(e, "dig_site[3]") and zone(e, "dig_site[6]")
-    assert me(e, 0)["gear[satellite_detection]"] == 1
+    assert supply(e, 0) == ["metal_detector", "satellite_detection"]
     assert formula(e, "holds(you, 6)") and not formula(e, "holds(players[1], 6)")
     drive(e, lambda e: counter(e, "year") == 2)
     assert formula(e, "income_of(you)") == 30 + 2 * 5          # $5 a map (EN l.356)
 
 
 @pytest.mark.parametrize("tile, check", [
-    ("improved_spear_gun", "sum(t.bonus for t in held(you)) == 1 and min(t.kills_at for t in weapons(you)) == 4"),
-    ("improved_medium_engine", "reach(you) == 6 and move_cost(you, 5) == 1 and move_cost(you, 6) == 2"),
-    ("improved_basic_sonar", 'max([t.reach for t in held(you) if t.detects == "sonar"]) == 3')])
+    ("improved_spear_gun", "sum(t.bonus for t in held(x)) == 1 and min(t.kills_at for t in weapons(x)) == 4"),
+    ("improved_medium_engine", "reach(x) == 6 and move_cost(x, 5) == 1 and move_cost(x, 6) == 2"),
+    ("improved_basic_sonar", 'max([t.reach for t in held(x) if t.detects == "sonar"]) == 3')])
 def test_rulebook_improved_items_found_on_the_island(tile, check):
     """EN l.1416-1420, 931: a Technological Item found on the island joins the supply: an
     improved Spear Gun (+1 against sharks), an improved Medium Engine (3 spaces for $1, with the
@@ -691,9 +699,11 @@ def test_rulebook_improved_items_found_on_the_island(tile, check):
           answer=_line_up(e, {0: [("0.2", "7"), ("0.1", "6"), ("0.3", "6")],
                               1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
     play(e, "lagoon_trip")
-    play(e, labels(e)[0], "island")
-    assert me(e, 0)[f"gear[{tile}]"] == 1
-    assert formula(e, check)
+    play(e, labels(e)[0], "island", *["skip"] * len(supply(e, 0)))
+    assert supply(e, 0) == [tile]                      # the Metal Detector is aboard: it went there
+    x = zodiac(e, 0)
+    put(e, zone(e, "item_supply@0")[0], f"aboard[{item(e, x)['slot']}]")
+    assert formula(e, check, x=x)
 
 
 @pytest.mark.parametrize("post", [True, False])
@@ -713,3 +723,145 @@ def test_rulebook_a_recruit_may_post_the_envelope_after_the_placements(post):
     assert len(zone(e, "envelope_slots")) == (1 if post else 0)
     drive(e, lambda e: e.decision.kind == "secret bid" or counter(e, "quad") == 2)
     assert (e.decision.kind == "secret bid" and e.decision.player == 0) == post
+
+
+# ------------------------------------------------------------------ items per zodiac
+def _second_zodiac(e, seat):
+    """Given: the seat bought a second zodiac (it waits in port)."""
+    x = next(x for x in items_of(e, "zodiac") if item(e, x)["skipper"] is None)
+    item(e, x)["skipper"] = seat
+    return x
+
+
+def _aboard(e, x, names):
+    return equip(e, f"aboard[{item(e, x)['slot']}]", names)
+
+
+def test_rulebook_ex_08_a_zodiac_carries_its_own_equipment():
+    """EN l.617: the zodiac holding the default swimsuit, a Metal Detector, a Mask, a Lobster
+    Pot and an additional engine may land on the island, fish lobster, dive to the Mask's level 2
+    and move with the base engine and one more; the player's other zodiac, empty, can do none of
+    it (swimsuit level 1, base engine only: 3 spaces)."""
+    e = start(2)
+    equipped, empty = zodiac(e, 0), _second_zodiac(e, 0)
+    put(e, zone(e, "item_supply@0")[0], f"aboard[{item(e, equipped)['slot']}]")   # the Detector
+    _aboard(e, equipped, ["mask", "lobster_pot", "booster_engine"])
+    said = ('[equipped(x, lagoon_needs["island"]), equipped(x, lagoon_needs["lobster"]),'
+            ' depth(x), reach(x), count(engines(x))]')
+    assert formula(e, said, x=equipped) == [True, True, 2, 4, 2]
+    assert formula(e, said, x=empty) == [False, False, 1, 3, 1]
+
+
+def test_rulebook_ex_22_two_zodiacs_reach_2_and_4_levels():
+    """EN l.1216, FR l.1201: the blue zodiac reaches 2 levels below the surface, the green one 4
+    (a Mask aboard one, Scuba Gear aboard the other): from the same dig site (sample tile t1,
+    no weapon aboard, so nothing under its shark) the green one is offered the level-4 treasure
+    too, the blue one not."""
+    e = start(2)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 10})
+    blue = _at_sea(e, 0, 1, ["mask"])
+    green = _second_zodiac(e, 0)
+    item(e, green)["at"] = "d1"
+    put(e, "meeple#0.2", f"crew[{item(e, green)['slot']}]")
+    _aboard(e, green, ["scuba_gear"])
+    shallow = [(1, 2), (2, 1), (3, 1), (3, 2), (4, 1)]
+    offered = "[c for c in seabed if reachable(x, c)]"
+    assert sorted(formula(e, offered, x=blue)) == sorted(_cell(e, "t1", c, r) for c, r in shallow)
+    assert sorted(formula(e, offered, x=green)) == sorted(_cell(e, "t1", c, r) for c, r in shallow + [(3, 4)])
+    assert [formula(e, "depth(x)", x=x) for x in (blue, green)] == [2, 4]
+
+
+def test_rulebook_a_zodiac_carries_at_most_two_additional_engines():
+    """EN l.619, 742: only 2 additional engines can be added to the one on the zodiac: with two
+    aboard, a third is not loaded (another item still is)."""
+    e = start(2)
+    x = zodiac(e, 0)
+    booster, medium = _aboard(e, x, ["booster_engine", "medium_engine"])
+    spare_engine, mask = equip(e, "item_supply@0", ["super_engine", "mask"])
+    can_load = "can(load_item with t = t, ships = [x])"
+    assert not formula(e, can_load, x=x, t=spare_engine) and formula(e, can_load, x=x, t=mask)
+    put(e, medium, "item_supply@0")
+    assert formula(e, can_load, x=x, t=spare_engine)
+
+
+def test_rulebook_items_are_loaded_when_a_zodiac_leaves_port():
+    """EN l.613, 623: items bought go to the supply; they are exchanged with a zodiac in port:
+    here when it goes to sea, the supply's Mask goes aboard and the Detector stays."""
+    e = start(2)
+    mask = equip(e, "item_supply@0", ["mask"])[0]
+    drive(e, at("action"))
+    drive(e, lambda e: e.decision.kind == "may one of" and e.decision.player == 0
+          and "go_to_sea" in labels(e),
+          answer=_line_up(e, {0: [("0.1", "7"), ("0.2", "6"), ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    x = zodiac(e, 0)
+    play(e, "go_to_sea", x, "skip", f"load_item {x}")
+    assert zone(e, f"aboard[{item(e, x)['slot']}]") == [mask] and supply(e, 0) == ["metal_detector"]
+    assert e.decision.kind == "do sail"                        # then it sails
+
+
+def _reserve_and_sail(e, reservers):
+    """Each seat has a zodiac at sea (seat s on site s + 1); each seat of `reservers` places a
+    worker in Zone 4 and reserves a seaplane there; drive to seat 0's Zone 5 turn. Returns
+    whether seat 0 is offered a rental."""
+    seats = range(e.n)
+    for seat in seats:
+        _at_sea(e, seat, seat + 1, [], diver=f"{seat}.1", tile=f"t{seat + 1}")
+    line_up = _line_up(e, {s: [(f"{s}.2", "4" if s in reservers else "6"), (f"{s}.3", "6")]
+                           for s in seats})
+
+    def answer(e):
+        return "seaplane" if "seaplane" in labels(e) else line_up(e)
+    drive(e, lambda e: e.decision.player == 0 and ("rent_seaplane" in labels(e)
+                                                    or e.decision.kind == "do any of"),
+          answer=answer)
+    return "rent_seaplane" in labels(e)
+
+
+def test_rulebook_ex_13_no_seaplane_left_to_rent_in_zone_5():
+    """EN l.732-736, FR l.715-719: with no meeple of yours in Zone 4 and both grey seaplanes
+    reserved there, no seaplane can be rented in Zone 5: no item nor pilot exchange."""
+    e = start(3)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 20})
+    assert not _reserve_and_sail(e, [1, 2])
+    assert zone(e, "grey_seaplanes") == [] and len(zone(e, "seaplanes_out")) == 2
+
+
+@pytest.mark.parametrize("players, reservers, price", [(3, [], 3), (3, [1], 4), (2, [], 3), (2, [1], 3)])
+def test_rulebook_seaplane_rental_price(players, reservers, price):
+    """EN l.732: a grey seaplane still in Zone 4 is rented for $3 if 2 are left, $4 if only 1;
+    FR l.713: $3 for the last one too at 1-2 players. Paid from ME; then it flies items: the
+    supply's Mask goes aboard the zodiac at sea."""
+    e = start(players)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 20})
+    assert _reserve_and_sail(e, reservers)
+    mask = equip(e, "item_supply@0", ["mask"])[0]
+    x = zodiac(e, 0)
+    before = accounts(e, 0)["me"]
+    play(e, "rent_seaplane", "skip", f"load_item {x}")
+    assert accounts(e, 0)["me"] == before - price
+    assert mask in zone(e, f"aboard[{item(e, x)['slot']}]") and supply(e, 0) == ["metal_detector"]
+    assert len(zone(e, "seaplanes_out")) == len(reservers) + 1
+
+
+def test_rulebook_zodiacs_that_cross_exchange_items_and_meeples():
+    """EN l.758, FR l.741: your zodiacs that cross during a move exchange items; FR also lets
+    the meeples aboard swap. Sample sea: from site 1 to site 3 through b5, where the other
+    zodiac waits: the Mask goes over, the meeples swap. Going to a2's side instead meets nobody."""
+    for meet in (True, False):
+        e = start(2)
+        drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 20})
+        mover = _at_sea(e, 0, 1, ["mask"])
+        put(e, items_of(e, "map", number=3)[-1], "maps@0")
+        other = _second_zodiac(e, 0)
+        item(e, other)["at"] = "b5"
+        put(e, "meeple#0.4", f"crew[{item(e, other)['slot']}]")    # a recruit, never placed
+        _to_zone_5(e, "0.1")
+        if not meet:
+            play(e, "sail a1")
+            assert e.decision.kind == "do any of"               # nothing to exchange
+            continue
+        play(e, "sail d3", f"load_item {other}", "swap_crews")
+        assert [item(e, t)["name"] for t in zone(e, f"aboard[{item(e, other)['slot']}]")] == ["mask"]
+        assert zone(e, f"crew[{item(e, mover)['slot']}]") == ["meeple#0.4"]
+        assert zone(e, f"crew[{item(e, other)['slot']}]") == ["meeple#0.1"]
