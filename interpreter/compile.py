@@ -122,6 +122,7 @@ class Compiled:
                 self.limits_per.setdefault(lim.per, []).append((lim.state_key(name, i),
                                                                 lim.shared))
         self.triggers: dict[tuple, list] = {}
+        self.trigger_cache: dict[tuple, list] = {}  # (event, target) -> Engine.triggers_for
         # `as soon as` triggers: (trigger, condition, effect, per seat?); a condition that reads a
         # player's own things (`ingenuity >= 2`, `you`) is watched for each seat on its own
         self.watch: list = []
