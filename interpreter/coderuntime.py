@@ -227,6 +227,9 @@ def runtime(prog, constants: tuple = ()) -> dict:
     def move(c, x, z, at_top, pos, gravity):
         if type(z) is not ZoneRef:
             raise RuleError(f"{z!r} is not a zone", pos)
+        if type(x) is str:  # one item, the usual case
+            c.eng.move_item(x, z, at_top, pos, gravity)
+            return
         for one in (x if isinstance(x, list) else [x]):
             c.eng.move_item(one, z, at_top, pos, gravity)
 

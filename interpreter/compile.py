@@ -1816,7 +1816,8 @@ class _Compiler:
             block = self.block_gen(s.block, scope)
 
             def do_step(c: Ctx):
-                c.eng.checkpoint(c)
+                if c.eng.checkpointing:  # a forked game: remember this boundary
+                    c.eng.checkpoint(c)
                 yield from block(c)
                 if c.eng.pending or c.eng.watching:
                     yield from c.eng.flush(c)
@@ -1968,7 +1969,8 @@ class _Compiler:
             try:
                 while True:
                     frame[2], frame[3] = taken, idle
-                    eng.checkpoint(c)
+                    if eng.checkpointing:  # a forked game: remember this boundary
+                        eng.checkpoint(c)
                     if until == "all_passed" and len(passed) >= k:
                         break
                     if until == "one_round" and taken >= k:
