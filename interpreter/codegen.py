@@ -15,7 +15,7 @@ trigger's, a flow step's `do:`), with `let`, `if`, `for each`, `repeat`, `move` 
 statements written out and any other statement called as its closure (`S[3](c)`, or `yield from`
 it when it can ask something); and each expression site that is not part of a generated block.
 Expressions do the common case in plain Python (an item's field, a list indexed by a whole number,
-int + int, a comparison of two ints, `count` of a zone) and fall back to the runtime
+int + int, a comparison of two ints, `count` of a zone, its `top`) and fall back to the runtime
 (interpreter/coderuntime.py) for anything else, which says and charges exactly what the closures
 of interpreter/compile.py do: a generated function and its closure agree, errors and positions
 included. A part that must run later or inside an error handler (the branch of `otherwise`, the
@@ -32,6 +32,7 @@ from .compile import Compiled, name_kinds
 
 _ORDER_OPS = ("<", "<=", ">", ">=")
 _DIVIDE_OPS = ("//", "%", "/")
+_ENDS = {"top": 0, "first": 0, "bottom": -1, "last": -1}  # built-ins written out: the index read
 _FLUSH = ("if c.eng.pending_now or c.eng.watching_now:", "    yield from c.eng.flush_now(c)")
 
 
@@ -536,6 +537,12 @@ class _Generator:
                         f"else len({t}) if type({t}) is list else {slow})")
             return (f"((not c.s['zones'][{t}.key]) if type({t} := {arg}) is ZoneRef "
                     f"else (not {t}) if type({t}) is list else {slow})")
+        if e.func in _ENDS and len(e.args) == 1:  # an end of a zone or list, or none if empty
+            t, z, i = self.temp(), self.temp(), _ENDS[e.func]
+            slow = f"call_now(c, {name}, ({t},), {at})"
+            arg = self.x(e.args[0], scope)
+            return (f"(({z}[{i}] if ({z} := c.s['zones'][{t}.key]) else None) if type({t} := {arg}) "
+                    f"is ZoneRef else ({t}[{i}] if {t} else None) if type({t}) is list else {slow})")
         args = "".join(f"{self.x(a, scope)}, " for a in e.args)
         return f"call_now(c, {name}, ({args}), {at})"
 

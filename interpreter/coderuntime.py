@@ -43,9 +43,6 @@ def runtime(prog, constants: tuple = ()) -> dict:
     declared = {"table": game.tables.__getitem__, "graph": graphs.__getitem__,
                 "zone": lambda name: zone_ref(name, None), "family": families.__getitem__}
 
-    def zone(name, owner):
-        return zone_ref(name, owner)
-
     def family(name, owner):
         return families[name] if owner is None else FamilyRef(name, owner, zones[name].keys)
 
@@ -230,6 +227,9 @@ def runtime(prog, constants: tuple = ()) -> dict:
     def move(c, x, z, at_top, pos, gravity):
         if type(z) is not ZoneRef:
             raise RuleError(f"{z!r} is not a zone", pos)
+        if type(x) is str:  # one item, the usual case
+            c.eng.move_item(x, z, at_top, pos, gravity)
+            return
         for one in (x if isinstance(x, list) else [x]):
             c.eng.move_item(one, z, at_top, pos, gravity)
 
@@ -265,13 +265,14 @@ def runtime(prog, constants: tuple = ()) -> dict:
             c.eng.events.append({"event": "end game", "at": f"{pos.path}:{pos.line}"})
         raise _CONTROL[what](what, pos)
 
-    helpers = (zone, family, counter_family, players, others, passers, player_attr, field,
+    helpers = (family, counter_family, players, others, passers, player_attr, field,
                member_slot, member_value, counter_slot, funds, can, can_value, call, call_now,
                aggregate, select, slice_, contains, compare, compare_values,
                otherwise, seat, need_int, need_items, charge, each_pool, repeats, move, control, bound,
                negative, item_data, set_field)
     return {"Ctx": Ctx, "ZoneRef": ZoneRef, "int": int, "str": str, "list": list, "dict": dict,
             "type": type, "len": len, "MISSING": _MISSING,
+            "zone": zone_ref,  # zone(name, owner), with no function of ours between
             "pool": _pool, "restore": _restore,
             "index": index_value, "divide": divide_values, "plus": plus_values, "arith": arith_values,
             "K": tuple(declared[kind](name) for kind, name in constants),

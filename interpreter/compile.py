@@ -122,6 +122,7 @@ class Compiled:
                 self.limits_per.setdefault(lim.per, []).append((lim.state_key(name, i),
                                                                 lim.shared))
         self.triggers: dict[tuple, list] = {}
+        self.trigger_cache: dict[tuple, list] = {}  # (event, target) -> Engine.triggers_for
         # `as soon as` triggers: (trigger, condition, effect, per seat?); a condition that reads a
         # player's own things (`ingenuity >= 2`, `you`) is watched for each seat on its own
         self.watch: list = []
@@ -1815,7 +1816,8 @@ class _Compiler:
             block = self.block_gen(s.block, scope)
 
             def do_step(c: Ctx):
-                c.eng.checkpoint(c)
+                if c.eng.checkpointing:  # a forked game: remember this boundary
+                    c.eng.checkpoint(c)
                 yield from block(c)
                 if c.eng.pending or c.eng.watching:
                     yield from c.eng.flush(c)
@@ -1967,7 +1969,8 @@ class _Compiler:
             try:
                 while True:
                     frame[2], frame[3] = taken, idle
-                    eng.checkpoint(c)
+                    if eng.checkpointing:  # a forked game: remember this boundary
+                        eng.checkpoint(c)
                     if until == "all_passed" and len(passed) >= k:
                         break
                     if until == "one_round" and taken >= k:

@@ -112,6 +112,8 @@ class Engine:
         # else the generated program (interpreter/generated.py), or the closures alone
         self.prog = Compiled(game, traced=True) if trace else program(game)
         self.changes: list = []  # (events so far, rule position, [change, ...]) when traced
+        # a decision's `hiding` (decisions.py): this engine when a choice may offer hidden items
+        self.hiding = self if self.prog.may_hide else None
         self.budget, self.max_depth, self.record = step_budget, trigger_depth, record
         self.steps = 0
         self.max_decisions = MAX_DECISIONS
@@ -126,7 +128,6 @@ class Engine:
         self.choosers: list[int] = []  # who made each choice
         self.decision: Any = None  # the Decision waiting for a choice, None when over
         self.result: dict | None = None
-        self._trig_cache: dict = {}
         self.secret_mark: int | None = None  # choices index where a secret choice round began
         # events waiting for their triggers (overflow of, gain of, enters): (event, target, seat,
         # what the trigger sees)
@@ -675,12 +676,15 @@ class Engine:
         self._sort_grid(key)
 
     def triggers_for(self, event: str, target: str | None) -> list:
+        """The triggers on an event (those of the target, then those of any), cached per
+        program: they depend on nothing else."""
         key = (event, target)
-        hit = self._trig_cache.get(key)
+        cache = self.prog.trigger_cache
+        hit = cache.get(key)
         if hit is None:
             t = self.prog.triggers
             hit = t.get(key, []) + (t.get((event, None), []) if target is not None else [])
-            self._trig_cache[key] = hit
+            cache[key] = hit
         return hit
 
     def fire(self, event: str, target: str | None, c: Ctx):
@@ -905,8 +909,8 @@ class Engine:
                 # something to choose
                 extra = [o for o in extra if rehearse(self, self._free_then, o, player, remake,
                                                       counts)]
-            d = self._decision(player, kind, options + extra if extra else options, why, secret)
-            d.ctx = ctx
+            d = Decision(player, kind, options + extra if extra else options, why, secret)
+            d.hiding, d.ctx = self.hiding, ctx
             value = yield d
             if extra and isinstance(value, ActionOption) and value.free:
                 yield from self.run_free(value, player)
@@ -916,13 +920,6 @@ class Engine:
                                     pos_of(why))
                 continue
             return value
-
-    def _decision(self, player: int, kind: str, options: list, why: str,
-                  secret: bool = False) -> Decision:
-        d = Decision(player, kind, options, why, secret)
-        if self.prog.may_hide:
-            d.hiding = self
-        return d
 
     def held_ability(self, grants: list, player: int) -> int:
         """What the items `player` holds (in zones of theirs) grant: the sum of their
@@ -971,15 +968,15 @@ class Engine:
                 continue
             if ca.param is not None:
                 found = self._options_by_value(ca, c, free, args)
+                if check and ca.rehearse:
+                    found = [o for o in found if rehearse(self, self.run_action, o, c.you)]
+                out += found
             elif ca.requires is None or ca.requires(Ctx(c.s, c.you, dict(args or {}), self)
                                                     if args else c):
-                found = [ActionOption(name, None, free, args) if args else
-                         (ca.plain_free if free else ca.plain)]
-            else:
-                continue
-            if check and ca.rehearse:
-                found = [o for o in found if rehearse(self, self.run_action, o, c.you)]
-            out += found
+                option = ActionOption(name, None, free, args) if args else \
+                    ca.plain_free if free else ca.plain
+                if not (check and ca.rehearse) or rehearse(self, self.run_action, option, c.you):
+                    out.append(option)
         return out
 
     def _options_by_value(self, ca, c: Ctx, free: bool, args: dict | None) -> list:
@@ -1065,17 +1062,19 @@ class Engine:
         if ca.limits:
             self.count_use(ca, player)
         if ca.before:
-            self._fire_plain(ca.before, self._action_locals(ca.name, ac), ac)
+            self._fire_plain(ca.before, ca, ac)
         try:
             ca.effect_plain(ac)
         except EndTurn:
             if ca.after:
-                self._fire_plain(ca.after, self._action_locals(ca.name, ac), ac)
+                self._fire_plain(ca.after, ca, ac)
             raise
         if ca.after:
-            self._fire_plain(ca.after, self._action_locals(ca.name, ac), ac)
+            self._fire_plain(ca.after, ca, ac)
 
-    def _fire_plain(self, triggers, local: dict, c: Ctx) -> None:
+    def _fire_plain(self, triggers, ca, c: Ctx) -> None:
+        """Before/after triggers of a plain action (`ca`, whose context is `c`)."""
+        local = self._action_locals(ca.name, c) if ca.arg_names else {"action": ca.name}
         for trig, cond, _, plain in triggers:
             if trig.once and trig.name in self.state["fired"]:
                 continue
@@ -1289,7 +1288,9 @@ class Engine:
                     if taken == 0:
                         taken = -1
                     break
-                choice = yield self._decision(player, "action", opts, why)
+                d = Decision(player, "action", opts, why)
+                d.hiding = self.hiding
+                choice = yield d
                 if choice is END_TURN:
                     break
                 taken += 1
