@@ -1,0 +1,49 @@
+"""Thesauros: the rulebook numbers written in the rules of game.yaml and the variants (counts,
+RP awards, limits, the calendar) that neither a worked example nor test_numbers.py reaches,
+each pinned by a position played through the rules (benchmarks/mutation.py changes the number;
+its test fails). The README's "Pinned numbers" lists the lines and the passes."""
+from __future__ import annotations
+
+from .helpers import accounts, at, drive, labels, me, play, start, zone
+from .test_rulebook import _line_up
+
+
+def recruit_into_zone_6(e) -> None:
+    """The meeple whose turn it is in Zone 1 recruits; no envelope; the recruit goes to Zone 6."""
+    play(e, "recruit", "skip", "6")
+
+
+def test_the_2nd_recruit_brings_the_double_action_tile_the_3rd_1_rp():
+    """EN l.543-547 (FR l.526-534): "No bonus if it is the 1st; the Double Action tile that was
+    underneath if it is the 2nd; 1 Reputation point if it is the 3rd"."""
+    e = start(2)
+    drive(e, at("action"), budget={"hr": 30, "rd": 0, "ge": 0, "me": 0})
+    lines = {0: [("0.1", "1"), ("0.2", "1"), ("0.3", "6")], 1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}
+    drive(e, lambda e: e.decision.kind == "may one of" and "recruit" in labels(e), answer=_line_up(e, lines))
+    seen = []
+    for _ in range(2):
+        recruit_into_zone_6(e)
+        seen.append((me(e, 0)["double_tiles"], me(e, 0)["rp"]))
+    drive(e, at("action"))                                # Q2: the Boss recruits the 3rd
+    lines = {0: [("0.1", "1")] + [(f"0.{n}", "6") for n in range(2, 6)],
+             1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}
+    drive(e, lambda e: e.decision.kind == "may one of" and "recruit" in labels(e), answer=_line_up(e, lines))
+    rp = me(e, 0)["rp"]
+    recruit_into_zone_6(e)
+    seen.append((me(e, 0)["double_tiles"], me(e, 0)["rp"] - rp))
+    assert seen == [(0, 10), (1, 10), (1, 1)]
+    assert zone(e, "recruits@0") == []
+
+
+def test_the_zodiac_store_has_two_spaces():
+    """EN l.887 (FR l.869): "Move the meeple to one of the two available spaces in the Zodiac
+    store": at 4 players, a third meeple of the pontoon finds the store full."""
+    e = start(4)
+    drive(e, at("action"), budget={"hr": 20, "rd": 0, "ge": 0, "me": 30})
+    lines = {s: [(f"{s}.{n}", "7" if s == 0 else "6") for n in (1, 2, 3)] for s in range(4)}
+    drive(e, lambda e: e.decision.kind == "may one of" and "buy_zodiac" in labels(e), answer=_line_up(e, lines))
+    for _ in range(2):
+        play(e, "buy_zodiac")
+        play(e, labels(e)[0])
+    assert accounts(e, 0)["me"] == 30 - (6 - 2) - 8         # the Boss's $2 off the first
+    assert e.decision.player == 0 and labels(e) == ["lagoon_trip", "go_to_sea", "skip"]
