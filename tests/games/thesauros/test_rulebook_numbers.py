@@ -4,7 +4,7 @@ each pinned by a position played through the rules (benchmarks/mutation.py chang
 its test fails). The README's "Pinned numbers" lists the lines and the passes."""
 from __future__ import annotations
 
-from .helpers import accounts, at, drive, labels, me, play, start, zone
+from .helpers import accounts, at, counter, drive, labels, me, play, start, zone
 from .test_rulebook import _line_up
 
 
@@ -47,3 +47,12 @@ def test_the_zodiac_store_has_two_spaces():
         play(e, labels(e)[0])
     assert accounts(e, 0)["me"] == 30 - (6 - 2) - 8         # the Boss's $2 off the first
     assert e.decision.player == 0 and labels(e) == ["lagoon_trip", "go_to_sea", "skip"]
+
+
+def test_the_turn_order_is_scored_at_the_end_of_years_1_and_2():
+    """EN l.1117 (FR l.1102): "Each of the first two years ends with a Reputation Point scoring
+    phase": at 3 players 4/2/1 twice by the start of year 3, every seat having played alike."""
+    e = start(3)
+    drive(e, lambda e: counter(e, "year") == 3)
+    rp = [me(e, s)["rp"] for s in range(3)]
+    assert [r - rp[-1] for r in rp] == [2 * 3, 2 * 1, 0]
