@@ -4,7 +4,7 @@ each pinned by a position played through the rules (benchmarks/mutation.py chang
 its test fails). The README's "Pinned numbers" lists the lines and the passes."""
 from __future__ import annotations
 
-from .helpers import accounts, at, counter, drive, labels, me, play, start, zone
+from .helpers import accounts, at, counter, drive, in_quadrimester, labels, me, play, start, zone
 from .test_rulebook import _line_up
 
 
@@ -56,3 +56,29 @@ def test_the_turn_order_is_scored_at_the_end_of_years_1_and_2():
     drive(e, lambda e: counter(e, "year") == 3)
     rp = [me(e, s)["rp"] for s in range(3)]
     assert [r - rp[-1] for r in rp] == [2 * 3, 2 * 1, 0]
+
+
+def test_the_double_action_tile_gives_one_second_action_once():
+    """EN l.440-442 (FR l.443, 538): the tile placed under a meeple lets it "play a 2nd action in
+    the same Zone"; "This single-use token" then goes to the box. Red recruits twice in Q1 (the
+    2nd brings the tile), puts it under its first meeple of Q2: 5 meeples fish 6 times in Q2,
+    5 in Q3, and the tile is never offered again."""
+    e = start(2)
+    drive(e, at("action"), budget={"hr": 30, "rd": 0, "ge": 0, "me": 0})
+    lines = {0: [("0.1", "1"), ("0.2", "1"), ("0.3", "6")], 1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}
+    drive(e, lambda e: e.decision.kind == "may one of" and "recruit" in labels(e), answer=_line_up(e, lines))
+    recruit_into_zone_6(e)
+    recruit_into_zone_6(e)
+    offered, fished = [], {1: 0, 2: 0, 3: 0}
+
+    def answer(e):
+        d = e.decision
+        if d.player == 0 and d.kind == "may put_double_tile":
+            offered.append(counter(e, "quad"))
+            return "put_double_tile"
+        if d.player == 0 and "fish_mussels" in d.labels:
+            fished[counter(e, "quad")] += 1
+        return None
+    drive(e, in_quadrimester(4), answer=answer)
+    assert offered == [2] and fished == {1: 3, 2: 6, 3: 5}
+    assert me(e, 0)["double_tiles"] == 0
