@@ -82,3 +82,13 @@ def test_the_double_action_tile_gives_one_second_action_once():
     drive(e, in_quadrimester(4), answer=answer)
     assert offered == [2] and fished == {1: 3, 2: 6, 3: 5}
     assert me(e, 0)["double_tiles"] == 0
+
+
+def test_zone_4_takes_no_meeple_in_q1_only():
+    """EN l.696 (FR l.676): "In the game's 1st Quadrimester [...] You must skip the resolution of Zone
+    4": its line is not offered in Q1 (README, readings), and is from Q2 on."""
+    e = start(2)
+    drive(e, at("choose z"))
+    assert labels(e) == ["1", "2", "3", "6", "7", "8", "9"]
+    drive(e, lambda e: counter(e, "quad") == 2 and e.decision.kind == "choose z")
+    assert labels(e) == ["1", "2", "3", "4", "6", "7", "8", "9"]
