@@ -92,3 +92,19 @@ def test_zone_4_takes_no_meeple_in_q1_only():
     assert labels(e) == ["1", "2", "3", "6", "7", "8", "9"]
     drive(e, lambda e: counter(e, "quad") == 2 and e.decision.kind == "choose z")
     assert labels(e) == ["1", "2", "3", "4", "6", "7", "8", "9"]
+
+
+def test_the_boss_looks_at_2_island_tiles_and_keeps_1():
+    """EN l.931 (FR l.911): "The advantage of the Boss or a SW #5/7 is that you can secretly
+    choose one tile from the two you have looked at, then place the one you don't choose back"."""
+    e = start(2)
+    drive(e, at("action"))
+    drive(e, lambda e: e.decision.kind == "may one of" and e.decision.player == 0 and "lagoon_trip" in labels(e),
+          answer=_line_up(e, {0: [("0.1", "7"), ("0.2", "6"), ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    island = list(zone(e, "island"))
+    play(e, "lagoon_trip")
+    play(e, labels(e)[0], "island")
+    assert e.decision.kind == "keep kept" and labels(e) == island[:2]
+    play(e, island[1])
+    assert zone(e, "island") == island[2:] + island[:1]
