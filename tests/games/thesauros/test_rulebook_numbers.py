@@ -4,7 +4,9 @@ each pinned by a position played through the rules (benchmarks/mutation.py chang
 its test fails). The README's "Pinned numbers" lists the lines and the passes."""
 from __future__ import annotations
 
-from .helpers import accounts, at, counter, drive, in_quadrimester, labels, me, play, start, zone
+import pytest
+
+from .helpers import accounts, at, counter, drive, in_quadrimester, item, labels, me, play, start, zone
 from .test_rulebook import _line_up
 
 
@@ -108,3 +110,22 @@ def test_the_boss_looks_at_2_island_tiles_and_keeps_1():
     assert e.decision.kind == "keep kept" and labels(e) == island[:2]
     play(e, island[1])
     assert zone(e, "island") == island[2:] + island[:1]
+
+
+@pytest.mark.parametrize("left", [1, 0])
+def test_no_item_is_bought_once_the_last_copy_is_sold(left):
+    """EN l.575 (FR l.562): "When the cube is in the last space of the column, it means that
+    there are no more of this type of Item available to buy": with one copy left the patented
+    Mask can be bought and an unpatented card developed and bought; with none, only developed."""
+    e = start(2)
+    mask, other = zone(e, "tech_row")[:2]
+    item(e, mask)["patent"] = 1
+    for card in (mask, other):
+        item(e, card)["sold"] = item(e, card)["stock"][2] - left
+    drive(e, at("action"), budget={"hr": 20, "rd": 20, "ge": 0, "me": 0})
+    drive(e, lambda e: e.decision.kind == "may one of" and e.decision.player == 0,
+          answer=_line_up(e, {0: [("0.2", "2"), ("0.1", "6"), ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    assert f"develop {other}" in labels(e)
+    assert (f"buy_item {mask}" in labels(e)) == (left == 1)
+    assert (f"develop_and_buy {other}" in labels(e)) == (left == 1)
