@@ -129,3 +129,19 @@ def test_no_item_is_bought_once_the_last_copy_is_sold(left):
     assert f"develop {other}" in labels(e)
     assert (f"buy_item {mask}" in labels(e)) == (left == 1)
     assert (f"develop_and_buy {other}" in labels(e)) == (left == 1)
+
+
+def test_one_technology_reservation_a_quadrimester_for_all_players():
+    """EN l.627 (FR l.614): "This action can only be performed by one player per Quadrimester
+    and with only one of his meeples": once Red has reserved, Blue's meeples behind it in the
+    Zone 2 line are no longer offered the reservation."""
+    e = start(2)
+    drive(e, at("action"), budget={"hr": 20, "rd": 20, "ge": 0, "me": 0})
+    drive(e, lambda e: e.decision.kind == "may one of" and "reserve_tech" in labels(e),
+          answer=_line_up(e, {0: [("0.2", "2"), ("0.1", "6"), ("0.3", "6")],
+                              1: [("1.2", "2"), ("1.1", "2"), ("1.3", "6")]}))
+    assert e.decision.player == 0
+    play(e, "reserve_tech", "put_hat")                     # Blue hats its worker
+    for _ in range(2):                                     # Blue's worker, then its Boss
+        assert e.decision.player == 1 and labels(e)[-1] == "skip" and "reserve_tech" not in labels(e)
+        play(e, "skip")
