@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import accounts, at, counter, drive, in_quadrimester, item, labels, me, play, start, zone
+from .helpers import accounts, at, counter, drive, formula, in_quadrimester, item, labels, me, play, start, zone
 from .test_rulebook import _line_up
+from .test_solo import _open_every_room_in
 
 
 def recruit_into_zone_6(e) -> None:
@@ -145,3 +146,12 @@ def test_one_technology_reservation_a_quadrimester_for_all_players():
     for _ in range(2):                                     # Blue's worker, then its Boss
         assert e.decision.player == 1 and labels(e)[-1] == "skip" and "reserve_tech" not in labels(e)
         play(e, "skip")
+
+
+@pytest.mark.parametrize("q", [2, 3, 4, 5, 6])
+def test_solo_rooms_open_by_q6_score_30_more(q):
+    """EN l.1634 (FR l.1630): "+30 points if the objective is achieved before the end of the 6th
+    Quadrimester", whichever quadrimester before it (test_solo.py plays Q1, Q7, Q8 and Q9)."""
+    e = _open_every_room_in(q)
+    assert e.result is not None and counter(e, "quad") == q
+    assert e.result["scores"][0] == me(e, 0)["rp"] + formula(e, "final_points(players[0])") + 30
