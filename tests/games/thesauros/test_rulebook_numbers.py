@@ -8,7 +8,7 @@ import pytest
 
 from .helpers import accounts, at, counter, drive, formula, in_quadrimester, item, labels, me, play, start, zone
 from .test_rulebook import _line_up
-from .test_solo import _open_every_room_in
+from .test_solo import _open_every_room_in, solo
 
 
 def recruit_into_zone_6(e) -> None:
@@ -155,3 +155,15 @@ def test_solo_rooms_open_by_q6_score_30_more(q):
     e = _open_every_room_in(q)
     assert e.result is not None and counter(e, "quad") == q
     assert e.result["scores"][0] == me(e, 0)["rp"] + formula(e, "final_points(players[0])") + 30
+
+
+def test_solo_no_turn_order_points_and_no_bonus_without_the_museum():
+    """EN l.1629 (FR l.1625): "As there is no Zone 10, no points are awarded for the turn order":
+    after year 1 the player has the 10 RP of the start and the 3 RP of Q3's mussels, and the
+    virtual opponent its 10. A game that opens no room scores RP + the final points, no bonus
+    (EN l.1630-1637), and the virtual opponent scores 0."""
+    e = solo()
+    drive(e, lambda e: counter(e, "year") == 2)
+    assert [me(e, 0)["rp"], me(e, 1)["rp"]] == [10 + 3, 10]
+    drive(e, lambda e: False)
+    assert e.result["scores"] == [me(e, 0)["rp"] + formula(e, "final_points(players[0])"), 0]
