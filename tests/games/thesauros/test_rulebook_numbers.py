@@ -167,3 +167,13 @@ def test_solo_no_turn_order_points_and_no_bonus_without_the_museum():
     assert [me(e, 0)["rp"], me(e, 1)["rp"]] == [10 + 3, 10]
     drive(e, lambda e: False)
     assert e.result["scores"] == [me(e, 0)["rp"] + formula(e, "final_points(players[0])"), 0]
+
+
+def test_introductory_maps_1_to_4_on_the_4_to_7_dollar_spaces():
+    """EN l.1684 (FR l.1679): "Start by placing one copy of each of the Treasure Maps from Zones
+    1 to 4 on the $4 to $7 spaces, then complete the series": at 2 players (seed 1) the one
+    map added is a #5, on the next dearer space."""
+    e = start(2, 1, "introductory")
+    track = [(formula(e, f"map_prices[{s}]"), [item(e, x)["number"] for x in zone(e, f"price_space[{s}]")])
+             for s in range(1, 11)]
+    assert [t for t in track if t[1]] == [(4, [1]), (5, [2]), (6, [3]), (7, [4]), (8, [5])]
