@@ -177,3 +177,24 @@ def test_introductory_maps_1_to_4_on_the_4_to_7_dollar_spaces():
     track = [(formula(e, f"map_prices[{s}]"), [item(e, x)["number"] for x in zone(e, f"price_space[{s}]")])
              for s in range(1, 11)]
     assert [t for t in track if t[1]] == [(4, [1]), (5, [2]), (6, [3]), (7, [4]), (8, [5])]
+
+
+@pytest.mark.parametrize("q, from_top", [(1, 0), (3, 1)])
+def test_a_reserved_card_is_the_first_of_the_quadrimester_s_reveals(q, from_top):
+    """EN l.1080-1088 (FR l.1065-1071): 1 card after Q1, 2 after Q3; "if there is a meeple on the
+    deck of cards, the card (or first of two) that is to be revealed, is chosen by the player";
+    "the second card revealed is the one on the top of the deck". The meeple goes back to the
+    1st space of the Zone 2 line (EN l.1098)."""
+    e = start(2)
+    drive(e, lambda e: counter(e, "quad") == q and e.decision.kind == "action",
+          budget={"hr": 20, "rd": 20, "ge": 0, "me": 0})
+    drive(e, lambda e: e.decision.kind == "may one of" and "reserve_tech" in labels(e),
+          answer=_line_up(e, {0: [("0.2", "2"), ("0.1", "6"), ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    row, deck = list(zone(e, "tech_row")), list(zone(e, "tech_deck"))
+    play(e, "reserve_tech")
+    drive(e, lambda e: e.decision.kind == "search card")
+    play(e, deck[-1])
+    drive(e, in_quadrimester(q + 1))
+    assert zone(e, "tech_row") == row + [deck[-1]] + deck[:from_top]
+    assert zone(e, "line[2]") == ["meeple#0.2"]
