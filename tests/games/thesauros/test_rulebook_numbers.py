@@ -198,3 +198,14 @@ def test_a_reserved_card_is_the_first_of_the_quadrimester_s_reveals(q, from_top)
     drive(e, in_quadrimester(q + 1))
     assert zone(e, "tech_row") == row + [deck[-1]] + deck[:from_top]
     assert zone(e, "line[2]") == ["meeple#0.2"]
+
+
+def test_lawless_a_bid_of_the_whole_slush_fund_can_be_paid():
+    """EN l.1469 (FR l.1447): only "a price that they cannot pay" costs 1 RP: Red bids all of
+    its $38 Slush Fund, Blue passes; Red pays $38 and recruits the mercenary, no RP lost."""
+    e = start(2, 0, "lawless")
+    drive(e, lambda e: e.decision.kind == "bid" and counter(e, "quad") == 5, budget={"hr": 50})
+    assert e.decision.player == 0 and accounts(e, 0)["sf"] == 38
+    rp = me(e, 0)["rp"]
+    play(e, "38", "out")
+    assert accounts(e, 0)["sf"] == 0 and me(e, 0)["rp"] == rp and len(zone(e, "hired@0")) == 1
