@@ -209,3 +209,13 @@ def test_lawless_a_bid_of_the_whole_slush_fund_can_be_paid():
     rp = me(e, 0)["rp"]
     play(e, "38", "out")
     assert accounts(e, 0)["sf"] == 0 and me(e, 0)["rp"] == rp and len(zone(e, "hired@0")) == 1
+
+
+@pytest.mark.parametrize("score, won", [(70, False), (71, True)])
+def test_solo_a_win_needs_more_than_70(score, won):
+    """EN l.1639: "You only win if all three Rooms of the Museum are open to the public and your
+    Reputation exceeds 70 Reputation Points" (the default `solo_target`): the 3 rooms opened in
+    Q1 with 70 RP in all is no win, with 71 it is."""
+    plain = _open_every_room_in(1).result["scores"][0]
+    e = _open_every_room_in(1, given={"rp": 10 + score - plain})
+    assert e.result["scores"][0] == score and (e.result["winners"] == [0]) == won
