@@ -8,6 +8,7 @@ import pytest
 
 from .helpers import accounts, at, counter, drive, formula, in_quadrimester, item, labels, me, play, start, zone
 from .test_rulebook import _line_up
+from .test_lawless import do_trick, hire
 from .test_solo import _open_every_room_in, solo
 
 
@@ -219,3 +220,26 @@ def test_solo_a_win_needs_more_than_70(score, won):
     plain = _open_every_room_in(1).result["scores"][0]
     e = _open_every_room_in(1, given={"rp": 10 + score - plain})
     assert e.result["scores"][0] == score and (e.result["winners"] == [0]) == won
+
+
+def test_a_meeple_that_does_not_act_costs_1_rp_at_once():
+    """EN l.472 (FR l.472): "If the player doesn't want to, or cannot, carry out an action [...],
+    they immediately lose a Reputation Point on the score track"."""
+    e = start(2)
+    drive(e, lambda e: e.decision.kind == "may one of" and e.decision.player == 0 and "fish_mussels" in labels(e))
+    rp = me(e, 0)["rp"]
+    play(e, "skip")
+    assert me(e, 0)["rp"] == rp - 1
+
+
+def test_lawless_one_double_action_tile_of_three_is_used_at_a_time():
+    """EN l.442: "This single-use token" goes to the box once used: a player holding the 3 tiles
+    the Zone 1 mercenary stole (EN l.1491) has 2 left after putting one under a meeple."""
+    e = start(2, 0, "lawless")
+    seat = hire(e, 1)
+    e.state["players"][1 - seat]["double_tiles"] = 1
+    do_trick(e, 1)
+    assert me(e, seat)["double_tiles"] == 3
+    drive(e, lambda e: e.decision.kind == "may put_double_tile" and e.decision.player == seat)
+    play(e, "put_double_tile")
+    assert me(e, seat)["double_tiles"] == 2
