@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import accounts, at, counter, drive, formula, in_quadrimester, item, labels, me, play, start, zone
+from .helpers import (accounts, at, counter, drive, formula, in_quadrimester, item, labels, me, play, start,
+                      supply, zone)
 from .test_lawless import do_trick, hire
 from .test_rulebook import _line_up
 from .test_solo import _open_every_room_in, solo
@@ -108,7 +109,7 @@ def test_the_boss_looks_at_2_island_tiles_and_keeps_1():
                               1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
     island = list(zone(e, "island"))
     play(e, "lagoon_trip")
-    play(e, labels(e)[0], "island")
+    play(e, labels(e)[0], "island", *["skip"] * len(supply(e, 0)))  # no item loaded
     assert e.decision.kind == "keep kept" and labels(e) == island[:2]
     play(e, island[1])
     assert zone(e, "island") == island[2:] + island[:1]
