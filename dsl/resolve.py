@@ -219,7 +219,8 @@ class _Builder:
             terms, self.section("terms").key_pos,
             {section: self.section(section).key_pos for section, _ in TERM_NAMED}
             | {"formulas": {f.name: f.pos for f in formulas.values()}},
-            {s.name: s.pos for s in _all_steps(flow) if isinstance(s, PhaseStep)}))
+            {s.name: s.pos for s in _all_steps(flow) if isinstance(s, PhaseStep)},
+            checker.fields_read))
         specs = self.section("options")
         self.warnings.extend(doc_warnings(terms, {
             o.name: (o.doc, specs[o.name].pos_of("doc")) for o in options.values() if o.doc}))
@@ -1089,6 +1090,7 @@ class _Checker:
         self.path = path
         self.used: set[str] = set()
         self.locals_seen: set[str] = set()  # every local name bound anywhere (for automa policies)
+        self.fields_read: dict[str, Pos] = {}  # `x.name`: each name read, where it is first read
 
     def formulas(self):
         """Check formula bodies and refuse cycles (so evaluating a formula always ends)."""
@@ -1187,6 +1189,7 @@ class _Checker:
                 known = list(scope) + list(self.n.kinds) + list(VALUES)
                 self.fail(_unknown("name", name, known), e)
             case A.Attr(obj=obj, name=name):
+                self.fields_read.setdefault(name, e.pos)
                 t = self.expr(obj, scope)
                 if t in ("int", "bool", "str", "zone", "list", "table"):
                     if not (t == "int" and name in self.n.player_attrs):

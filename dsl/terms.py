@@ -9,7 +9,10 @@ a key `LANG_plural` gives the plural of a singular term where the language's rul
 The checker warns, at the term, about an entry missing one of the game's languages (those its
 term table uses), and, once a game has terms, at the declaration, about an action, phase, counter,
 zone, item, table, option, formula or trigger without one: explanations and diagrams would show it as its
-key, in no language. Likewise an option's `doc:` without one of those languages.
+key, in no language. Likewise, at the first rule that reads it, about a field the rules read
+(`j.cost`, `c.owner`: an item's field, a table row's key, a built-in field) without a term, since
+the sentences say `x.cost` as "the cost of x" in every language; and about an option's `doc:`
+without one of those languages.
 """
 from __future__ import annotations
 
@@ -45,9 +48,12 @@ def plural(terms: dict, key: str, lang: str) -> str | None:
     return (terms.get(key) or {}).get(lang + PLURAL_SUFFIX)
 
 
-def term_warnings(terms: dict, term_pos: dict, named: dict, phases: dict) -> list[Warning_]:
+def term_warnings(terms: dict, term_pos: dict, named: dict, phases: dict,
+                  fields: dict) -> list[Warning_]:
     """Warnings for missing terms. `term_pos`: term key -> position; `named`: section -> {name:
-    position} of the declarations (see NAMED); `phases`: phase name -> position."""
+    position} of the declarations (see NAMED); `phases`: phase name -> position; `fields`: each
+    name the rules read as `x.name` -> where it is first read (a declared counter or zone read
+    as `p.coins` is warned at its declaration instead)."""
     langs = languages(terms)
     out = []
     for key, entry in terms.items():
@@ -58,6 +64,8 @@ def term_warnings(terms: dict, term_pos: dict, named: dict, phases: dict) -> lis
     if not langs:
         return out
     sections = [(kind, named.get(section, {})) for section, kind in NAMED] + [("phase", phases)]
+    declared = {name for _, names in sections for name in names}
+    sections.append(("field", {n: pos for n, pos in fields.items() if n not in declared}))
     for kind, names in sections:
         for name, pos in names.items():
             if name not in terms:

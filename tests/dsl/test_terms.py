@@ -84,10 +84,85 @@ def test_a_variant_adds_terms_for_what_it_adds(tmp_path):
         "counter 'gems' has no term (en"]
 
 
-@pytest.mark.parametrize("name", ["new-eden", "new-eden:solo", "new-eden:solo-hard", "pig",
-                                  "pig:short", "goofspiel", "goofspiel:descending"])
+@pytest.mark.parametrize("name", [
+    "new-eden", "new-eden:solo", "new-eden:solo-hard", "pig", "pig:short", "goofspiel",
+    "goofspiel:descending", "otys", "otys:author", "otys:solo", "endeavor-deep-sea",
+    "endeavor-deep-sea:coop", "endeavor-deep-sea:solo", "thesauros", "thesauros:introductory",
+    "thesauros:lawless", "thesauros:solo"])
 def test_every_bundled_game_has_all_its_terms_in_english_and_french(name):
     game_name, _, variant = name.partition(":")
     game = load_game(game_name, variant or None)
     assert _warnings(game) == []
     assert all(entry.get("en") and entry.get("fr") for entry in game.terms.values())
+
+
+SHOP = """\
+game: shop
+players: 2
+terms:
+  coins: {en: Coins, fr: Pièces, fr_grammar: f pl}
+  goods: {en: Goods, fr: Marchandises, fr_grammar: f pl}
+  good: {en: Good, fr: Marchandise, fr_grammar: f}
+  shelf: {en: Shelf, fr: Étagère, fr_grammar: f}
+  buy: {en: Buy, fr: Acheter}
+  play: {en: Play, fr: Partie, fr_grammar: f}
+tables:
+  goods: [{name: lamp, price: 4, tax: 1}, {name: boat, price: 9, tax: 2}]
+counters:
+  coins: {per: player, initial: 9}
+zones:
+  shelf: {}
+items:
+  good: {from: goods, zone: shelf}
+flow:
+  - phase: play
+    steps:
+      - turns: {first: 0, actions: [buy], per_turn: 1, until: one_round}
+actions:
+  buy:
+    choose: g in shelf
+    effect: |
+      pay g.price from coins
+scoring:
+  score: coins + count([g for g in shelf if g.owner == you])
+"""
+FIELD_TERMS = """\
+  price: {en: Price, fr: Prix}
+  owner: {en: Owner, fr: Propriétaire}
+"""
+
+
+def test_a_field_the_rules_read_without_a_term_is_warned_where_it_is_first_read(tmp_path):
+    warnings = _warnings(make_game(tmp_path, SHOP))
+    assert warnings == [
+        "26:13: field 'price' has no term (en, fr): explanations and diagrams show it as 'price'",
+        "28:47: field 'owner' has no term (en, fr): explanations and diagrams show it as 'owner'"]
+
+
+def test_a_field_with_its_term_is_not_warned_and_is_said_by_it(tmp_path):
+    from meeplang.visualizer.prose.document import explain
+
+    game = make_game(tmp_path, SHOP.replace("terms:\n", "terms:\n" + FIELD_TERMS))
+    assert _warnings(game) == []
+    assert "le prix de g" in explain(game, "fr")
+
+
+def test_a_field_a_variant_reads_first_is_warned_in_the_variant(tmp_path):
+    make_game(tmp_path, SHOP.replace("terms:\n", "terms:\n" + FIELD_TERMS), name="shop")
+    variant = textwrap.dedent("""\
+        variant: taxed
+        extends: shop
+        actions:
+          buy:
+            choose: g in shelf
+            effect: |
+              pay g.price + g.tax from coins
+        """)
+    path = tmp_path / "shop" / "taxed.yaml"
+    path.write_text(variant, encoding="utf-8")
+    assert [str(w) for w in load_game(str(path)).warnings] == [
+        f"{path}:7:23: warning: field 'tax' has no term (en, fr): explanations and diagrams "
+        "show it as 'tax'"]
+    path.write_text(variant + "add:\n  terms:\n    tax: {en: Tax, fr: Taxe, fr_grammar: f}\n",
+                    encoding="utf-8")
+    assert load_game(str(path)).warnings == ()

@@ -411,3 +411,58 @@ def test_markdown_escapes_what_markdown_would_read_as_markup(tmp_path):
     md = explain(game, "en", "md")
     assert r"\*gold\* coins\_\<b\>" in md.lower() and "*gold* coins_<b>" not in md.lower()
     assert "*gold* coins_<b>" in explain(game, "en", "text").lower()
+
+
+CREW = """\
+game: crew
+players: 2
+terms:
+  crew: {en: Crew, fr: Équipage}
+  boat: {en: Boat, fr: Bateau}
+  diver: {en: Diver, fr: Plongeur}
+  shark: {en: a shark, fr: un requin}
+  boss: {en: the Boss, fr: le boss, en_grammar: cap}
+  j: {en: Royalties (J), fr: Royalties (J), fr_grammar: pl}
+  cost: {en: Cost, fr: Coût}
+  hire: {en: Hire, fr: Engager}
+  play: {en: Play, fr: Partie, fr_grammar: f}
+  coins: {en: Coins, fr: Pièces, en_grammar: pl, fr_grammar: f pl}
+tables:
+  boats: [{cost: 2, shark: false, j: 1}, {cost: 3, shark: true, j: 2}]
+counters:
+  coins: {per: player, initial: 9}
+zones:
+  crew: {}
+items:
+  boat: {from: boats, zone: crew}
+  diver: {count: 2, zone: crew, fields: {boss: "n == 1", cost: 1}}
+flow:
+  - phase: play
+    steps:
+      - turns: {first: 0, actions: [hire], per_turn: 1, until: one_round}
+actions:
+  hire:
+    choose: j in crew where not j.shark and j.cost <= coins
+    effect: |
+      pay j.cost + j.j from coins
+      if j.boss:
+        gain 1 coins
+scoring:
+  score: coins
+"""
+
+
+def test_yes_no_fields_from_a_table_or_a_comparison_are_said_as_what_the_item_is(tmp_path):
+    # `shark` is only ever true/false in the boats' table, `boss` a comparison; `cost` is a
+    # number for both kinds
+    game = make_game(tmp_path, CREW)
+    fr = [line.text for line in Sentences(game, "fr").block(game.actions["hire"].effect)]
+    assert fr[1] == "Si j est le boss : gagne 1 pièce."
+    choice = explain(game, "en")
+    assert "where j is not a shark and the cost of j is at most your coins" in choice
+
+
+def test_a_one_letter_name_is_a_placeholder_while_the_field_of_that_name_has_its_term(tmp_path):
+    game = make_game(tmp_path, CREW)
+    en = [line.text for line in Sentences(game, "en").block(game.actions["hire"].effect)]
+    assert en[0] == "Pay coins: the cost of j + the royalties (J) of j."

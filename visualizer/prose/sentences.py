@@ -33,6 +33,25 @@ _ARITY_FORMS = {("top", 2): "top_expr", ("bottom", 2): "bottom_expr", ("uses", 2
 _NUMBER_FORMS = {"top_expr": "top_n", "bottom_expr": "bottom_n"}
 
 
+def yes_no_fields(game) -> set[str]:
+    """The item fields that are yes or no: given as true/false (`face_up: false`) or as a
+    comparison (`boss: "n == 1"`), or a column of the kind's table that holds only true/false
+    (`shark: true`); a field of the same name that is something else for another kind is not."""
+    yes_no, other = set(), set()
+    for kind in game.items.values():
+        for name, e in kind.fields:
+            is_flag = isinstance(e, A.Compare) or (isinstance(e, A.Const)
+                                                   and isinstance(e.value, bool))
+            (yes_no if is_flag else other).add(name)
+        rows = game.tables.get(kind.source_table) if kind.source_table else None
+        if isinstance(rows, list):
+            columns = {k for row in rows if isinstance(row, dict) for k in row}
+            for name in columns:
+                values = [row.get(name) for row in rows if isinstance(row, dict)]
+                (yes_no if all(isinstance(v, bool) for v in values) else other).add(name)
+    return yes_no - other
+
+
 class MissingTemplate(KeyError):
     """A construct or one of its forms has no template in the language."""
 
@@ -58,9 +77,8 @@ class Sentences:
         self.templates = TEMPLATES[lang]
         self.words = WORDS[lang]
         self.grammar = GRAMMARS[lang]
-        # item fields that are yes/no (`face_up: true`): said as `the card is face up`
-        self.flags = {name for kind in game.items.values() for name, e in kind.fields
-                      if isinstance(e, A.Const) and isinstance(e.value, bool)}
+        # item fields that are yes/no: said as `the card is face up`
+        self.flags = yes_no_fields(game)
         # parameters and loop variables in scope: said as their names, never as a term that
         # happens to share the key (`has_extension(p, name)`: `name` is not the field's term)
         self.variables: frozenset[str] = frozenset()
@@ -106,8 +124,9 @@ class Sentences:
     def name(self, key: str) -> Phrase:
         """A local name: a formula's parameter or a comprehension's variable is its name; a
         value a statement names (`let`, `choose card in`, `for each card in`) is its term if the
-        game has one (`card` -> la carte)."""
-        if key in self.variables or key not in (self.game.terms or {}):
+        game has one (`card` -> la carte). A one-letter name (`j`, `a`) is a placeholder, said as
+        itself even where a field has that name (`t.g`, the card's printed G)."""
+        if key in self.variables or len(key) == 1 or key not in (self.game.terms or {}):
             return self.plain(key)
         return self.term(key)
 
