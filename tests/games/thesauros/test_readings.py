@@ -146,6 +146,19 @@ def test_only_the_french_lawless_reading_keeps_the_black_seaplane(reading, kept)
     assert (counter(e, "quad") == 4 and e.decision.player == seat) == kept   # the zodiac stayed at sea
 
 
+@pytest.mark.parametrize("reading", ["reading-fr-lawless", "reading-en-lawless"])
+def test_both_readings_score_every_kind_of_map(reading):
+    """D16, not a difference: FR l.1148-1149 counts plain, satellite and mercenary maps, of any
+    type in a collection; EN l.1163-1164 "Treasure Map tile" covers the same tiles (satellite
+    maps count "like the others", EN l.1284; the mercenary's are "Treasure Map tiles", EN
+    l.1513). A plain, a satellite and a mercenary #2: 3 points and a collection, 2 more."""
+    e = start(2, 0, reading)
+    before = formula(e, "final_points(you)")
+    for kind in ("map", "satellite_map", "mercenary_map"):
+        put(e, items_of(e, kind, number=2)[0], "maps@0")
+    assert formula(e, "final_points(you)") == before + 3 + 2
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("mode", MODES)
 def test_the_readings_diff_is_its_golden_file(mode, lang):
