@@ -35,13 +35,16 @@ def is_trick(e: Engine, z: int) -> bool:
 
 def hire(e: Engine, z: int, q: int = 2, budget: dict | None = None) -> int:
     """Given a mercenary in the rest area of the first player of quadrimester q's placement, who
-    places it first on Zone z's mercenary space (no envelope). Returns that seat."""
+    places it first on Zone z's mercenary space (no envelope, if one is offered). Returns
+    that seat."""
     drive(e, lambda e: counter(e, "quad") == q and e.decision.kind == "action",
           budget=budget or {"hr": 30, "rd": 10, "ge": 10})
     seat = e.decision.player
     put(e, items_of(e, "mercenary")[0], f"hired@{seat}")
     reoffer(e, PLACEMENT)
-    play(e, f"place_mercenary {z}", "skip")
+    play(e, f"place_mercenary {z}")
+    if e.decision.kind == "may post_envelope":          # FR l.1459 (EN l.1481 offers none)
+        play(e, "skip")
     return seat
 
 

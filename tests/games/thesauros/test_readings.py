@@ -10,8 +10,11 @@ from meeplang.cli import main
 from meeplang.visualizer.labels import LANGS
 from meeplang.visualizer.prose import regen
 
-from .helpers import at, drive, formula, game, item, start, zone
+from .helpers import (accounts, at, counter, drive, equip, formula, game, in_quadrimester, item,
+                      items_of, labels, play, put, start, zone)
 from .test_full_games import finished, play_checked
+from .test_lawless import do_trick, hire
+from .test_rulebook import _at_sea, _reserve_and_sail, _second_zodiac, _to_zone_5, zodiac
 
 MODES = {"": (2, 3, 4), "-introductory": (2, 3, 4), "-solo": (1,),   # reading-<lang><mode>
          "-lawless": (2,)}
@@ -89,6 +92,71 @@ def test_the_french_solo_reading_has_3_trophies_and_fishes_for_70_80_90():
         e = start(1, variant=reading)
         assert formula(e, "count(trophy_names)") == names
         assert formula(e, 'trophy_levels["king_of_fishermen"]') == fishing
+
+
+@pytest.mark.parametrize("reading, price", [("reading-fr", 3), ("reading-en", 4)])
+def test_the_english_reading_rents_the_last_seaplane_for_4_at_2_players(reading, price):
+    """D9. FR l.713: the last grey seaplane left in Zone 4 is rented for $3 at 1-2 players;
+    EN l.730-732: $4 whatever the count. A 2-player game, the other player reserved one."""
+    e = start(2, variant=reading)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 20})
+    assert _reserve_and_sail(e, [1])
+    before = accounts(e, 0)["me"]
+    play(e, "rent_seaplane")
+    assert accounts(e, 0)["me"] == before - price
+
+
+@pytest.mark.parametrize("reading, swap", [("reading-fr", True), ("reading-en", False)])
+def test_only_the_french_reading_swaps_the_meeples_of_zodiacs_that_cross(reading, swap):
+    """D10. FR l.741: zodiacs that cross exchange items "ainsi qu'intervertir les meeples à
+    bord"; EN l.758: "swap items" only. Sample sea: site 1 to site 3 through b5, where the
+    other zodiac waits: both readings pass the Mask over, only FR then offers the crews' swap."""
+    e = start(2, variant=reading)
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 20})
+    mover = _at_sea(e, 0, 1, ["mask"])
+    put(e, items_of(e, "map", number=3)[-1], "maps@0")
+    other = _second_zodiac(e, 0)
+    item(e, other)["at"] = "b5"
+    put(e, "meeple#0.4", f"crew[{item(e, other)['slot']}]")    # a recruit, never placed
+    _to_zone_5(e, "0.1")
+    play(e, "sail d3", f"load_item {other}")
+    assert [item(e, t)["name"] for t in zone(e, f"aboard[{item(e, other)['slot']}]")] == ["mask"]
+    assert ("swap_crews" in labels(e)) == swap
+    play(e, "swap_crews" if swap else labels(e)[0])
+    assert zone(e, f"crew[{item(e, mover)['slot']}]") == ["meeple#0.4" if swap else "meeple#0.1"]
+
+
+@pytest.mark.parametrize("reading, kept", [("reading-fr-lawless", True), ("reading-en-lawless", False)])
+def test_only_the_french_lawless_reading_keeps_the_black_seaplane(reading, kept):
+    """D22. FR l.1516: the stolen black seaplane is used free at the start of each Zone 5 turn
+    "jusqu'à la fin de la partie"; EN l.1532: after one use it goes back to the box. Flown in
+    Q3, it is offered again in Q4 by FR only."""
+    e = start(2, 0, reading)
+    seat = hire(e, 4)
+    do_trick(e, 4)
+    x = zodiac(e, seat)
+    item(e, x)["at"] = "f1"
+    put(e, f"meeple#{seat}.4", f"crew[{item(e, x)['slot']}]")
+    equip(e, f"item_supply@{seat}", ["mask"])
+    drive(e, lambda e: labels(e) == ["fly_black_seaplane", "skip"])
+    play(e, "fly_black_seaplane", "skip", f"load_item {x}")
+    assert bool(zone(e, f"spoils@{seat}")) == kept
+    drive(e, lambda e: counter(e, "quad") == 4 and labels(e) == ["fly_black_seaplane", "skip"]
+          or counter(e, "quad") > 4, answer=lambda e: "stop" if "stop" in labels(e) else None)
+    assert (counter(e, "quad") == 4 and e.decision.player == seat) == kept   # the zodiac stayed at sea
+
+
+@pytest.mark.parametrize("reading", ["reading-fr-lawless", "reading-en-lawless"])
+def test_both_readings_score_every_kind_of_map(reading):
+    """D16, not a difference: FR l.1148-1149 counts plain, satellite and mercenary maps, of any
+    type in a collection; EN l.1163-1164 "Treasure Map tile" covers the same tiles (satellite
+    maps count "like the others", EN l.1284; the mercenary's are "Treasure Map tiles", EN
+    l.1513). A plain, a satellite and a mercenary #2: 3 points and a collection, 2 more."""
+    e = start(2, 0, reading)
+    before = formula(e, "final_points(you)")
+    for kind in ("map", "satellite_map", "mercenary_map"):
+        put(e, items_of(e, kind, number=2)[0], "maps@0")
+    assert formula(e, "final_points(you)") == before + 3 + 2
 
 
 @pytest.mark.parametrize("lang", LANGS)
