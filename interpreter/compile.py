@@ -1454,7 +1454,7 @@ class _Compiler:
         beyond = s.beyond_means
 
         def auction(c: Ctx):
-            order = items_of(c, bidders(c))
+            order = need_items(c, bidders(c), "the bidders", pos)
             paid_from = currency
             if member_key is not None:
                 k = member_key(c)
@@ -2290,6 +2290,8 @@ def need_items(c, value, what: str, pos) -> list:
         return items_of(c, value)
     except TypeError:
         raise RuleError(f"{what} must be a zone or a list, not {_describe(value)}", pos) from None
+    except ValueError as exc:  # the step budget, charged per item gone through (functions.work)
+        raise RuleError(str(exc), pos) from None
 
 
 def _describe(value) -> str:

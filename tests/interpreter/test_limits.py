@@ -113,6 +113,14 @@ def test_lists_of_lists_are_charged_for_every_value(write_game):
     assert error.pos.line == 6
 
 
+def test_the_budget_spent_listing_what_a_choice_is_among_stops_at_the_choice(write_game):
+    """A choice's source is charged per item while its options are listed; past the budget the
+    error names the choice, not a Python traceback (found by fuzzing a mutated Otys)."""
+    rule = "let big = range(1, 5000)\nchoose v in big where v > 0\nset x to v"
+    error = setup_error(write_game, rule, budget=7_000)
+    assert error.message.startswith("step budget of 7000 exceeded") and error.pos.line == 7
+
+
 def test_the_step_budget_holds_at_its_edge(write_game):
     rule = "let l = [v * 2 for v in range(1, 1000) if v % 3 == 0]\nset x to sum(l)"
     used = runs(write_game, rule).steps
