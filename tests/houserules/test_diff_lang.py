@@ -42,3 +42,14 @@ def test_a_french_diagram_lists_the_changes_in_french(tmp_path):
     marked = [n.attrs["label"] for c in d.clusters() for n in c.nodes if "modifié" in
               n.attrs.get("label", "")]
     assert any("limite › fois" in label and "Revenu de la centrale" in label for label in marked)
+
+
+def test_a_removed_action_is_shown_as_its_rule_text_not_as_json(capsys):
+    """A reading that drops an action (Thesauros's English reading has no crew swap, EN l.758):
+    the diff shows the action's effect as the rule lines it was written in."""
+    assert main(["diff", "thesauros:reading-fr", "thesauros:reading-en"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    at = out.index("actions.swap_crews")
+    assert out[at + 1].startswith("  before: effect:")
+    assert out[at + 2].strip() == "let sailor = first(crew[x.slot])"
+    assert '"effect"' not in "\n".join(out[at:at + 8])

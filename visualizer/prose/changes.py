@@ -21,13 +21,31 @@ def changes_lines(a, b, changes: list, lang: str | None = None, where: bool = Tr
     for c in changes:
         out.append(label(c.path))
         for side, value, at in ((sides[0], c.before, c.where[0]), (sides[1], c.after, c.where[1])):
-            text = nothing if value is None else (value if isinstance(value, str)
-                                                   else json.dumps(value, ensure_ascii=False))
+            text = nothing if value is None else _value_text(value)
             lines = text.rstrip("\n").split("\n")
             place = f"   ({at})" if at and where else ""
             out.append(f"  {side + ':':<8}{lines[0]}{place}")
             out += [f"  {'':<8}{line}" for line in lines[1:]]
     return out
+
+
+def _value_text(value) -> str:
+    """A value as the diff shows it: rule text as written; a whole declaration (an action
+    added or removed) one field a line, its rule text indented below its key; other data as
+    JSON."""
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, dict) or not value:
+        return json.dumps(value, ensure_ascii=False)
+    lines = []
+    for key, field in value.items():
+        if isinstance(field, str) and "\n" in field.strip("\n"):
+            lines.append(f"{key}:")
+            lines += [f"  {line}" for line in field.rstrip("\n").split("\n")]
+        else:
+            text = field if isinstance(field, str) else json.dumps(field, ensure_ascii=False)
+            lines.append(f"{key}: {text}")
+    return "\n".join(lines)
 
 
 def labeller(a, b, lang: str | None):
