@@ -594,9 +594,12 @@ class _Generator:
         outer = self.args
         args = tuple(outer.values())
         var, at = repr(e.var), self.at(e.pos)
-        saved, pool, out, x = self.temp(), self.temp(), self.temp(), self.temp()
+        saved, pool, out, x, src = (self.temp(), self.temp(), self.temp(), self.temp(),
+                                    self.temp())
+        # as compile._pool: a zone's list or a list itself (no copy), else the runtime's
         lines = [f"{saved} = c.v[{var}] if {var} in c.v else MISSING",
-                 f"{pool} = pool(c, {self.x(e.source, scope)}, {at})",
+                 f"{pool} = (c.s['zones'][{src}.key] if type({src} := {self.x(e.source, scope)}) "
+                 f"is ZoneRef else {src} if type({src}) is list else pool(c, {src}, {at}))",
                  f"charge(c, len({pool}), {at})"]
         self.args = {p: a for p, a in outer.items() if p != e.var}
         elem = self.x(e.elem, inner)
