@@ -4,9 +4,10 @@ interpreter/codegen.py never splices a game's text into source; this module does
 It parses the module with `ast` and refuses anything the generator does not emit: a node type
 outside a short list, an import, a name or attribute that is not the generator's own (and so any
 `_` name, dunders included), an assignment to anything but a temporary, a rule's local
-(`c.v['x']`) or an entry of a temporary (a counter's holder, `t3['coins']`), a call to anything but a runtime function, a generated one, a statement's closure
-(`S[3]`) or one of a few engine methods, a literal that is not a number, text, true/false or
-none. Only then is the source compiled and run, with globals that hold the runtime functions, the
+(`c.v['x']`) or an entry of a temporary (a counter's holder, `t3['coins']`), a function that
+takes more than `c` and temporaries (a formula's arguments), a call to anything but a runtime
+function, a generated one, a statement's closure (`S[3]`) or one of a few engine methods, a
+literal that is not a number, text, true/false or none. Only then is the source compiled and run, with globals that hold the runtime functions, the
 tables `P`, `K` and `S`, and no builtins at all.
 """
 from __future__ import annotations
@@ -73,7 +74,8 @@ def _check(node, known: frozenset, top: bool) -> None:
     """One node against the rules (see the module's docstring)."""
     if isinstance(node, ast.FunctionDef):
         if not top or not _plain_function(node):
-            _refuse(node, "a generated function is `def NAME(c):` at the top level")
+            _refuse(node, "a generated function is `def NAME(c):` (or `def NAME(c, t1, t2):`, "
+                          "a formula's arguments) at the top level")
     elif isinstance(node, ast.Name):
         if isinstance(node.ctx, ast.Store):
             if not TEMPORARY.match(node.id):
@@ -128,10 +130,13 @@ def _is(node, name: str, attr: str) -> bool:
 
 
 def _plain_function(node: ast.FunctionDef) -> bool:
-    """`def NAME(c):` and a body, nothing more (no decorator, default or annotation)."""
+    """`def NAME(c):` or `def NAME(c, t1, t2):` (a formula's arguments, as temporaries) and a
+    body, nothing more (no decorator, default or annotation)."""
     args = node.args
-    return (not node.decorator_list and node.returns is None and
-            [a.arg for a in args.args] == ["c"] and args.args[0].annotation is None and
+    names = [a.arg for a in args.args]
+    return (not node.decorator_list and node.returns is None and names[:1] == ["c"] and
+            all(TEMPORARY.match(n) for n in names[1:]) and
+            all(a.annotation is None for a in args.args) and
             not (args.posonlyargs or args.kwonlyargs or args.vararg or args.kwarg or
                  args.defaults))
 

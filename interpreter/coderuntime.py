@@ -140,9 +140,11 @@ def runtime(prog, constants: tuple = ()) -> dict:
         except (ValueError, TypeError, KeyError, IndexError, ZeroDivisionError) as exc:
             raise call_error(name, exc, pos) from None
 
-    def aggregate(c, name, values, pos):
+    def aggregate(c, name, values, pos, *args):
+        """`sum(...)` of a comprehension: its function (`values(c, *args)`: a formula's
+        arguments, if any) computed inside, so a failure there is reported at this call."""
         try:
-            return FUNCTIONS[name](c, values(c))
+            return FUNCTIONS[name](c, values(c, *args))
         except (ValueError, TypeError) as exc:
             raise call_error(name, exc, pos) from None
 

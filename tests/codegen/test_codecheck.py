@@ -16,6 +16,9 @@ NAMES = frozenset({"plus", "index", "P", "S", "type", "int"})
 GOOD = """def e0(c):
     return plus(c, c.v['x'], (1), P[0])
 
+def formula0(c, t4, t5):
+    return plus(c, t4, t5, P[0])
+
 def b1(c):
     for t1 in c.v['xs']:
         c.eng.tick(P[0])
@@ -65,6 +68,10 @@ def test_a_generated_looking_module_passes():
     ("def e0(c):\n    def e1(c):\n        return 1\n", "at the top level"),
     ("def e0(c):\n    yield 1\n", "Yield"),
     ("def e0(c, d=1):\n    return d\n", "def NAME(c)"),
+    ("def formula0(c, x):\n    return x\n", "def NAME(c)"),
+    ("def formula0(c, t1: plus):\n    return t1\n", "def NAME(c)"),
+    ("def formula0(t1, c):\n    return t1\n", "def NAME(c)"),
+    ("def formula0(c, *t1):\n    return t1\n", "def NAME(c)"),
     ("@plus\ndef e0(c):\n    return 1\n", "def NAME(c)"),
     ("def run(c):\n    return 1\n", "at the top level"),
     ("def e0(c):\n    return 1\nplus(c)\n", "at the top level"),
