@@ -14,7 +14,7 @@ from .helpers import (accounts, at, counter, drive, equip, formula, game, in_qua
                       items_of, labels, play, put, start, zone)
 from .test_full_games import finished, play_checked
 from .test_lawless import do_trick, hire
-from .test_rulebook import _at_sea, _reserve_and_sail, _second_zodiac, _to_zone_5, zodiac
+from .test_rulebook import _reserve_and_sail, _zodiacs_about_to_cross, zodiac
 
 MODES = {"": (2, 3, 4), "-introductory": (2, 3, 4), "-solo": (1,),   # reading-<lang><mode>
          "-lawless": (2,)}
@@ -111,14 +111,7 @@ def test_only_the_french_reading_swaps_the_meeples_of_zodiacs_that_cross(reading
     """D10. FR l.741: zodiacs that cross exchange items "ainsi qu'intervertir les meeples à
     bord"; EN l.758: "swap items" only. Sample sea: site 1 to site 3 through b5, where the
     other zodiac waits: both readings pass the Mask over, only FR then offers the crews' swap."""
-    e = start(2, variant=reading)
-    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 20})
-    mover = _at_sea(e, 0, 1, ["mask"])
-    put(e, items_of(e, "map", number=3)[-1], "maps@0")
-    other = _second_zodiac(e, 0)
-    item(e, other)["at"] = "b5"
-    put(e, "meeple#0.4", f"crew[{item(e, other)['slot']}]")    # a recruit, never placed
-    _to_zone_5(e, "0.1")
+    e, mover, other = _zodiacs_about_to_cross(2, reading)
     play(e, "sail d3", f"load_item {other}")
     assert [item(e, t)["name"] for t in zone(e, f"aboard[{item(e, other)['slot']}]")] == ["mask"]
     assert ("swap_crews" in labels(e)) == swap

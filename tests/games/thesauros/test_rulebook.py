@@ -844,19 +844,27 @@ def test_rulebook_seaplane_rental_price(players, reservers, price):
     assert len(zone(e, "seaplanes_out")) == len(reservers) + 1
 
 
+def _zodiacs_about_to_cross(quad: int, variant: str | None = None):
+    """Seat 0's turn in Zone 5 of quadrimester `quad`, on the sample sea: a zodiac at dig site 1
+    with a Mask and the #3 map (so it may sail to site 3 through b5), and a second zodiac waiting
+    at b5 with a recruit aboard. Returns the game, the mover and the other zodiac."""
+    e = start(2) if variant is None else start(2, variant=variant)
+    drive(e, in_quadrimester(quad), budget={"hr": 20, "rd": 0, "ge": 0, "me": 20})
+    mover = _at_sea(e, 0, 1, ["mask"])
+    put(e, items_of(e, "map", number=3)[-1], "maps@0")
+    other = _second_zodiac(e, 0)
+    item(e, other)["at"] = "b5"
+    put(e, "meeple#0.4", f"crew[{item(e, other)['slot']}]")    # a recruit, never placed
+    _to_zone_5(e, "0.1")
+    return e, mover, other
+
+
 def test_rulebook_zodiacs_that_cross_exchange_items_and_meeples():
     """EN l.758, FR l.741: your zodiacs that cross during a move exchange items; FR also lets
     the meeples aboard swap. Sample sea: from site 1 to site 3 through b5, where the other
     zodiac waits: the Mask goes over, the meeples swap. Going to a2's side instead meets nobody."""
     for meet in (True, False):
-        e = start(2)
-        drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 20})
-        mover = _at_sea(e, 0, 1, ["mask"])
-        put(e, items_of(e, "map", number=3)[-1], "maps@0")
-        other = _second_zodiac(e, 0)
-        item(e, other)["at"] = "b5"
-        put(e, "meeple#0.4", f"crew[{item(e, other)['slot']}]")    # a recruit, never placed
-        _to_zone_5(e, "0.1")
+        e, mover, other = _zodiacs_about_to_cross(2)
         if not meet:
             play(e, "sail a1")
             assert e.decision.kind == "do any of"               # nothing to exchange
