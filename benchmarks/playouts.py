@@ -23,33 +23,33 @@ from meeplang.dsl.resolve import load_game  # noqa: E402
 from meeplang.interpreter.engine import Engine  # noqa: E402
 
 
-def meeplang_rate(name: str, players: int, seconds: float) -> tuple[float, float]:
+def meeplang_game(name: str, players: int):
+    """A function that plays one random game of the bundled game `name` and counts its decisions."""
     game = load_game(name)
-    rng = random.Random(1)
-    games = decisions = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        e = Engine(game, players, seed=games, record=False)
+
+    def play(seed: int, rng: random.Random) -> int:
+        e = Engine(game, players, seed=seed, record=False)
+        decisions = 0
         d = e.start()
         while d is not None:
             d = e.choose(rng.randrange(len(d.options)))
             decisions += 1
-        games += 1
-    elapsed = time.perf_counter() - start
-    return games / elapsed, decisions / elapsed
+        return decisions
+    return play
 
 
-def openspiel_rate(spec: str, seconds: float) -> float | None:
+def openspiel_game(spec: str):
+    """The same for OpenSpiel's game `spec` (random legal actions, chance drawn from its
+    outcomes), or None when pyspiel is not installed."""
     try:
         import pyspiel
     except ImportError:
         return None
     game = pyspiel.load_game(spec)
-    rng = random.Random(1)
-    games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+
+    def play(seed: int, rng: random.Random) -> int:
         state = game.new_initial_state()
+        moves = 0
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
@@ -61,22 +61,47 @@ def openspiel_rate(spec: str, seconds: float) -> float | None:
                 state.apply_action(action)
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
-        games += 1
-    return games / (time.perf_counter() - start)
+                moves += 1
+        return moves
+    return play
 
 
-def handwritten_rate(name: str, seconds: float) -> float:
-    """Games/s of the hand-written Python loop of this game (no interpreter)."""
+def handwritten_game(name: str):
+    """The hand-written Python loop of this game (no interpreter) that its statistics test
+    checks the rules against."""
     import importlib
 
     module = importlib.import_module(f"tests.games.{name}.test_{name}_statistics")
+
+    def play(seed: int, rng: random.Random) -> int:
+        module.reference_game(rng)
+        return 0
+    return play
+
+
+def rate(play, seconds: float) -> tuple[float, float]:
+    """Games/s and decisions/s (wall clock) of `play` for `seconds`."""
     rng = random.Random(1)
-    games = 0
+    games = decisions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        module.reference_game(rng)
+        decisions += play(games, rng)
         games += 1
-    return games / (time.perf_counter() - start)
+    elapsed = time.perf_counter() - start
+    return games / elapsed, decisions / elapsed
+
+
+def meeplang_rate(name: str, players: int, seconds: float) -> tuple[float, float]:
+    return rate(meeplang_game(name, players), seconds)
+
+
+def openspiel_rate(spec: str, seconds: float) -> float | None:
+    play = openspiel_game(spec)
+    return None if play is None else rate(play, seconds)[0]
+
+
+def handwritten_rate(name: str, seconds: float) -> float:
+    return rate(handwritten_game(name), seconds)[0]
 
 
 EURO_GAMES = (("new-eden", 4), ("new-eden", 2))
