@@ -78,7 +78,7 @@ def pig_rules(s: dict, rng: random.Random):
     while True:
         options = [ROLL, STOP] if players[p]["points"] + counters["turn_total"] < target else [STOP]
         action = options[(yield Decision(p, "action", options, WHY))]
-        turn_over = game_over = False
+        turn_over = False
         if action is ROLL:
             die = rng.randint(1, 6)
             if die == 1:
@@ -89,10 +89,11 @@ def pig_rules(s: dict, rng: random.Random):
         else:
             players[p]["points"] += counters["turn_total"]
             counters["turn_total"] = 0
-            game_over = players[p]["points"] >= target
+            if players[p]["points"] >= target:  # `end game`: the trigger does not run
+                return
             turn_over = True
         counters["moves"] += 1  # the trigger
-        if game_over or counters["moves"] >= horizon:
+        if counters["moves"] >= horizon:
             return
         if turn_over:
             p = 1 - p
