@@ -14,8 +14,7 @@ hidden-information bookkeeping), but on what the engine keeps:
 - a Decision (interpreter/decisions.py) per choice, with its own list of options, answered from
   outside the rules: the rules are a generator paused at each decision (`start` / `choose`), as
   the CLI, the agents and search drive them.
-"protocol" drives the generator through an engine's `start`/`choose` methods, "tight" sends the
-agent's answers straight into it: the least a paused rule can cost.
+tests/interpreter/test_floor.py checks that both play the engine's games, move for move.
 """
 from __future__ import annotations
 
@@ -124,21 +123,11 @@ def template_of(name: str) -> dict:
     return template
 
 
-def floor_game(rules, template: dict, tight: bool):
-    """One random game of the hand-written `rules`, driven as the engine is (`tight`: the
-    agent's answers sent straight into the paused rules)."""
+def floor_game(rules, template: dict):
+    """One random game of the hand-written `rules`, driven as the engine is."""
     def play(seed: int, rng: random.Random) -> int:
         engine = FloorEngine(rules, template, seed)
         decisions = 0
-        if tight:
-            paused = engine.rules
-            try:
-                d = next(paused)
-                while True:
-                    d = paused.send(rng.randrange(len(d.options)))
-                    decisions += 1
-            except StopIteration:
-                return decisions + 1
         d = engine.start()
         while d is not None:
             d = engine.choose(rng.randrange(len(d.options)))
@@ -181,13 +170,12 @@ def main() -> None:
              ("pig", pig_rules, "pig(players=2,winscore=100)")]
     print(f"games per CPU second, one core, best of {args.rounds} rounds taking turns; "
           "ratios against OpenSpiel")
-    columns = ("openspiel", "meeplang", "floor protocol", "floor tight", "hand-written")
+    columns = ("openspiel", "meeplang", "floor", "hand-written")
     print(f"{'game':<10}" + "".join(f"{c:>17}" for c in columns) + f"{'copy us/game':>14}")
     for name, rules, spec in cases:
         template = template_of(name)
         players = {"openspiel": openspiel_game(spec), "meeplang": meeplang_game(name, 2),
-                   "floor protocol": floor_game(rules, template, tight=False),
-                   "floor tight": floor_game(rules, template, tight=True),
+                   "floor": floor_game(rules, template),
                    "hand-written": handwritten_game(name)}
         if players["openspiel"] is None:
             del players["openspiel"]
