@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.playouts import handwritten_game, meeplang_game, openspiel_game  # noqa: E402
+from benchmarks.playouts import handwritten_game, meeplang_game, openspiel_game, random_game  # noqa: E402
 from meeplang.dsl.resolve import load_game  # noqa: E402
 from meeplang.interpreter.checkpoint import copy_state  # noqa: E402
 from meeplang.interpreter.decisions import ActionOption, Decision  # noqa: E402
@@ -123,19 +123,6 @@ def template_of(name: str) -> dict:
     return template
 
 
-def floor_game(rules, template: dict):
-    """One random game of the hand-written `rules`, driven as the engine is."""
-    def play(seed: int, rng: random.Random) -> int:
-        engine = FloorEngine(rules, template, seed)
-        decisions = 0
-        d = engine.start()
-        while d is not None:
-            d = engine.choose(rng.randrange(len(d.options)))
-            decisions += 1
-        return decisions
-    return play
-
-
 def best_rates(players: dict, rounds: int, seconds: float) -> dict:
     """Games per CPU second of each player, the best of `rounds` rounds that take turns, so that
     a change in the machine's load falls on all of them alike."""
@@ -175,7 +162,7 @@ def main() -> None:
     for name, rules, spec in cases:
         template = template_of(name)
         players = {"openspiel": openspiel_game(spec), "meeplang": meeplang_game(name, 2),
-                   "floor": floor_game(rules, template),
+                   "floor": random_game(lambda seed, r=rules, t=template: FloorEngine(r, t, seed)),
                    "hand-written": handwritten_game(name)}
         if players["openspiel"] is None:
             del players["openspiel"]

@@ -23,12 +23,11 @@ from meeplang.dsl.resolve import load_game  # noqa: E402
 from meeplang.interpreter.engine import Engine  # noqa: E402
 
 
-def meeplang_game(name: str, players: int):
-    """A function that plays one random game of the bundled game `name` and counts its decisions."""
-    game = load_game(name)
-
+def random_game(new_engine):
+    """A function that plays one game of `new_engine(seed)` (anything with the engine's
+    `start`/`choose`) with random answers, and counts its decisions."""
     def play(seed: int, rng: random.Random) -> int:
-        e = Engine(game, players, seed=seed, record=False)
+        e = new_engine(seed)
         decisions = 0
         d = e.start()
         while d is not None:
@@ -36,6 +35,12 @@ def meeplang_game(name: str, players: int):
             decisions += 1
         return decisions
     return play
+
+
+def meeplang_game(name: str, players: int):
+    """One random game of the bundled game `name`."""
+    game = load_game(name)
+    return random_game(lambda seed: Engine(game, players, seed=seed, record=False))
 
 
 def openspiel_game(spec: str):
