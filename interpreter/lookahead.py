@@ -53,10 +53,12 @@ def after_action(engine, option: ActionOption, seat: int, rng: random.Random, sl
 
 def after_choice(engine, index: int, seat: int, rng: random.Random) -> int | None:
     """The seat's value after option `index` of the current decision, in a believed copy; None
-    if the rules find the belief impossible (a guess the real game contradicts)."""
-    copy = believed_game(engine, seat, rng)
-    mark = copy.secret_mark
+    if the rules find the belief impossible (a guess the real game contradicts), which may show
+    while the belief replays the others' picks of a secret round: the decision waiting in the copy
+    was listed before the hidden counters were guessed."""
     try:
+        copy = believed_game(engine, seat, rng)
+        mark = copy.secret_mark
         d = copy.choose(index)
         while d is not None and d.secret and copy.secret_mark == mark and mark is not None:
             d = copy.choose(rng.randrange(len(d.options)))

@@ -99,6 +99,41 @@ def test_a_belief_guesses_the_hidden_counters_of_the_others():
     assert [p["coins"] for p in copy.state["players"]] == [e.state["players"][0]["coins"]] * 3
 
 
+# Seat 0 starts with 5 coins that seat 1 cannot see, and may spend them on a free action beside
+# its secret pick. A belief of seat 1 guesses seat 0 has its own 0 coins, but seat 0's pick in
+# the copy was listed before that guess, spending included: the belief is impossible.
+HIDDEN_PURSE = """
+game: purse
+players: 2
+counters:
+  coins: {per: player, initial: 0, visibility: owner}
+  points: {per: player, initial: 0}
+setup: add 5 to first(players).coins
+flow:
+  - phase: market
+    free_actions: [splurge]
+    steps:
+      - do: |
+          secretly each player chooses x in [1, 2]
+          for each p in players:
+            add x[p] to p.points
+actions:
+  splurge:
+    requires: coins >= 5
+    effect: pay 5 coins
+scoring:
+  score: points
+"""
+
+
+@pytest.mark.parametrize("agent", ["greedy", "mcts:12"])
+def test_a_belief_the_rules_contradict_is_dropped_not_raised(tmp_path, agent):
+    game = make_game(tmp_path, HIDDEN_PURSE)
+    for seed in range(8):
+        engine = play_game(game, 2, seed, f"random,{agent}", record=False)
+        assert engine.result["scores"][1] == 2  # and it still sees that 2 is worth more than 1
+
+
 @pytest.mark.parametrize("agents", ["mcts:15,random", "mcts:6:greedy,random", "greedy,random"])
 def test_the_agents_are_deterministic_for_a_seed(agents):
     game = load_game("goofspiel")
