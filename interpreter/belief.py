@@ -13,7 +13,10 @@ is drawn again, consistently with what it does see (determinization):
 - the copy's random number generator is reseeded, so dice and shuffles to come are not the real
   ones.
 The decision waiting in the copy names the redrawn items, not the real ones, so that a blind pick
-("pile 2") takes whatever the belief put there.
+("pile 2") takes whatever the belief put there. Its options were listed on the true game, before
+the guess: where they depend on a hidden counter (an opponent's free action it could pay for
+beside its secret pick), the copy may offer what the guess cannot pay, and the rules then raise
+Impossible; the agents drop such a belief (search.py, lookahead.py).
 """
 from __future__ import annotations
 
