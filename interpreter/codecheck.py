@@ -34,7 +34,7 @@ NODES = frozenset({
 ATTRIBUTES = frozenset({"s", "you", "v", "eng", "opts", "n", "pending_now", "watching_now", "key"})
 # the engine's methods generated code calls (`c.eng.tick(P[3])`), and a list's, on a temporary
 ENGINE_METHODS = frozenset({"tick", "flush_now", "do_action"})
-FUNCTION_NAME = re.compile(r"(e|b|formula)[0-9]+(_[0-9]+)?\Z")
+FUNCTION_NAME = re.compile(r"(e|b|formula|choice)[0-9]+(_[0-9]+)?\Z")
 # names generated code reads but never calls: the context, the tables, the types it tests for
 NOT_CALLED = frozenset({"c", "P", "K", "S", "MISSING", "int", "str", "list", "dict", "ZoneRef"})
 TEMPORARY = re.compile(r"t[0-9]+\Z")
@@ -61,7 +61,8 @@ def verify(source: str, names: frozenset) -> ast.Module:
     defined = set()
     for top in tree.body:
         if not isinstance(top, ast.FunctionDef) or not FUNCTION_NAME.match(top.name):
-            _refuse(top, "only generated functions (e12, e12_3, b4, formula2) at the top level")
+            _refuse(top, "only generated functions (e12, e12_3, b4, formula2, choice1) at the "
+                          "top level")
         defined.add(top.name)
     known = names | defined
     tops = {id(top) for top in tree.body}

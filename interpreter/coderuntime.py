@@ -15,8 +15,8 @@ from meeplang.dsl.errors import RuleError
 
 from . import payments
 from .compile import (_MISSING, Ctx, EndGame, EndTurn, Graph, PassTurn, _bounder, _pool,
-                      arith_values, divide_values, index_value, need_int, need_items, plain_value,
-                      plus_values)
+                      arith_values, divide_values, index_value, need_int, need_items,
+                      number_options, plain_value, plus_values, subsets_of)
 from .functions import FUNCTIONS, call_error
 from .state import FamilyRef, ZoneRef
 
@@ -276,6 +276,7 @@ def runtime(prog, constants: tuple = ()) -> dict:
             "type": type, "len": len, "MISSING": _MISSING,
             "zone": zone_ref,  # zone(name, owner), with no function of ours between
             "pool": _pool, "restore": _restore,
+            "number_options": number_options, "subsets_of": subsets_of,
             "index": index_value, "divide": divide_values, "plus": plus_values, "arith": arith_values,
             "K": tuple(declared[kind](name) for kind, name in constants),
             **{f.__name__: f for f in helpers}}
