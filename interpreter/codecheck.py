@@ -4,7 +4,8 @@ interpreter/codegen.py never splices a game's text into source; this module does
 It parses the module with `ast` and refuses anything the generator does not emit: a node type
 outside a short list, an import, a name or attribute that is not the generator's own (and so any
 `_` name, dunders included), an assignment to anything but a temporary, a rule's local
-(`c.v['x']`) or an entry of a temporary (a counter's holder, `t3['coins']`), a function that
+(`c.v['x']`) or an entry of a temporary (a counter's holder, `t3['coins']`), a deletion of
+anything but a rule's local (a loop puts back the local it bound), a function that
 takes more than `c` and temporaries (a formula's arguments), a call to anything but a runtime
 function, a generated one, a statement's closure (`S[3]`) or one of a few engine methods, a
 literal that is not a number, text, true/false or none. Only then is the source compiled and run, with globals that hold the runtime functions, the
@@ -23,7 +24,8 @@ from .coderuntime import runtime
 # every node type the generator emits; anything else is refused
 NODES = frozenset({
     ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign, ast.If, ast.For,
-    ast.Break, ast.Pass, ast.Expr, ast.YieldFrom, ast.Call, ast.Name, ast.Load, ast.Store, ast.Attribute,
+    ast.Break, ast.Pass, ast.Expr, ast.YieldFrom, ast.Call, ast.Name, ast.Load, ast.Store,
+    ast.Delete, ast.Del, ast.Attribute,
     ast.Subscript, ast.Constant, ast.Tuple, ast.List, ast.Dict, ast.BoolOp, ast.And, ast.Or,
     ast.UnaryOp, ast.Not, ast.USub, ast.Compare, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt,
     ast.GtE, ast.Is, ast.IsNot, ast.In, ast.NotIn, ast.IfExp, ast.NamedExpr, ast.BinOp, ast.Add,
@@ -95,6 +97,9 @@ def _check(node, known: frozenset, top: bool) -> None:
                 TEMPORARY.match(node.value.id)):
             _refuse(node, "only a rule's locals (`c.v[...]`) and temporaries (a counter's holder, "
                           "`t3[...]`) are assigned by subscript")
+    elif isinstance(node, ast.Delete):
+        if not all(isinstance(t, ast.Subscript) and _is(t.value, "c", "v") for t in node.targets):
+            _refuse(node, "only a rule's locals (`del c.v[...]`) are deleted")
     elif isinstance(node, ast.Call):
         _check_call(node, known)
     elif isinstance(node, ast.Constant):

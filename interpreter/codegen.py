@@ -130,6 +130,13 @@ def _local_names(rec: Recording) -> frozenset:
     return frozenset(names)
 
 
+def _put_back(var: str, saved: str) -> list[str]:
+    """A rule's local as it was before a loop bound it (`saved`: its value, or MISSING if it had
+    none; `var`: its name's literal)."""
+    return [f"if {saved} is not MISSING:", f"    c.v[{var}] = {saved}", f"elif {var} in c.v:",
+            f"    del c.v[{var}]"]
+
+
 def _int_literal(e) -> bool:
     return isinstance(e, A.Num) and type(e.value) is int
 
@@ -266,7 +273,7 @@ class _Generator:
             lines += [f"{out} = []", f"for {x} in {values}:", f"    c.v[{var}] = {x}",
                       f"    if {test}:", f"        {out}.append({x})"]
             if i == 0 and p.cond is not None:
-                lines.append(f"restore(c.v, {var}, {saved})")
+                lines += _put_back(var, saved)
             values = out
         lines.append(f"return {values}")
         self.define(name, p.pos, lines)
@@ -482,10 +489,11 @@ class _Generator:
             return self.constant("graph", name)
         simple = {"counter": f"c.s['counters'][{n}]", "pcounter": f"c.s['players'][c.you][{n}]",
                   "counters": f"counter_family(c, {n}, False)",
-                  "pcounters": f"counter_family(c, {n}, True)",
-                  "pzone": f"zone({n}, c.you)", "pfamily": f"family({n}, c.you)"}
+                  "pcounters": f"counter_family(c, {n}, True)"}
         if kind in simple:
             return simple[kind]
+        if kind in ("pzone", "pfamily"):  # yours, of the zones (or families) of each seat
+            return f"{self.constant('seats', name)}[c.you]"
         builtin = {"you": "c.you", "players": "players(c)", "others": "others(c)",
                    "player_count": "c.eng.n", "passers": "passers(c)"}
         if name in builtin:
@@ -504,7 +512,7 @@ class _Generator:
         if counter is not None and counter.per_player and counter.keys is None:
             fast = f"c.s['players'][{t}][{n}]"  # a seat's counter (as compile's from_player)
         elif counter is None and zone is not None and zone.per_player:
-            fast = f"{'zone' if zone.keys is None else 'family'}({n}, {t})"  # a seat's zone
+            fast = f"{self.constant('seats', e.name)}[{t}]"  # a seat's zone (or family)
         else:
             return f"player_attr(c, {obj}, {n}, {at})"
         return (f"({fast} if type({t} := {obj}) is int and 0 <= {t} < c.eng.n "
@@ -668,7 +676,7 @@ class _Generator:
                 lines += [f"    if {test[0]}:", f"        {out}.append({elem})"]
             else:
                 lines.append(f"    {out}.append({elem})")
-        lines += [f"restore(c.v, {var}, {saved})", f"return {out}"]
+        lines += [*_put_back(var, saved), f"return {out}"]
         self.define(name, e.pos, lines, args)
         if e.func is None or e.func in ("any", "all"):
             return f"{name}({', '.join(('c',) + args)})"

@@ -40,11 +40,17 @@ def runtime(prog, constants: tuple = ()) -> dict:
     by_text = {name: {str(k): m for k, m in ms} for name, ms in members.items()}
     zone_ref = prog.zone_ref
 
-    declared = {"table": game.tables.__getitem__, "graph": graphs.__getitem__,
-                "zone": lambda name: zone_ref(name, None), "family": families.__getitem__}
+    seats = range(game.max_players + (game.automa[1] if game.automa else 0))
 
-    def family(name, owner):
-        return families[name] if owner is None else FamilyRef(name, owner, zones[name].keys)
+    def seats_zones(name):
+        """A per-player zone (or zone family) of each seat, indexed by the seat."""
+        keys = zones[name].keys
+        return tuple(zone_ref(name, p) if keys is None else FamilyRef(name, p, keys)
+                     for p in seats)
+
+    declared = {"table": game.tables.__getitem__, "graph": graphs.__getitem__,
+                "zone": lambda name: zone_ref(name, None), "family": families.__getitem__,
+                "seats": seats_zones}
 
     def counter_family(c, name, per_player):
         """`accounts`: every member of a counter family, as {key: value}."""
@@ -267,15 +273,14 @@ def runtime(prog, constants: tuple = ()) -> dict:
             c.eng.events.append({"event": "end game", "at": f"{pos.path}:{pos.line}"})
         raise _CONTROL[what](what, pos)
 
-    helpers = (family, counter_family, players, others, passers, player_attr, field,
+    helpers = (counter_family, players, others, passers, player_attr, field,
                member_slot, member_value, counter_slot, funds, can, can_value, call, call_now,
                aggregate, select, slice_, contains, compare, compare_values,
                otherwise, seat, need_int, need_items, charge, each_pool, repeats, move, control, bound,
                negative, item_data, set_field)
     return {"Ctx": Ctx, "ZoneRef": ZoneRef, "int": int, "str": str, "list": list, "dict": dict,
             "type": type, "len": len, "MISSING": _MISSING,
-            "zone": zone_ref,  # zone(name, owner), with no function of ours between
-            "pool": _pool, "restore": _restore,
+            "pool": _pool,
             "number_options": number_options, "subsets_of": subsets_of,
             "index": index_value, "divide": divide_values, "plus": plus_values, "arith": arith_values,
             "K": tuple(declared[kind](name) for kind, name in constants),

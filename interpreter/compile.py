@@ -2319,6 +2319,13 @@ def need_int(value, what: str, pos) -> int:
 
 
 def need_items(c, value, what: str, pos) -> list:
+    if type(value) is ZoneRef:  # the usual case, as items_of: a copy, its length charged
+        out = list(c.s["zones"][value.key])
+        eng = c.eng
+        eng.steps += len(out)
+        if eng.steps > eng.limit:
+            raise RuleError(eng.over_limit(), pos)
+        return out
     try:
         return items_of(c, value)
     except TypeError:
