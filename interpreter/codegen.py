@@ -536,6 +536,12 @@ class _Generator:
             return f"member_value{self._member_args(e, scope)}"
         o, at = self.temp(), self.at(e.pos)
         obj = self.x(e.obj, scope)
+        zones = self._zone_family(e.obj, scope)
+        if zones is not None:  # `station[arm]`, `p.station["crab"]`: the member, if a key
+            k, members = self.temp(), self.constant("members", zones)
+            return (f"({members}[{o}.owner][{k}] if (type({o} := {obj}) is FamilyRef) & "
+                    f"(type({k} := {self.x(e.key, scope)}) in (str, int)) and "
+                    f"{k} in {members}[{o}.owner] else index(c, {o}, {k}, {at}))")
         if _int_literal(e.key) and e.key.value >= 0:
             k = repr(e.key.value)
             return (f"({o}[{k}] if type({o} := {obj}) is list and {k} < len({o}) "
@@ -545,6 +551,18 @@ class _Generator:
                 f"{self.x(e.key, scope)}) is int) and 0 <= {k} < len({o}) "
                 f"else {o}[{k}] if type({o}) is dict and type({k}) is int and {k} in {o} "
                 f"else index(c, {o}, {k}, {at}))")
+
+    def _zone_family(self, e, scope) -> str | None:
+        """The zone family `e` names (`station`, `p.station`, `market_row`), if it names one."""
+        if isinstance(e, A.Name) and e.name not in scope and self.kinds.get(e.name) in (
+                "family", "pfamily"):
+            return e.name
+        if isinstance(e, A.Attr) and e.name not in self.g.item_fields and \
+                e.name not in self.g.counters:
+            zone = self.g.zones.get(e.name)
+            if zone is not None and zone.per_player and zone.keys is not None:
+                return e.name
+        return None
 
     def _family(self, e, scope) -> bool:
         """Does `e` name a counter family or a family of tracks (`accounts`, `p.attribute`)? As

@@ -48,9 +48,15 @@ def runtime(prog, constants: tuple = ()) -> dict:
         return tuple(zone_ref(name, p) if keys is None else FamilyRef(name, p, keys)
                      for p in seats)
 
+    def zone_members(name):
+        """The member zones of a zone family by key, for each owner (None: a shared family)."""
+        z = zones[name]
+        return {p: {k: zone_ref(name, p, k) for k in z.keys}
+                for p in (seats if z.per_player else (None,))}
+
     declared = {"table": game.tables.__getitem__, "graph": graphs.__getitem__,
                 "zone": lambda name: zone_ref(name, None), "family": families.__getitem__,
-                "seats": seats_zones}
+                "seats": seats_zones, "members": zone_members}
 
     def counter_family(c, name, per_player):
         """`accounts`: every member of a counter family, as {key: value}."""
@@ -278,7 +284,7 @@ def runtime(prog, constants: tuple = ()) -> dict:
                aggregate, select, slice_, contains, compare, compare_values,
                otherwise, seat, need_int, need_items, charge, each_pool, repeats, move, control, bound,
                negative, item_data, set_field)
-    return {"Ctx": Ctx, "ZoneRef": ZoneRef, "int": int, "str": str, "list": list, "dict": dict,
+    return {"Ctx": Ctx, "ZoneRef": ZoneRef, "FamilyRef": FamilyRef, "int": int, "str": str, "list": list, "dict": dict,
             "type": type, "len": len, "MISSING": _MISSING,
             "pool": _pool,
             "number_options": number_options, "subsets_of": subsets_of,
