@@ -727,10 +727,10 @@ class _Generator:
         return f"({n} if {test} and {-MAX_INT} <= ({n} := {a} {op} {b}) <= {MAX_INT} else {slow})"
 
     def x_Compare(self, e, scope) -> str:
-        if e.op in ("in", "not in"):
-            left, right = self.x(e.left, scope), self.x(e.right, scope)
-            test = f"contains(c, {left}, {right})"
-            return test if e.op == "in" else f"(not {test})"
+        if e.op in ("in", "not in"):  # a zone's items, or the value itself (as the closure)
+            b = self.temp()
+            return (f"({self.x(e.left, scope)} {e.op} (c.s['zones'][{b}.key] if "
+                    f"type({b} := {self.x(e.right, scope)}) is ZoneRef else {b}))")
         if e.op in ("==", "!="):
             return f"({self.x(e.left, scope)} {e.op} {self.x(e.right, scope)})"
         assert e.op in _ORDER_OPS

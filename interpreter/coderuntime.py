@@ -184,11 +184,6 @@ def runtime(prog, constants: tuple = ()) -> dict:
 
 
 
-    def contains(c, a, b):
-        if type(b) is ZoneRef:
-            b = c.s["zones"][b.key]
-        return a in b
-
     def compare(c, sides, op, pos):
         """`<`, `<=`, `>`, `>=`: both sides computed inside, so a TypeError while computing them
         is reported here, as the closures do."""
@@ -281,7 +276,7 @@ def runtime(prog, constants: tuple = ()) -> dict:
 
     helpers = (counter_family, players, others, passers, player_attr, field,
                member_slot, member_value, counter_slot, funds, can, can_value, call, call_now,
-               aggregate, select, slice_, contains, compare, compare_values,
+               aggregate, select, slice_, compare, compare_values,
                otherwise, seat, need_int, need_items, charge, each_pool, repeats, move, control, bound,
                negative, item_data, set_field)
     return {"Ctx": Ctx, "ZoneRef": ZoneRef, "FamilyRef": FamilyRef, "int": int, "str": str, "list": list, "dict": dict,
