@@ -32,15 +32,15 @@ NODES = frozenset({
     ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.BitAnd,
 })
 # the context's fields generated code reads (state, seat, locals, engine) and the engine's (options,
-# seat count, triggers waiting to run now), a zone's key and a zone family's owner
-ATTRIBUTES = frozenset({"s", "you", "v", "eng", "opts", "n", "pending_now", "watching_now", "key",
-                        "owner"})
+# seat count, triggers waiting to run now, is it rehearsing), a zone's key and a zone family's owner
+ATTRIBUTES = frozenset({"s", "you", "v", "eng", "opts", "n", "pending_now", "watching_now",
+                        "rehearsing", "key", "owner"})
 # the engine's methods generated code calls (`c.eng.tick(P[3])`), and a list's, on a temporary
 ENGINE_METHODS = frozenset({"tick", "flush_now", "do_action"})
 FUNCTION_NAME = re.compile(r"(e|b|formula|choice)[0-9]+(_[0-9]+)?\Z")
 # names generated code reads but never calls: the context, the tables, the types it tests for
-NOT_CALLED = frozenset({"c", "P", "K", "S", "MISSING", "int", "str", "list", "dict", "ZoneRef",
-                        "FamilyRef"})
+NOT_CALLED = frozenset({"c", "P", "K", "S", "MISSING", "int", "bool", "str", "list", "dict",
+                        "ZoneRef", "FamilyRef"})
 TEMPORARY = re.compile(r"t[0-9]+\Z")
 LITERALS = (int, str, bool, type(None))
 

@@ -415,9 +415,17 @@ class _Generator:
     def s_SetStmt(self, s, out, ind):
         if isinstance(s.target, A.Attr) and A.sets_a_field(s.target, self.g.counters):
             # an item's field: the item checked before the value is computed, as the closure does
+            # (its data read here when it is one); a plain value set here, unless a rehearsal
+            # must note what it changes: then, or for any other value, by the runtime
             data, at, n = self.temp(), self.at(s.target.pos), repr(s.target.name)
-            out.extend([f"{ind}{data} = item_data(c, {self.ex(s.target.obj)}, {n}, {at})",
-                        f"{ind}set_field(c, {data}, {n}, {self.ex(s.value)}, {at})"])
+            x, items, v = self.temp(), self.temp(), self.temp()
+            out.extend([f"{ind}{data} = ({items}[{x}] if type({x} := {self.ex(s.target.obj)}) "
+                        f"is str and {x} in ({items} := c.s['items']) "
+                        f"else item_data(c, {x}, {n}, {at}))",
+                        f"{ind}if (({v} := {self.ex(s.value)}) is None or type({v}) in "
+                        f"(int, bool, str)) and not c.eng.rehearsing:",
+                        f"{ind}    {data}[{n}] = {v}", f"{ind}else:",
+                        f"{ind}    set_field(c, {data}, {n}, {v}, {at})"])
             return
         lines: list[str] = []
         place = self.counter(s.target, lines, ind)

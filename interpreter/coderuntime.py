@@ -26,7 +26,7 @@ _ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.
 
 def runtime(prog, constants: tuple = ()) -> dict:
     """The names a game's generated module may use: these functions, `Ctx`, the types it tests
-    for (`ZoneRef`, `int`, `str`, `list`, `dict`), `type` and `len`, the declared things it reads (`K`, from (kind, name)), and `MISSING`; the loader adds
+    for (`ZoneRef`, `FamilyRef`, `int`, `bool`, `str`, `list`, `dict`), `type` and `len`, the declared things it reads (`K`, from (kind, name)), and `MISSING`; the loader adds
     the positions `P` and the closures `S`. Each function closes over the game's declarations."""
     game = prog.game
     counters, zones = game.counters, game.zones
@@ -279,7 +279,7 @@ def runtime(prog, constants: tuple = ()) -> dict:
                aggregate, select, slice_, compare, compare_values,
                otherwise, seat, need_int, need_items, charge, each_pool, repeats, move, control, bound,
                negative, item_data, set_field)
-    return {"Ctx": Ctx, "ZoneRef": ZoneRef, "FamilyRef": FamilyRef, "int": int, "str": str, "list": list, "dict": dict,
+    return {"Ctx": Ctx, "ZoneRef": ZoneRef, "FamilyRef": FamilyRef, "int": int, "bool": bool, "str": str, "list": list, "dict": dict,
             "type": type, "len": len, "MISSING": _MISSING,
             "pool": _pool,
             "number_options": number_options, "subsets_of": subsets_of,
