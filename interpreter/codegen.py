@@ -4,7 +4,7 @@ The technique of Jinja2 and of attrs: generate source, then compile it. It is sa
 rules that make the game's text unable to reach the code (docs/security.md):
 - the source comes from the checked syntax tree only, node class by node class;
 - no text of a game file is spliced in: functions get names from a fixed scheme (`e12`, `e12_3`,
-  `b4`, `formula2`), so do their temporaries (`t7`); every string and number is a `repr()`
+  `b4`, `formula2`, `choice3`), so do their temporaries (`t7`); every string and number is a `repr()`
   literal, positions are indexes into a table `P`, the zones, tables and graphs a rule names are
   entries of a table `K`, and the `file:line` comment above each function is ASCII-escaped (no
   line break can enter);
@@ -13,7 +13,9 @@ rules that make the game's text unable to reach the code (docs/security.md):
 What is generated: each block of statements the compiler compiles (an action's effect, a
 trigger's, a flow step's `do:`), with `let`, `if`, `for each`, `repeat`, `move` and the control
 statements written out and any other statement called as its closure (`S[3](c)`, or `yield from`
-it when it can ask something); and each expression site that is not part of a generated block.
+it when it can ask something); each listing of a choice's legal values (a loop over the pool,
+its `where`, and an action's `requires:` that reads the chosen value, inline); and each
+expression site that is not part of a generated block.
 Expressions do the common case in plain Python (an item's field, a list indexed by a whole number,
 int + int, a comparison of two ints, `count` of a zone, its `top`) and fall back to the runtime
 (interpreter/coderuntime.py) for anything else, which says and charges exactly what the closures
