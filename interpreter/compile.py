@@ -1437,7 +1437,8 @@ class _Compiler:
 
     def s_SearchStmt(self, s, scope):
         zone, name, why, pos = self._dest(s.zone, scope, s.pos), s.name, str(s.pos), s.pos
-        options = self._options(A.choice_in(name, s.zone, s.cond, pos), scope)  # made here
+        # its choice is a node made anew at each compile, which no generated listing can name
+        options = self._options(A.choice_in(name, s.zone, s.cond, pos), scope)
         searcher = self.ex(s.searcher, scope) if s.searcher is not None else None
         by = s.searcher.pos if s.searcher is not None else pos
         body = self.block_gen(s.body, scope | {name})
