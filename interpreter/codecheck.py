@@ -4,7 +4,8 @@ interpreter/codegen.py never splices a game's text into source; this module does
 It parses the module with `ast` and refuses anything the generator does not emit: a node type
 outside a short list, an import, a name or attribute that is not the generator's own (and so any
 `_` name, dunders included), an assignment to anything but a temporary, a rule's local
-(`c.v['x']`) or an entry of a temporary (a counter's holder, `t3['coins']`), a function that
+(`c.v['x']`) or an entry of a temporary (a counter's holder, `t3['coins']`), a deletion of
+anything but a rule's local (a loop puts back the local it bound), a function that
 takes more than `c` and temporaries (a formula's arguments), a call to anything but a runtime
 function, a generated one, a statement's closure (`S[3]`) or one of a few engine methods, a
 literal that is not a number, text, true/false or none. Only then is the source compiled and run, with globals that hold the runtime functions, the
@@ -23,20 +24,23 @@ from .coderuntime import runtime
 # every node type the generator emits; anything else is refused
 NODES = frozenset({
     ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign, ast.If, ast.For,
-    ast.Break, ast.Pass, ast.Expr, ast.YieldFrom, ast.Call, ast.Name, ast.Load, ast.Store, ast.Attribute,
+    ast.Break, ast.Pass, ast.Expr, ast.YieldFrom, ast.Call, ast.Name, ast.Load, ast.Store,
+    ast.Delete, ast.Del, ast.Attribute,
     ast.Subscript, ast.Constant, ast.Tuple, ast.List, ast.Dict, ast.BoolOp, ast.And, ast.Or,
     ast.UnaryOp, ast.Not, ast.USub, ast.Compare, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt,
     ast.GtE, ast.Is, ast.IsNot, ast.In, ast.NotIn, ast.IfExp, ast.NamedExpr, ast.BinOp, ast.Add,
     ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.BitAnd,
 })
 # the context's fields generated code reads (state, seat, locals, engine) and the engine's (options,
-# seat count, triggers waiting to run now), and a zone's key
-ATTRIBUTES = frozenset({"s", "you", "v", "eng", "opts", "n", "pending_now", "watching_now", "key"})
+# seat count, triggers waiting to run now, is it rehearsing), a zone's key and a zone family's owner
+ATTRIBUTES = frozenset({"s", "you", "v", "eng", "opts", "n", "pending_now", "watching_now",
+                        "rehearsing", "key", "owner"})
 # the engine's methods generated code calls (`c.eng.tick(P[3])`), and a list's, on a temporary
 ENGINE_METHODS = frozenset({"tick", "flush_now", "do_action"})
-FUNCTION_NAME = re.compile(r"(e|b|formula)[0-9]+(_[0-9]+)?\Z")
+FUNCTION_NAME = re.compile(r"(e|b|formula|choice)[0-9]+(_[0-9]+)?\Z")
 # names generated code reads but never calls: the context, the tables, the types it tests for
-NOT_CALLED = frozenset({"c", "P", "K", "S", "MISSING", "int", "str", "list", "dict", "ZoneRef"})
+NOT_CALLED = frozenset({"c", "P", "K", "S", "MISSING", "int", "bool", "str", "list", "dict",
+                        "ZoneRef", "FamilyRef"})
 TEMPORARY = re.compile(r"t[0-9]+\Z")
 LITERALS = (int, str, bool, type(None))
 
@@ -61,7 +65,8 @@ def verify(source: str, names: frozenset) -> ast.Module:
     defined = set()
     for top in tree.body:
         if not isinstance(top, ast.FunctionDef) or not FUNCTION_NAME.match(top.name):
-            _refuse(top, "only generated functions (e12, e12_3, b4, formula2) at the top level")
+            _refuse(top, "only generated functions (e12, e12_3, b4, formula2, choice1) at the "
+                          "top level")
         defined.add(top.name)
     known = names | defined
     tops = {id(top) for top in tree.body}
@@ -94,6 +99,9 @@ def _check(node, known: frozenset, top: bool) -> None:
                 TEMPORARY.match(node.value.id)):
             _refuse(node, "only a rule's locals (`c.v[...]`) and temporaries (a counter's holder, "
                           "`t3[...]`) are assigned by subscript")
+    elif isinstance(node, ast.Delete):
+        if not all(isinstance(t, ast.Subscript) and _is(t.value, "c", "v") for t in node.targets):
+            _refuse(node, "only a rule's locals (`del c.v[...]`) are deleted")
     elif isinstance(node, ast.Call):
         _check_call(node, known)
     elif isinstance(node, ast.Constant):

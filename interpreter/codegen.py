@@ -4,7 +4,7 @@ The technique of Jinja2 and of attrs: generate source, then compile it. It is sa
 rules that make the game's text unable to reach the code (docs/security.md):
 - the source comes from the checked syntax tree only, node class by node class;
 - no text of a game file is spliced in: functions get names from a fixed scheme (`e12`, `e12_3`,
-  `b4`, `formula2`), so do their temporaries (`t7`); every string and number is a `repr()`
+  `b4`, `formula2`, `choice3`), so do their temporaries (`t7`); every string and number is a `repr()`
   literal, positions are indexes into a table `P`, the zones, tables and graphs a rule names are
   entries of a table `K`, and the `file:line` comment above each function is ASCII-escaped (no
   line break can enter);
@@ -13,7 +13,9 @@ rules that make the game's text unable to reach the code (docs/security.md):
 What is generated: each block of statements the compiler compiles (an action's effect, a
 trigger's, a flow step's `do:`), with `let`, `if`, `for each`, `repeat`, `move` and the control
 statements written out and any other statement called as its closure (`S[3](c)`, or `yield from`
-it when it can ask something); and each expression site that is not part of a generated block.
+it when it can ask something); each listing of a choice's legal values (a loop over the pool,
+its `where`, and an action's `requires:` that reads the chosen value, inline); and each
+expression site that is not part of a generated block.
 Expressions do the common case in plain Python (an item's field, a list indexed by a whole number,
 int + int, a comparison of two ints, `count` of a zone, its `top`) and fall back to the runtime
 (interpreter/coderuntime.py) for anything else, which says and charges exactly what the closures
@@ -29,6 +31,7 @@ from __future__ import annotations
 from meeplang.dsl import ast as A
 from meeplang.dsl.errors import RuleError
 from meeplang.dsl.limits import MAX_INT
+from meeplang.dsl.model import Action
 
 from .compile import Compiled, name_kinds
 
@@ -44,24 +47,29 @@ class Generated:
     site and of each block (by the node's id) and the statements it calls as closures (id -> i in
     `S`)."""
 
-    __slots__ = ("source", "positions", "constants", "names", "blocks", "fallbacks")
+    __slots__ = ("source", "positions", "constants", "names", "blocks", "fallbacks", "listings")
 
     def __init__(self, source: str, positions: tuple, constants: tuple, names: dict,
-                 blocks: dict, fallbacks: dict):
+                 blocks: dict, fallbacks: dict, listings: dict):
         self.source, self.positions, self.constants = source, positions, constants
         self.names, self.blocks, self.fallbacks = names, blocks, fallbacks
+        self.listings = listings  # a choice's node, or an action's, -> its listing's function
 
 
 class Recording:
     """What the compiler compiles for a game (it reports through Compiled's hooks): every
     expression with the local names in scope there, every block with whether it is a generator,
-    and whether each statement is. `prog` is that compiled program."""
+    and whether each statement is, and every listing of a choice's legal values (a choice's
+    node, or an action's whose `requires:` reads its chosen value). `prog` is that compiled
+    program."""
 
     def __init__(self, game):
         self.exprs: dict[int, tuple] = {}  # id -> (expression, frozenset of local names)
         self.blocks: dict[int, tuple] = {}  # id -> (block, is generator), inner blocks first
         self.stmt_gen: dict[int, bool] = {}
-        self.prog = Compiled(game, expr_hook=self.expr, block_hook=self.block)
+        self.listings: dict[int, object] = {}  # id -> a choice's node or an action
+        self.prog = Compiled(game, expr_hook=self.expr, block_hook=self.block,
+                             listing_hook=self.listing)
 
     def expr(self, e, scope, fn):
         self.exprs.setdefault(id(e), (e, frozenset(scope)))
@@ -72,6 +80,10 @@ class Recording:
         for s, (_, is_gen) in zip(block.stmts, parts):
             self.stmt_gen.setdefault(id(s), is_gen)
         return compiled
+
+    def listing(self, node, scope, fn):
+        self.listings.setdefault(id(node), node)
+        return fn
 
     def sites(self) -> list[tuple]:
         """Every expression compiled on its own (not as part of a larger one): [(e, scope)]."""
@@ -94,6 +106,8 @@ def generate(game, recording: Recording | None = None, every_site: bool = False)
         if key not in inlined and block.stmts:
             gen.block_function(block)
             inlined |= gen.inlined_blocks
+    for node in rec.listings.values():
+        gen.listing(node)
     for e, scope in rec.sites():
         if every_site or id(e) not in gen.inlined_exprs:
             gen.site(e, scope)
@@ -118,6 +132,13 @@ def _local_names(rec: Recording) -> frozenset:
     return frozenset(names)
 
 
+def _put_back(var: str, saved: str) -> list[str]:
+    """A rule's local as it was before a loop bound it (`saved`: its value, or MISSING if it had
+    none; `var`: its name's literal)."""
+    return [f"if {saved} is not MISSING:", f"    c.v[{var}] = {saved}", f"elif {var} in c.v:",
+            f"    del c.v[{var}]"]
+
+
 def _int_literal(e) -> bool:
     return isinstance(e, A.Num) and type(e.value) is int
 
@@ -134,6 +155,7 @@ class _Generator:
         self.names: dict[int, str] = {}
         self.blocks: dict[int, str] = {}
         self.fallbacks: dict[int, int] = {}
+        self.listings: dict[int, str] = {}
         self.formulas: dict[str, tuple[str, bool]] = {}  # name -> (function, takes arguments?)
         self.formula_defs: list[str] = []
         self.formula_count = 0
@@ -150,7 +172,8 @@ class _Generator:
         head = "# Meeplang rules of one game, generated by interpreter/codegen.py\n"
         constants = tuple(sorted(self.constants, key=self.constants.__getitem__))
         return Generated(head + "".join(self.formula_defs + self.defs), tuple(self.positions),
-                         constants, dict(self.names), dict(self.blocks), dict(self.fallbacks))
+                         constants, dict(self.names), dict(self.blocks), dict(self.fallbacks),
+                         dict(self.listings))
 
     # ------------------------------------------------------------ functions
     def site(self, e, scope) -> str:
@@ -220,6 +243,42 @@ class _Generator:
         known = self.formulas[name] = (fn, bool(self.args) or not f.params)
         self.prefix, self.subs, self.args, self.needs_context, self.defs = saved
         return known
+
+    def listing(self, node) -> None:
+        """`def choiceN(c)`: the legal values of a choice, as compile.options_fn lists them (the
+        pool charged, the variable bound in `c.v` for each value and put back, the `where`
+        inline); for an action whose `requires:` reads the chosen value (node: the action),
+        then those of them that meet it, as CompiledAction.meeting."""
+        name = self.listings[id(node)] = f"choice{len(self.listings)}"
+        self.prefix, self.subs = name, 0
+        p, requires = (node.param, node.requires) if isinstance(node, Action) else (node, None)
+        at, var = self.at(p.pos), repr(p.name)
+        lines: list[str] = []
+        if p.cond is not None:
+            saved = self.temp()
+            lines.append(f"{saved} = c.v[{var}] if {var} in c.v else MISSING")
+        if p.is_range:
+            lo, hi = p.source
+            pool = (f"number_options(need_int({self.ex(lo)}, 'the lowest choice', {at}), "
+                    f"need_int({self.ex(hi)}, 'the highest choice', {at}), 'a choice', {at})")
+        else:
+            pool = f"need_items(c, {self.ex(p.source)}, 'what is chosen from', {at})"
+            if p.subsets:
+                pool = f"subsets_of({pool}, {at})"
+        tests = [] if p.cond is None else [self.ex(p.cond)]
+        if requires is not None:  # also an expression site of its own: read, not inlined
+            tests.append(self.x(requires, self.rec.exprs[id(requires)][1]))
+        values = self.temp()
+        lines.append(f"{values} = {pool}")
+        for i, test in enumerate(tests):
+            out, x = self.temp(), self.temp()
+            lines += [f"{out} = []", f"for {x} in {values}:", f"    c.v[{var}] = {x}",
+                      f"    if {test}:", f"        {out}.append({x})"]
+            if i == 0 and p.cond is not None:
+                lines += _put_back(var, saved)
+            values = out
+        lines.append(f"return {values}")
+        self.define(name, p.pos, lines)
 
     # ------------------------------------------------------------ statements
     def block_function(self, block) -> None:
@@ -358,9 +417,17 @@ class _Generator:
     def s_SetStmt(self, s, out, ind):
         if isinstance(s.target, A.Attr) and A.sets_a_field(s.target, self.g.counters):
             # an item's field: the item checked before the value is computed, as the closure does
+            # (its data read here when it is one); a plain value set here, unless a rehearsal
+            # must note what it changes: then, or for any other value, by the runtime
             data, at, n = self.temp(), self.at(s.target.pos), repr(s.target.name)
-            out.extend([f"{ind}{data} = item_data(c, {self.ex(s.target.obj)}, {n}, {at})",
-                        f"{ind}set_field(c, {data}, {n}, {self.ex(s.value)}, {at})"])
+            x, items, v = self.temp(), self.temp(), self.temp()
+            out.extend([f"{ind}{data} = ({items}[{x}] if type({x} := {self.ex(s.target.obj)}) "
+                        f"is str and {x} in ({items} := c.s['items']) "
+                        f"else item_data(c, {x}, {n}, {at}))",
+                        f"{ind}if (({v} := {self.ex(s.value)}) is None or type({v}) in "
+                        f"(int, bool, str)) and not c.eng.rehearsing:",
+                        f"{ind}    {data}[{n}] = {v}", f"{ind}else:",
+                        f"{ind}    set_field(c, {data}, {n}, {v}, {at})"])
             return
         lines: list[str] = []
         place = self.counter(s.target, lines, ind)
@@ -432,10 +499,11 @@ class _Generator:
             return self.constant("graph", name)
         simple = {"counter": f"c.s['counters'][{n}]", "pcounter": f"c.s['players'][c.you][{n}]",
                   "counters": f"counter_family(c, {n}, False)",
-                  "pcounters": f"counter_family(c, {n}, True)",
-                  "pzone": f"zone({n}, c.you)", "pfamily": f"family({n}, c.you)"}
+                  "pcounters": f"counter_family(c, {n}, True)"}
         if kind in simple:
             return simple[kind]
+        if kind in ("pzone", "pfamily"):  # yours, of the zones (or families) of each seat
+            return f"{self.constant('seats', name)}[c.you]"
         builtin = {"you": "c.you", "players": "players(c)", "others": "others(c)",
                    "player_count": "c.eng.n", "passers": "passers(c)"}
         if name in builtin:
@@ -454,7 +522,7 @@ class _Generator:
         if counter is not None and counter.per_player and counter.keys is None:
             fast = f"c.s['players'][{t}][{n}]"  # a seat's counter (as compile's from_player)
         elif counter is None and zone is not None and zone.per_player:
-            fast = f"{'zone' if zone.keys is None else 'family'}({n}, {t})"  # a seat's zone
+            fast = f"{self.constant('seats', e.name)}[{t}]"  # a seat's zone (or family)
         else:
             return f"player_attr(c, {obj}, {n}, {at})"
         return (f"({fast} if type({t} := {obj}) is int and 0 <= {t} < c.eng.n "
@@ -478,6 +546,12 @@ class _Generator:
             return f"member_value{self._member_args(e, scope)}"
         o, at = self.temp(), self.at(e.pos)
         obj = self.x(e.obj, scope)
+        zones = self._zone_family(e.obj, scope)
+        if zones is not None:  # `station[arm]`, `p.station["crab"]`: the member, if a key
+            k, members = self.temp(), self.constant("members", zones)
+            return (f"({members}[{o}.owner][{k}] if (type({o} := {obj}) is FamilyRef) & "
+                    f"(type({k} := {self.x(e.key, scope)}) in (str, int)) and "
+                    f"{k} in {members}[{o}.owner] else index(c, {o}, {k}, {at}))")
         if _int_literal(e.key) and e.key.value >= 0:
             k = repr(e.key.value)
             return (f"({o}[{k}] if type({o} := {obj}) is list and {k} < len({o}) "
@@ -487,6 +561,18 @@ class _Generator:
                 f"{self.x(e.key, scope)}) is int) and 0 <= {k} < len({o}) "
                 f"else {o}[{k}] if type({o}) is dict and type({k}) is int and {k} in {o} "
                 f"else index(c, {o}, {k}, {at}))")
+
+    def _zone_family(self, e, scope) -> str | None:
+        """The zone family `e` names (`station`, `p.station`, `market_row`), if it names one."""
+        if isinstance(e, A.Name) and e.name not in scope and self.kinds.get(e.name) in (
+                "family", "pfamily"):
+            return e.name
+        if isinstance(e, A.Attr) and e.name not in self.g.item_fields and \
+                e.name not in self.g.counters:
+            zone = self.g.zones.get(e.name)
+            if zone is not None and zone.per_player and zone.keys is not None:
+                return e.name
+        return None
 
     def _family(self, e, scope) -> bool:
         """Does `e` name a counter family or a family of tracks (`accounts`, `p.attribute`)? As
@@ -618,7 +704,7 @@ class _Generator:
                 lines += [f"    if {test[0]}:", f"        {out}.append({elem})"]
             else:
                 lines.append(f"    {out}.append({elem})")
-        lines += [f"restore(c.v, {var}, {saved})", f"return {out}"]
+        lines += [*_put_back(var, saved), f"return {out}"]
         self.define(name, e.pos, lines, args)
         if e.func is None or e.func in ("any", "all"):
             return f"{name}({', '.join(('c',) + args)})"
@@ -651,10 +737,10 @@ class _Generator:
         return f"({n} if {test} and {-MAX_INT} <= ({n} := {a} {op} {b}) <= {MAX_INT} else {slow})"
 
     def x_Compare(self, e, scope) -> str:
-        if e.op in ("in", "not in"):
-            left, right = self.x(e.left, scope), self.x(e.right, scope)
-            test = f"contains(c, {left}, {right})"
-            return test if e.op == "in" else f"(not {test})"
+        if e.op in ("in", "not in"):  # a zone's items, or the value itself (as the closure)
+            b = self.temp()
+            return (f"({self.x(e.left, scope)} {e.op} (c.s['zones'][{b}.key] if "
+                    f"type({b} := {self.x(e.right, scope)}) is ZoneRef else {b}))")
         if e.op in ("==", "!="):
             return f"({self.x(e.left, scope)} {e.op} {self.x(e.right, scope)})"
         assert e.op in _ORDER_OPS

@@ -15,8 +15,8 @@ from meeplang.dsl.errors import RuleError
 
 from . import payments
 from .compile import (_MISSING, Ctx, EndGame, EndTurn, Graph, PassTurn, _bounder, _pool,
-                      arith_values, divide_values, index_value, need_int, need_items, plain_value,
-                      plus_values)
+                      arith_values, divide_values, index_value, need_int, need_items,
+                      number_options, plain_value, plus_values, subsets_of)
 from .functions import FUNCTIONS, call_error
 from .state import FamilyRef, ZoneRef
 
@@ -26,7 +26,7 @@ _ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.
 
 def runtime(prog, constants: tuple = ()) -> dict:
     """The names a game's generated module may use: these functions, `Ctx`, the types it tests
-    for (`ZoneRef`, `int`, `str`, `list`, `dict`), `type` and `len`, the declared things it reads (`K`, from (kind, name)), and `MISSING`; the loader adds
+    for (`ZoneRef`, `FamilyRef`, `int`, `bool`, `str`, `list`, `dict`), `type` and `len`, the declared things it reads (`K`, from (kind, name)), and `MISSING`; the loader adds
     the positions `P` and the closures `S`. Each function closes over the game's declarations."""
     game = prog.game
     counters, zones = game.counters, game.zones
@@ -40,11 +40,23 @@ def runtime(prog, constants: tuple = ()) -> dict:
     by_text = {name: {str(k): m for k, m in ms} for name, ms in members.items()}
     zone_ref = prog.zone_ref
 
-    declared = {"table": game.tables.__getitem__, "graph": graphs.__getitem__,
-                "zone": lambda name: zone_ref(name, None), "family": families.__getitem__}
+    seats = range(game.max_players + (game.automa[1] if game.automa else 0))
 
-    def family(name, owner):
-        return families[name] if owner is None else FamilyRef(name, owner, zones[name].keys)
+    def seats_zones(name):
+        """A per-player zone (or zone family) of each seat, indexed by the seat."""
+        keys = zones[name].keys
+        return tuple(zone_ref(name, p) if keys is None else FamilyRef(name, p, keys)
+                     for p in seats)
+
+    def zone_members(name):
+        """The member zones of a zone family by key, for each owner (None: a shared family)."""
+        z = zones[name]
+        return {p: {k: zone_ref(name, p, k) for k in z.keys}
+                for p in (seats if z.per_player else (None,))}
+
+    declared = {"table": game.tables.__getitem__, "graph": graphs.__getitem__,
+                "zone": lambda name: zone_ref(name, None), "family": families.__getitem__,
+                "seats": seats_zones, "members": zone_members}
 
     def counter_family(c, name, per_player):
         """`accounts`: every member of a counter family, as {key: value}."""
@@ -172,11 +184,6 @@ def runtime(prog, constants: tuple = ()) -> dict:
 
 
 
-    def contains(c, a, b):
-        if type(b) is ZoneRef:
-            b = c.s["zones"][b.key]
-        return a in b
-
     def compare(c, sides, op, pos):
         """`<`, `<=`, `>`, `>=`: both sides computed inside, so a TypeError while computing them
         is reported here, as the closures do."""
@@ -267,15 +274,15 @@ def runtime(prog, constants: tuple = ()) -> dict:
             c.eng.events.append({"event": "end game", "at": f"{pos.path}:{pos.line}"})
         raise _CONTROL[what](what, pos)
 
-    helpers = (family, counter_family, players, others, passers, player_attr, field,
+    helpers = (counter_family, players, others, passers, player_attr, field,
                member_slot, member_value, counter_slot, funds, can, can_value, call, call_now,
-               aggregate, select, slice_, contains, compare, compare_values,
+               aggregate, select, slice_, compare, compare_values,
                otherwise, seat, need_int, need_items, charge, each_pool, repeats, move, control, bound,
                negative, item_data, set_field)
-    return {"Ctx": Ctx, "ZoneRef": ZoneRef, "int": int, "str": str, "list": list, "dict": dict,
+    return {"Ctx": Ctx, "ZoneRef": ZoneRef, "FamilyRef": FamilyRef, "int": int, "bool": bool, "str": str, "list": list, "dict": dict,
             "type": type, "len": len, "MISSING": _MISSING,
-            "zone": zone_ref,  # zone(name, owner), with no function of ours between
-            "pool": _pool, "restore": _restore,
+            "pool": _pool,
+            "number_options": number_options, "subsets_of": subsets_of,
             "index": index_value, "divide": divide_values, "plus": plus_values, "arith": arith_values,
             "K": tuple(declared[kind](name) for kind, name in constants),
             **{f.__name__: f for f in helpers}}

@@ -78,7 +78,8 @@ class Compiled:
     """The compiled program of one Game."""
 
     def __init__(self, game, traced: bool = False, expr_hook: Callable[..., Any] | None = None,
-                 block_hook: Callable[..., Any] | None = None):
+                 block_hook: Callable[..., Any] | None = None,
+                 listing_hook: Callable[..., Any] | None = None):
         self.game = game
         self.traced = traced  # statements record what they change (interpreter/trace.py)
         self.zone_refs: dict[tuple, ZoneRef] = {}
@@ -86,7 +87,7 @@ class Compiled:
         self.plain_zones = frozenset(n for n, z in game.zones.items()
                                      if z.grid is None and z.capacity is None)
         self.initial_states: dict[tuple, dict] = {}  # (seats, options) -> state before setup
-        cp = _Compiler(self, game, expr_hook, block_hook)
+        cp = _Compiler(self, game, expr_hook, block_hook, listing_hook)
         self.counter_init = {n: cp.ex(c.initial, {"key"} if c.keys is not None else set())
                              for n, c in game.counters.items()}
         self.transfer_fee = {n: cp.ex(c.transfer.fee, set()) for n, c in game.counters.items()
@@ -215,7 +216,8 @@ class CompiledRule:
 class CompiledAction:
     __slots__ = ("action", "name", "param", "pname", "requires", "effect", "why", "before",
                  "after", "plain", "plain_free", "limits", "effect_plain", "plain_path",
-                 "arg_names", "requires_per_value", "can_pay", "rehearse", "extra_limit")
+                 "arg_names", "requires_per_value", "can_pay", "rehearse", "extra_limit",
+                 "listing")
 
     def __init__(self, action, param, requires, effect):
         self.action, self.param, self.requires, self.effect = action, param, requires, effect
@@ -238,6 +240,19 @@ class CompiledAction:
         # the option objects of an action without a choice are immutable: make them once
         self.plain = ActionOption(action.name, None, False)
         self.plain_free = ActionOption(action.name, None, True)
+        # the values of its choice that may be offered now: by its `where`, and by `requires:`
+        # too when that reads the value (Compiler.listing)
+        self.listing = param
+
+    def meeting(self, c: Ctx, values: list) -> list:
+        """Those of `values` that meet `requires:`, asked with the choice bound to each."""
+        out = []
+        v, pname, requires = c.v, self.pname, self.requires
+        for value in values:
+            v[pname] = value
+            if requires(c):
+                out.append(value)
+        return out
 
 
 class PerGame:
@@ -310,12 +325,14 @@ def compile_expression(prog, game, expr):
 
 class _Compiler:
     def __init__(self, prog: Compiled, game, expr_hook: Callable[..., Any] | None = None,
-                 block_hook: Callable[..., Any] | None = None):
+                 block_hook: Callable[..., Any] | None = None,
+                 listing_hook: Callable[..., Any] | None = None):
         self.prog, self.g = prog, game
         self.immediate = any(t.immediate for t in game.triggers)
         self.kinds = name_kinds(game)
         self.expr_hook = expr_hook
         self.block_hook = block_hook
+        self.listing_hook = listing_hook
         self.fields = game.item_fields
         self.formula_fns: dict = {}
         # counters and tracks whose `gain of` / `enter space of` triggers their changes must run
@@ -1260,7 +1277,13 @@ class _Compiler:
         return roll, False
 
     def options_fn(self, p, scope):
-        """The legal values of a choice (statement or action parameter), in source order."""
+        """The legal values of a choice (statement or action parameter), in source order. The
+        code generator (interpreter/codegen.py) learns here which choices are listed, and the
+        generated program swaps in its own function for each (one loop, the `where` inline)."""
+        fn = self._options(p, scope)
+        return fn if self.listing_hook is None else self.listing_hook(p, scope, fn)
+
+    def _options(self, p, scope):
         inner = scope | {p.name}
         cond = self.ex(p.cond, inner) if p.cond is not None else None
         name, pos = p.name, p.pos
@@ -1275,11 +1298,7 @@ class _Compiler:
             src = self.ex(p.source, scope)
 
             def values(c: Ctx):
-                pool = need_items(c, src(c), "what is chosen from", pos)
-                if len(pool) > 12:
-                    raise RuleError(f"a choice among the subsets of {len(pool)} items has too many "
-                                    "options (at most 12 items)", pos)
-                return all_subsets(pool)
+                return subsets_of(need_items(c, src(c), "what is chosen from", pos), pos)
         else:
             src = self.ex(p.source, scope)
 
@@ -1418,7 +1437,8 @@ class _Compiler:
 
     def s_SearchStmt(self, s, scope):
         zone, name, why, pos = self._dest(s.zone, scope, s.pos), s.name, str(s.pos), s.pos
-        options = self.options_fn(A.choice_in(name, s.zone, s.cond, pos), scope)
+        # its choice is a node made anew at each compile, which no generated listing can name
+        options = self._options(A.choice_in(name, s.zone, s.cond, pos), scope)
         searcher = self.ex(s.searcher, scope) if s.searcher is not None else None
         by = s.searcher.pos if s.searcher is not None else pos
         body = self.block_gen(s.body, scope | {name})
@@ -1695,7 +1715,21 @@ class _Compiler:
         ca = self._action(a)
         ca.limits = tuple((lim.state_key(a.name, i), self.limit_times(lim), lim)
                           for i, lim in enumerate(a.limits))
+        if ca.requires_per_value:
+            ca.listing = self.listing(a, ca)
         return ca
+
+    def listing(self, a, ca: CompiledAction):
+        """The values of an action's choice legal now when its `requires:` reads the chosen
+        value: those of the choice, then those of them that meet it. The code generator writes
+        this as one function too, unless a cost is part of what is required."""
+        param = ca.param
+
+        def listing(c: Ctx):
+            return ca.meeting(c, param(c))
+        if self.listing_hook is None or a.cost is not None:
+            return listing
+        return self.listing_hook(a, set(a.takes) | {ca.pname}, listing)
 
     def limit_times(self, lim):
         """How many uses a limit allows now: `times`, or, while its `if:` does not hold, more
@@ -2286,6 +2320,13 @@ def need_int(value, what: str, pos) -> int:
 
 
 def need_items(c, value, what: str, pos) -> list:
+    if type(value) is ZoneRef:  # the usual case, as items_of: a copy, its length charged
+        out = list(c.s["zones"][value.key])
+        eng = c.eng
+        eng.steps += len(out)
+        if eng.steps > eng.limit:
+            raise RuleError(eng.over_limit(), pos)
+        return out
     try:
         return items_of(c, value)
     except TypeError:
@@ -2312,6 +2353,14 @@ def plain_value(value, what: str, pos):
         return [plain_value(v, what, pos) for v in value]
     raise RuleError(f"{what} can hold numbers, text, true/false or lists, not "
                     f"{_describe(value)}", pos)
+
+
+def subsets_of(pool: list, pos) -> list:
+    """The options of a choice among the subsets of a pool, refused past 12 items (4,096)."""
+    if len(pool) > 12:
+        raise RuleError(f"a choice among the subsets of {len(pool)} items has too many options "
+                        "(at most 12 items)", pos)
+    return all_subsets(pool)
 
 
 def all_subsets(pool: list) -> list:

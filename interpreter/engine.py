@@ -981,23 +981,20 @@ class Engine:
 
     def _options_by_value(self, ca, c: Ctx, free: bool, args: dict | None) -> list:
         """The options of an action with a choice (`choose:`), one per legal value."""
-        out: list = []
-        name, pname, requires = ca.name, ca.pname, ca.requires
-        ac = Ctx(c.s, c.you, dict(args or {}), self)
-        values = ca.param(ac)
-        given = args is not None and pname in args
-        if given:  # the choice is bound by the rule: legal only if it is one of the options
-            values = [v for v in values if v == args[pname]]  # type: ignore[index]
-        if requires is not None and not ca.requires_per_value:
-            if not values or not requires(ac):
-                return out
-            requires = None
-        for value in values:
-            ac.v[pname] = value
-            if requires is None or requires(ac):
-                rest = {k: v for k, v in args.items() if k != pname} if args else None
-                out.append(ActionOption(name, value, free, rest or None))
-        return out
+        name, pname = ca.name, ca.pname
+        ac = Ctx(c.s, c.you, dict(args) if args else {}, self)
+        if args is not None and pname in args:  # bound by the rule: legal if one of the options
+            values = [v for v in ca.param(ac) if v == args[pname]]
+            if ca.requires_per_value:
+                values = ca.meeting(ac, values)
+            rest = {k: v for k, v in args.items() if k != pname} or None
+        else:
+            values = ca.listing(ac)  # by `where`, and by `requires:` when it reads the value
+            rest = dict(args) if args else None
+        if values and ca.requires is not None and not ca.requires_per_value and \
+                not ca.requires(ac):
+            return []
+        return [ActionOption(name, value, free, rest) for value in values]
 
     def _used_up(self, ca, uses: dict, c: Ctx) -> bool:
         """Has the player of `c` reached one of the action's use limits in its period (each

@@ -11,8 +11,11 @@ from .state import FamilyRef, ZoneRef, zone_key
 
 
 def family_items(c, fam: FamilyRef) -> list:
+    keys = fam.member_keys
+    if keys is None:
+        keys = fam.member_keys = tuple(zone_key(fam.name, fam.owner, k) for k in fam.keys)
     zones = c.s["zones"]
-    return [x for k in fam.keys for x in zones[zone_key(fam.name, fam.owner, k)]]
+    return [x for key in keys for x in zones[key]]
 
 
 def items_of(c, value) -> list:

@@ -39,6 +39,7 @@ def generated_program(game) -> Compiled:
     closures = namespace["S"]
     exprs = {key: namespace[name] for key, name in generated.names.items()}
     blocks = {key: namespace[name] for key, name in generated.blocks.items()}
+    listings = {key: namespace[name] for key, name in generated.listings.items()}
 
     def expr(e, scope, fn):
         return exprs.get(id(e), fn)
@@ -51,7 +52,10 @@ def generated_program(game) -> Compiled:
         fn = blocks.get(id(b))
         return compiled_block if fn is None else (fn, compiled_block[1])
 
-    return Compiled(game, expr_hook=expr, block_hook=block)
+    def listing(node, scope, fn):
+        return listings.get(id(node), fn)
+
+    return Compiled(game, expr_hook=expr, block_hook=block, listing_hook=listing)
 
 
 _programs = PerGame(generated_program)

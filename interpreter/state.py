@@ -38,10 +38,11 @@ class ZoneRef:
 class FamilyRef:
     """A family of zones (`station` with `each: categories`) as a value: index it for a member."""
 
-    __slots__ = ("name", "owner", "keys")
+    __slots__ = ("name", "owner", "keys", "member_keys")
 
     def __init__(self, name: str, owner: int | None, keys: tuple):
         self.name, self.owner, self.keys = name, owner, keys
+        self.member_keys: tuple | None = None  # its members' state keys, made when first read
 
     def __repr__(self) -> str:
         return self.name if self.owner is None else f"{self.name}@{self.owner}"

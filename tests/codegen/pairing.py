@@ -12,13 +12,19 @@ from meeplang.interpreter.engine import Engine
 
 
 class Differential:
-    """An expression hook for Compiled: each closure of a generated site runs beside its twin."""
+    """An expression hook (and a listing hook) for Compiled: each closure of a generated site,
+    and each listing of a choice's values, runs beside its twin."""
 
     def __init__(self, game):
         self.generated = generate(game, every_site=True)
         namespace = load(self.generated, Compiled(game))
-        self.twins = {key: namespace[name] for key, name in self.generated.names.items()}
+        self.twins = {key: namespace[name] for key, name in
+                      [*self.generated.names.items(), *self.generated.listings.items()]}
         self.calls: dict[int, int] = {}
+
+    def listing_calls(self) -> int:
+        """How many times a listing ran beside its twin."""
+        return sum(self.calls.get(key, 0) for key in self.generated.listings)
 
     def hook(self, e, scope, fn):
         twin = self.twins.get(id(e))
@@ -56,7 +62,7 @@ def _outcome(fn, c) -> tuple:
 def playouts(game, seeds) -> Differential:
     """Random playouts (at most 400 decisions each) with every generated site paired."""
     diff = Differential(game)
-    prog = Compiled(game, expr_hook=diff.hook)
+    prog = Compiled(game, expr_hook=diff.hook, listing_hook=diff.hook)
     for seed in seeds:
         players = max(game.min_players, min(game.max_players, 2 + seed % 3))
         engine = Engine(game, players, seed)

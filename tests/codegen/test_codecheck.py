@@ -12,7 +12,7 @@ from meeplang.interpreter.codecheck import GeneratedCodeError, load, verify
 from meeplang.interpreter.codegen import generate
 from meeplang.interpreter.compile import Compiled
 
-NAMES = frozenset({"plus", "index", "P", "S", "type", "int"})
+NAMES = frozenset({"plus", "index", "P", "S", "type", "int", "MISSING"})
 GOOD = """def e0(c):
     return plus(c, c.v['x'], (1), P[0])
 
@@ -29,6 +29,19 @@ def b1(c):
             S[1](c)
         if c.eng.pending_now or c.eng.watching_now:
             yield from c.eng.flush_now(c)
+
+def choice0(c):
+    t3 = c.v['x'] if 'x' in c.v else MISSING
+    t4 = []
+    for t5 in c.v['xs']:
+        c.v['x'] = t5
+        if t5 > 1:
+            t4.append(t5)
+    if t3 is not MISSING:
+        c.v['x'] = t3
+    elif 'x' in c.v:
+        del c.v['x']
+    return t4
 """
 
 
@@ -64,6 +77,11 @@ def test_a_generated_looking_module_passes():
     ("def e0(c):\n    c = 1\n", "only temporaries are assigned, not 'c'"),
     ("def e0(c):\n    c.s['counters'] = 1\n", "only a rule's locals"),
     ("def e0(c):\n    c.v = 1\n", "'v' is not one of"),
+    ("def e0(c):\n    del c.s['counters']\n", "only a rule's locals (`del c.v[...]`)"),
+    ("def e0(c):\n    del c.v['x'], t1\n", "only a rule's locals (`del c.v[...]`)"),
+    ("def e0(c):\n    del t1\n", "only a rule's locals (`del c.v[...]`)"),
+    ("def e0(c):\n    del c.v\n", "only a rule's locals (`del c.v[...]`)"),
+    ("def choices0(c):\n    return 1\n", "at the top level"),
     ("def e0(c):\n    while c:\n        pass\n", "While"),
     ("def e0(c):\n    def e1(c):\n        return 1\n", "at the top level"),
     ("def e0(c):\n    yield 1\n", "Yield"),

@@ -4,7 +4,7 @@ Every expression site of every bundled game and of the language-target test game
 both ways. A few random playouts run the closures (the reference); each time one is called, its
 generated twin is called on the same context, and both must give the same value (or the same
 error, message and position included), charge the same work to the budget and leave the locals
-as the other left them.
+as the other left them. So does each listing of a choice's legal values (codegen's `listing`).
 """
 from __future__ import annotations
 
@@ -41,12 +41,16 @@ def test_generated_expressions_agree_with_closures_on_bundled_games(name):
     diff = playouts(game, range(PLAYOUTS))
     assert len(diff.generated.names) > 10
     assert sum(diff.calls.values()) > 100  # the pairing ran on real play
+    if diff.generated.listings:
+        assert diff.listing_calls() > 0
 
 
 def test_generated_expressions_agree_with_closures_on_target_games(tmp_path):
     games = target_games(tmp_path)
     assert len(games) > 20
-    calls = 0
+    calls = listings = 0
     for game in games:
-        calls += sum(playouts(game, range(PLAYOUTS)).calls.values())
-    assert calls > 1000
+        diff = playouts(game, range(PLAYOUTS))
+        calls += sum(diff.calls.values())
+        listings += diff.listing_calls()
+    assert calls > 1000 and listings > 100
