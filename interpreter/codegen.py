@@ -740,7 +740,8 @@ class _Generator:
         if e.op in ("in", "not in"):  # a zone's items, or the value itself (as the closure)
             b = self.temp()
             return (f"({self.x(e.left, scope)} {e.op} (c.s['zones'][{b}.key] if "
-                    f"type({b} := {self.x(e.right, scope)}) is ZoneRef else {b}))")
+                    f"type({b} := {self.x(e.right, scope)}) is ZoneRef else {b} if type({b}) is list "
+                    f"else need_container({b}, {self.at(e.pos)})))")
         if e.op in ("==", "!="):
             return f"({self.x(e.left, scope)} {e.op} {self.x(e.right, scope)})"
         assert e.op in _ORDER_OPS

@@ -15,7 +15,7 @@ from meeplang.dsl.errors import RuleError
 
 from . import payments
 from .compile import (_MISSING, Ctx, EndGame, EndTurn, Graph, PassTurn, _bounder, _pool,
-                      arith_values, divide_values, index_value, need_int, need_items,
+                      arith_values, divide_values, index_value, need_container, need_int, need_items,
                       number_options, plain_value, plus_values, subsets_of)
 from .functions import FUNCTIONS, call_error
 from .state import FamilyRef, ZoneRef
@@ -277,8 +277,8 @@ def runtime(prog, constants: tuple = ()) -> dict:
     helpers = (counter_family, players, others, passers, player_attr, field,
                member_slot, member_value, counter_slot, funds, can, can_value, call, call_now,
                aggregate, select, slice_, compare, compare_values,
-               otherwise, seat, need_int, need_items, charge, each_pool, repeats, move, control, bound,
-               negative, item_data, set_field)
+               otherwise, seat, need_int, need_items, need_container, charge, each_pool, repeats,
+               move, control, bound, negative, item_data, set_field)
     return {"Ctx": Ctx, "ZoneRef": ZoneRef, "FamilyRef": FamilyRef, "int": int, "bool": bool, "str": str, "list": list, "dict": dict,
             "type": type, "len": len, "MISSING": _MISSING,
             "pool": _pool,

@@ -696,6 +696,8 @@ class _Compiler:
                 a, b = l(c), r(c)
                 if type(b) is ZoneRef:
                     b = c.s["zones"][b.key]
+                elif type(b) is not list:
+                    b = need_container(b, pos)
                 return (a not in b) if neg else (a in b)
             return contains
         fn = _CMP[e.op]
@@ -2317,6 +2319,14 @@ def need_int(value, what: str, pos) -> int:
     if type(value) is int or type(value) is bool:
         return int(value)
     raise RuleError(f"{what} must be a whole number, not {_describe(value)}", pos)
+
+
+def need_container(value, pos):
+    """What `in` looks through besides a zone or a list: a map's keys or a tuple; anything else
+    (a number, a text, a family of zones) stops at the rule."""
+    if type(value) is dict or type(value) is tuple:
+        return value
+    raise RuleError(f"`in` looks through a zone or a list, not {_describe(value)}", pos)
 
 
 def need_items(c, value, what: str, pos) -> list:

@@ -50,6 +50,10 @@ CASES = [
      "g/game.yaml:13:7: error: max(): max() of nothing (give a default: max(L, 0))"),
     ("move-nothing", "move top(hand) to deck",
      "g/game.yaml:13:3: error: cannot move nothing (an empty zone?): not an item"),
+    ("in-a-number", "if 1 in [x][0]: add 1 to x",
+     "g/game.yaml:13:6: error: `in` looks through a zone or a list, not 1"),
+    ("not-in-a-text", "if 1 not in [\"abc\"][0]: add 1 to x",
+     "g/game.yaml:13:6: error: `in` looks through a zone or a list, not 'abc'"),
 ]
 
 
