@@ -391,6 +391,21 @@ def test_a_built_in_call_takes_the_form_of_its_arguments(tmp_path, source, said)
     assert str(say.expr(parse_expression(source))) == said
 
 
+@pytest.mark.parametrize("source, fr, en", [
+    ("coins == none", "tes pièces n'existent pas", "your coins are none"),
+    ("coins != none", "tes pièces existent", "your coins are not none"),
+    ("coins in [1, 2]", "tes pièces sont 1 ou 2", "your coins are 1 or 2"),
+    ("coins not in [1, 2]", "tes pièces ne sont ni 1 ou 2", "your coins are not 1 or 2"),
+    ("coins >= 2", "tes pièces valent au moins 2", "your coins are at least 2"),
+])
+def test_a_comparison_agrees_with_a_plural_subject(tmp_path, source, fr, en):
+    from meeplang.dsl.parser import parse_expression
+
+    game = make_game(tmp_path, TINY)
+    assert str(Sentences(game, "fr").expr(parse_expression(source))) == fr
+    assert str(Sentences(game, "en").expr(parse_expression(source))) == en
+
+
 def test_a_condition_formula_and_lists_put_together_read_as_words(new_eden_said):
     en, fr = new_eden_said["en"], new_eden_said["fr"]
     assert "- The station holds (p) when the damage of p is at most " in en

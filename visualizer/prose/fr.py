@@ -88,7 +88,9 @@ TEMPLATES = {
         "<_pl": "{left} valent moins {right:of}", "<=_pl": "{left} valent au plus {right}",
         ">_pl": "{left} valent plus {right:of}", ">=_pl": "{left} valent au moins {right}",
         "in_pl": "{left} font partie {right:of}", "not in_pl": "{left} ne font pas partie {right:of}",
-        "num==_pl": "{left} valent {right}",
+        "num==_pl": "{left} valent {right}", "in_list_pl": "{left} sont {right}",
+        "not in_list_pl": "{left} ne sont ni {right}", "is_none_pl": "{left} n'existent pas",
+        "is_not_none_pl": "{left} existent",
         # devant autre chose qu'un nombre écrit (« plus du nombre des lignes » ne se dit pas)
         "<_expr": "{left} n'atteint pas {right}", ">_expr": "{left} dépasse {right}",
         "<_expr_pl": "{left} n'atteignent pas {right}", ">_expr_pl": "{left} dépassent {right}",

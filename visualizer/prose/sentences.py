@@ -361,19 +361,25 @@ class Sentences:
             return self.fill("Compare", "is_you" if op == "==" else "is_not_you",
                              right=self.expr(left))
         if isinstance(right, A.Const) and right.value is None and op in ("==", "!="):
-            return self.fill("Compare", "is_none" if op == "==" else "is_not_none",
-                             left=self.expr(left))
+            subject = self.expr(left)
+            return self.fill("Compare", self._agreeing_form(
+                "is_none" if op == "==" else "is_not_none", subject), left=subject)
         if isinstance(right, A.ListExpr) and op in ("in", "not in"):
-            return self.fill("Compare", op + "_list", left=self.expr(left),
+            subject = self.expr(left)
+            return self.fill("Compare", self._agreeing_form(op + "_list", subject), left=subject,
                              right=self.expr(right))
         if op == "==" and isinstance(right, (A.Num, A.Neg)):
             op = "num=="
         elif not isinstance(right, (A.Num, A.Neg)) and op + "_expr" in self.templates["Compare"]:
             op += "_expr"  # a language whose `more than N` does not suit an expression
         subject = self._operand_of(left, right)
-        if "pl" in subject.notes:
-            op += "_pl"
-        return self.fill("Compare", op, left=subject, right=self._operand_of(right, left))
+        return self.fill("Compare", self._agreeing_form(op, subject), left=subject,
+                         right=self._operand_of(right, left))
+
+    @staticmethod
+    def _agreeing_form(form: str, subject: Phrase) -> str:
+        """A comparison's verb agrees with its subject: `existe`, `existent`."""
+        return form + "_pl" if "pl" in subject.notes else form
 
     def _BoolOp(self, e, form: str | None = None):
         def side(x):
