@@ -481,3 +481,59 @@ def test_a_one_letter_name_is_a_placeholder_while_the_field_of_that_name_has_its
     game = make_game(tmp_path, CREW)
     en = [line.text for line in Sentences(game, "en").block(game.actions["hire"].effect)]
     assert en[0] == "Pay coins: the cost of j + the royalties (J) of j."
+
+
+def test_a_field_named_like_an_action_is_said_by_its_own_term(tmp_path):
+    # `j.hire` (what hiring the item costs in coins) beside the action `hire`
+    text = CREW.replace("  cost: {en: Cost, fr: Coût}\n",
+                        "  .hire: {en: Hiring fee, fr: Prix d'embauche}\n").replace(
+        "fields: {boss: \"n == 1\", cost: 1}", "fields: {boss: \"n == 1\", hire: 1}").replace(
+        "{cost: 2, shark: false, j: 1}, {cost: 3, shark: true, j: 2}",
+        "{hire: 2, shark: false, j: 1}, {hire: 3, shark: true, j: 2}").replace(
+        "j.cost", "j.hire")
+    game = make_game(tmp_path, text)
+    en, fr = explain(game, "en"), explain(game, "fr")
+    assert "the hiring fee of j is at most your coins" in en
+    assert "le prix d'embauche de j vaut au plus tes pièces" in fr
+    assert "the hire of j" not in en.lower() and "l'engager de j" not in fr.lower()
+
+
+CONDITION = """\
+game: cond
+players: 2
+terms:
+  rich: {en: is rich, fr: est riche, fr_grammar: pred}
+  all_rich: {en: everyone is rich, fr: tout le monde est riche, fr_grammar: pred}
+  coins: {en: Coins, fr: Pièces, en_grammar: pl, fr_grammar: f pl}
+  take: {en: Take, fr: Prendre}
+  play: {en: Play, fr: Partie, fr_grammar: f}
+counters:
+  coins: {per: player, initial: 0}
+formulas:
+  rich(p): p.coins >= 5
+  all_rich(): all(rich(p) for p in players)
+flow:
+  - phase: play
+    steps:
+      - turns: {first: 0, actions: [take], per_turn: 1, until: one_round}
+actions:
+  take:
+    requires: not all_rich()
+    effect: |
+      if rich(you):
+        gain 1 coins
+scoring:
+  score: coins
+"""
+
+
+def test_a_condition_formula_is_one_in_every_language_and_is_called_without_empty_brackets(
+        tmp_path):
+    # `pred` is given in French only: what the formula is does not change with the language
+    game = make_game(tmp_path, CONDITION)
+    en, fr = explain(game, "en"), explain(game, "fr")
+    assert "- Is rich (p) when the coins of p are at least 5." in en
+    assert "- Est riche (p) quand les pièces de p valent au moins 5." in fr
+    assert "If is rich (you): gain 1 coin." in en and "the is rich" not in en
+    assert "it is not so that everyone is rich." in en and "()" not in en
+    assert "il est faux que tout le monde est riche." in fr and "()" not in fr

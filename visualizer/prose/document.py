@@ -100,7 +100,7 @@ class Explanation:
             lines.append(Line(0, self.say.word("sub", name=self.say.word("formulas"))))
             for f in g.formulas.values():
                 form = "formula" if f.params else "none"
-                if "pred" in self.say.term(f.name).notes:
+                if self.say.is_condition(f.name):
                     form = "predicate" if f.params else "predicate_none"
                 with self.say.scope(*f.params):
                     body = self.say.expr(f.body)

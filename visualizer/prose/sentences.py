@@ -108,6 +108,18 @@ class Sentences:
             notes = notes - {"pl"}
         return Phrase(text, self.grammar, noun=True, notes=notes)
 
+    def field(self, name: str) -> Phrase:
+        """A field's term, as read in `x.NAME`: its own (`.dive`) where the game gives one."""
+        from meeplang.dsl.terms import field_key
+
+        return self.term(field_key(self.game.terms or {}, name))
+
+    def is_condition(self, formula: str) -> bool:
+        """A formula said as a condition (`the station holds (p)`), in every language."""
+        from meeplang.dsl.terms import is_condition
+
+        return is_condition(self.game.terms or {}, formula)
+
     def counted(self, key: str, n: int) -> Phrase:
         """A game term said of `n` things: `1 deeple`, `45 deeples` (the term's `LANG_plural`,
         else the language's regular plural)."""
@@ -245,7 +257,7 @@ class Sentences:
         return self.fill("Str", "text", value=text)
 
     def _Attr(self, e):
-        name = self.term(e.name)
+        name = self.field(e.name)
         if e.name in self.flags:
             return self.fill("Attr", "flag", name=name, obj=self.expr(e.obj))
         if isinstance(e.obj, A.Name) and e.obj.name == "you":
@@ -278,8 +290,8 @@ class Sentences:
         fields = {f"a{i}": a for i, a in enumerate(args)}
         if e.func in self.game.formulas:
             joined = self.join(args, "sep")
-            if "pred" in self.term(e.func).notes:
-                form = "predicate"
+            if self.is_condition(e.func):
+                form = "predicate" if e.args else "predicate_none"
             elif not e.args:
                 form = "formula_none"
             elif len(e.args) == 1 and isinstance(e.args[0], A.Name) and e.args[0].name == "you":
@@ -413,7 +425,7 @@ class Sentences:
         if isinstance(o, A.CanExpr):
             return self._CanExpr(o, "cannot")
         if isinstance(o, A.Attr) and o.name in self.flags:
-            return self.fill("Not", "not_flag", name=self.term(o.name), obj=self.expr(o.obj))
+            return self.fill("Not", "not_flag", name=self.field(o.name), obj=self.expr(o.obj))
         option = self.game.options.get(o.name) if isinstance(o, A.Name) else None
         if option is not None and isinstance(option.default, bool):
             return self.fill("Not", "option_off", term=self.term(o.name),
@@ -501,7 +513,7 @@ class Sentences:
             return self.fill("SetStmt", "set_you", target=self.expr(t))
         if isinstance(t, A.Attr) and t.name in self.flags and isinstance(v, A.Const):
             return self.fill("SetStmt", "flag_true" if v.value else "flag_false",
-                             name=self.term(t.name), obj=self.expr(t.obj))
+                             name=self.field(t.name), obj=self.expr(t.obj))
         target, form = self.expr(t), "set"
         if not isinstance(v, (A.Num, A.Neg, A.BinOp)) and "set_expr" in self.templates["SetStmt"]:
             # a language whose `set X to` suits numbers only (`X devient le gagnant`)
