@@ -537,3 +537,16 @@ def test_a_condition_formula_is_one_in_every_language_and_is_called_without_empt
     assert "If is rich (you): gain 1 coin." in en and "the is rich" not in en
     assert "it is not so that everyone is rich." in en and "()" not in en
     assert "il est faux que tout le monde est riche." in fr and "()" not in fr
+
+
+def test_thesauros_says_its_capitalised_terms_and_zones_as_the_rulebook_writes_them():
+    # the EN rulebook writes "Reputation Points", "Double Action tile", "Metal Detector" and
+    # "Zone 7" with capitals (`en_grammar: cap`); a zone is feminine in French
+    folder = regen.default_folder()
+    en = (folder / "thesauros.en.txt").read_text(encoding="utf-8")
+    fr = (folder / "thesauros.fr.txt").read_text(encoding="utf-8")
+    assert "Gain 1 Reputation Point." in en and "Lose 1 Double Action tile." in en
+    assert "One Metal Detector for each entry" in en and "to is the Zone 7: Port and Lagoon" in en
+    for lowered in ("reputation Point", "double Action", "metal Detector", "zone 7"):
+        assert lowered not in en
+    assert "la position de x devient la zone 7 : Port et lagon." in fr and "le zone 7" not in fr
