@@ -550,3 +550,57 @@ def test_thesauros_says_its_capitalised_terms_and_zones_as_the_rulebook_writes_t
     for lowered in ("reputation Point", "double Action", "metal Detector", "zone 7"):
         assert lowered not in en
     assert "la position de x devient la zone 7 : Port et lagon." in fr and "le zone 7" not in fr
+
+
+SMALL = """\
+game: small
+players: 2
+terms:
+  coins: {en: Coins, fr: Pièces, en_grammar: pl, fr_grammar: f pl}
+  take: {en: Take, fr: Prendre}
+  rest: {en: Rest, fr: Repos}
+  play: {en: Play, fr: Partie, fr_grammar: f}
+  bonus: {en: Bonus, fr: Prime, fr_grammar: f}
+  deck: {en: Deck, fr: Pioche, fr_grammar: f}
+  hand: {en: Hand, fr: Main, fr_grammar: f}
+  card: {en: Card, fr: Carte, fr_grammar: f}
+counters:
+  coins: {per: player, initial: 3}
+zones:
+  deck: {}
+  hand: {per: player}
+items:
+  card: {count: 6, zone: deck}
+flow:
+  - phase: play
+    steps:
+      - turns: {first: 0, actions: [take], per_turn: 1, until: one_round}
+actions:
+  take:
+    effect: |
+      draw 2 from deck to hand, keep 1 as kept, return the rest to the bottom
+      may do rest else lose 1 coins
+  rest:
+    effect: gain 1 coins
+triggers:
+  bonus:
+    when: after take
+    limit: {times: 1, per: turn}
+    effect: gain 1 coins
+scoring:
+  score: coins
+"""
+
+
+def test_a_kept_name_an_inner_sentence_and_a_trigger_limit_read_as_words(tmp_path):
+    game = make_game(tmp_path, SMALL)
+    en, fr = explain(game, "en"), explain(game, "fr")
+    # the name a draw gives what it keeps is said where it is given
+    assert "Draw 2 from the deck into your hand, and keep 1 of them (kept); put the rest" in en
+    assert "puis gardes-en 1 (kept) ; remets les autres" in fr
+    # a statement said inside a sentence goes on without a capital letter
+    assert "You may do “Rest”; if not, lose 1 coin." in en
+    assert "Tu peux faire « Repos » ; sinon, perds 1 pièce." in fr
+    # a trigger's limit of 1 is once, as an action's is
+    assert "after “Take” (at most once per turn)" in en and "1 times" not in en
+    assert "(au plus une fois par tour)" in fr

@@ -337,10 +337,14 @@ class Explanation:
             return self._fill("Limit", per)
         return self._fill("Limit", "phase", name=self.say.term(per))
 
+    def times_per(self, times, per: str):
+        """`at most 2 times per round`, `at most once per turn`."""
+        once = isinstance(times, A.Num) and times.value == 1
+        return self._fill("Limit", "once" if once else "limit", times=self.say.expr(times),
+                          per=self.per(per))
+
     def limit(self, lim):
-        once = isinstance(lim.times, A.Num) and lim.times.value == 1
-        phrase = self._fill("Limit", "once" if once else "limit", times=self.say.expr(lim.times),
-                            per=self.per(lim.per))
+        phrase = self.times_per(lim.times, lim.per)
         if lim.shared:
             phrase = self._fill("Limit", "shared", text=phrase)
         if lim.cond is not None:
@@ -387,8 +391,8 @@ class Explanation:
             if t.immediate:
                 when = self._fill("Trigger", "immediate", text=when)
             if t.limit is not None:
-                when = self._fill("Trigger", "limit", text=when, limit=say.expr(t.limit),
-                                  per=self.per(t.limit_per))
+                when = self._fill("Trigger", "limit", text=when,
+                                  limit=self.times_per(t.limit, t.limit_per))
             lines.append(Line(0, self._s(self._fill("Trigger", "heading", name=say.term(t.name),
                                                     when=when))))
             lines += say.block(t.effect, 1)

@@ -150,7 +150,8 @@ TEMPLATES = {
     "DrawStmt": {"draw": "pioche {count} dans {source} et mets-les dans {dest}",
                  "any_of": "pioche {count} et mets-les dans {dest}, chacun dans la pile de ton "
                            "choix parmi {source}",
-                 "keep": "{text}, puis gardes-en {keep}", "where": "{text} où {cond}",
+                 "keep": "{text}, puis gardes-en {keep}",
+                 "keep_as": "{text}, puis gardes-en {keep} ({name})", "where": "{text} où {cond}",
                  "top": "{text} ; remets les autres sur la pile d'où chacun vient",
                  "bottom": "{text} ; remets les autres sous la pile d'où chacun vient"},
     "SearchStmt": {"search": "parcours {zone} et prends-y {name:a}",
@@ -233,7 +234,7 @@ TEMPLATES = {
         "gain": "à chaque gain {target:of} (le montant)", "enters": "chaque fois qu'un élément entre dans {target:the}",
         "heading": "{name:quote} : {when}", "if": "{text}, si {cond}", "each": "{text}, pour chaque {each}",
         "once": "{text} (une fois par partie)", "immediate": "{text} (aussitôt)",
-        "limit": "{text} (au plus {limit} fois par {per})",
+        "limit": "{text} ({limit})",
     },
     "DoStep": None,
     "PhaseStep": {"phase": "Phase {name:quote} :", "free": "À tout moment de cette phase, actions libres : {actions}.",

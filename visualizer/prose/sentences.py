@@ -494,15 +494,14 @@ class Sentences:
     def inline(self, s) -> Phrase:
         """A statement said inside another sentence (`may do X else STATEMENT`)."""
         lines = self.stmt(s, 0)
-        return self.plain(" ".join(line.text for line in lines).rstrip("."))
+        return self.plain(continued(" ".join(line.text for line in lines).rstrip(".")))
 
     def headed(self, header: Phrase, body, depth: int) -> list[Line]:
         """`If X: body`: one line when the body is one simple sentence, else nested lines."""
         inner = self.block(body, depth + 1)
         head = self.sentence(header)
         if len(inner) == 1 and not inner[0].text.endswith(":"):
-            text = inner[0].text
-            return [Line(depth, f"{head} {text[:1].lower()}{text[1:]}")]
+            return [Line(depth, f"{head} {continued(inner[0].text)}")]
         return [Line(depth, head)] + inner
 
     def _SetStmt(self, s, depth):
@@ -602,7 +601,8 @@ class Sentences:
     def _DrawStmt(self, s, depth):
         phrase = self.fill("DrawStmt", "any_of" if s.any_of else "draw", count=self.expr(s.count),
                            source=self.expr(s.source), dest=self.expr(s.dest))
-        phrase = self.fill("DrawStmt", "keep", text=phrase, keep=self.expr(s.keep))
+        phrase = self.fill("DrawStmt", "keep" if s.name is None else "keep_as", text=phrase,
+                           keep=self.expr(s.keep), name=self.name(s.name or ""))
         if s.cond is not None:
             phrase = self.fill("DrawStmt", "where", text=phrase, cond=self.expr(s.cond))
         return self.fill("DrawStmt", s.rest, text=phrase)
@@ -696,3 +696,9 @@ def _is_selection(e) -> bool:
     """`[m for m in L if C]`: a list of some of a list's values, as they are."""
     return isinstance(e, A.Comprehension) and e.func is None and isinstance(e.elem, A.Name) \
         and e.elem.name == e.var
+
+
+def continued(sentence: str) -> str:
+    """A sentence going on inside another (`If X: gain 1 coin`, `...; if not, lose 1 point`):
+    without its capital letter."""
+    return sentence[:1].lower() + sentence[1:]
