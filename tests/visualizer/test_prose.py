@@ -604,3 +604,48 @@ def test_a_kept_name_an_inner_sentence_and_a_trigger_limit_read_as_words(tmp_pat
     # a trigger's limit of 1 is once, as an action's is
     assert "after “Take” (at most once per turn)" in en and "1 times" not in en
     assert "(au plus une fois par tour)" in fr
+
+
+BANK = """\
+game: bank
+players: 2
+terms:
+  accounts: {en: Accounts, fr: Comptes, en_grammar: pl, fr_grammar: pl}
+  damage: {en: Damage, fr: Dégâts, fr_grammar: pl}
+  take: {en: Take, fr: Prendre}
+  play: {en: Play, fr: Partie, fr_grammar: f}
+  fee: {en: Transfer fee, fr: Frais de virement, fr_grammar: pl}
+counters:
+  fee: {initial: 2}
+  accounts:
+    per: player
+    each: [a, b]
+    initial: 5
+    transfer: {fee: "{fee}", from: [a, b]}
+  damage: {per: player, initial: 0}
+flow:
+  - phase: play
+    steps:
+      - turns: {first: 0, actions: [take], per_turn: 1, until: one_round}
+actions:
+  take:
+    effect: pay 6 from accounts["a"]
+scoring:
+  score: accounts["a"]
+  tie_break: ["-damage", 'accounts["b"]']
+"""
+
+
+@pytest.mark.parametrize("fee, en_fee, fr_fee", [
+    ("2", "each paying a fee of 2", "chacun payant des frais de 2"),
+    ("fee + 1", "each paying the transfer fee + 1", "chacun payant les frais de virement + 1")])
+def test_a_transfer_and_tie_breaks_read_as_sentences(tmp_path, fee, en_fee, fr_fee):
+    game = make_game(tmp_path, BANK.replace("{fee}", fee))
+    en, fr = explain(game, "en"), explain(game, "fr")
+    # one account that is short, said in the singular; the fee said once
+    assert f"; a short account is made up from “a” and “b”, {en_fee}." in en
+    assert f" ; s'il manque sur un compte, on complète avec « a » et « b », {fr_fee}." in fr
+    assert "- Ties are broken by your damage (lowest first), then your accounts (“b”) " \
+           "(highest first)." in en
+    assert "- En cas d'égalité : tes dégâts (le plus petit d'abord), puis tes comptes (« b ») " \
+           "(le plus grand d'abord)." in fr

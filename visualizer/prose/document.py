@@ -129,9 +129,11 @@ class Explanation:
                 phrase = self._fill("Counter", "clamp", text=phrase)
         if c.transfer is not None:
             t = c.transfer
-            phrase = self.say.plain(f"{phrase}; " + str(self._fill(
-                "Transfer", name=say.term(c.name), fee=say.expr(t.fee),
-                sources=say.join([say.value(k) for k in t.sources], "and"))))
+            # a fee written as a number is "a fee of 2"; an expression names the fee itself
+            phrase = self._fill("Transfer", "number" if isinstance(t.fee, A.Num) else "expr",
+                                text=phrase, name=say.term(c.name, singular=True),
+                                fee=say.expr(t.fee),
+                                sources=say.join([say.value(k) for k in t.sources], "and"))
         return phrase
 
     def zone(self, z):

@@ -194,7 +194,8 @@ TEMPLATES = {
         "min_max": "{text}, from {min} to {max}", "min": "{text}, never below {min}",
         "max": "{text}, never above {max}", "clamp": "{text} (what goes past a bound is lost)",
     },
-    "Transfer": "a short {name} is made up from {sources}, each paying a fee of {fee}",
+    "Transfer": {"number": "{text}; a short {name} is made up from {sources}, each paying a fee of {fee}",
+                 "expr": "{text}; a short {name} is made up from {sources}, each paying {fee}"},
     "Zone": {
         "player": "Each player has {name:their}", "game": "{name:cap}",
         "hidden": "{text}, face down", "owner": "{text}, seen by its owner only",
@@ -252,7 +253,7 @@ TEMPLATES = {
         "automa": "An automa's turn offers: {actions}.",
     },
     "Scoring": {"score": "Your score: {score}.", "tie_break": "Ties are broken by {keys}.",
-                "lowest": "the lowest {key}", "highest": "the highest {key}",
+                "lowest": "{key} (lowest first)", "highest": "{key} (highest first)",
                 "winners": "The winners are {winners}.",
                 "ranks": "Your final score earns a title: {ranks}.",
                 "rank_span": "{title} for {low} to {high}", "rank_from": "{title} for {low} or more",
