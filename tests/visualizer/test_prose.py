@@ -649,3 +649,17 @@ def test_a_transfer_and_tie_breaks_read_as_sentences(tmp_path, fee, en_fee, fr_f
            "(highest first)." in en
     assert "- En cas d'égalité : tes dégâts (le plus petit d'abord), puis tes comptes (« b ») " \
            "(le plus grand d'abord)." in fr
+
+
+def test_the_values_given_to_an_action_and_a_written_list_gone_through_are_all_of_them(tmp_path):
+    text = SMALL.replace("      may do rest else lose 1 coins\n",
+                         "      for each n in [1, 2, 3]:\n        do give with a = n, b = 2\n") \
+        .replace("  rest:\n    effect: gain 1 coins\n",
+                 "  rest:\n    effect: gain 1 coins\n  give:\n    takes: [a, b]\n"
+                 "    effect: gain a + b coins\n") \
+        .replace("  take: {en: Take, fr: Prendre}\n",
+                 "  take: {en: Take, fr: Prendre}\n  give: {en: Give, fr: Donner}\n")
+    game = make_game(tmp_path, text)
+    en, fr = explain(game, "en"), explain(game, "fr")
+    assert "- For each n in 1, 2 and 3: do “Give” with a = n and b = 2." in en
+    assert "- Pour chaque n de 1, 2 et 3 : fais « Donner » avec a = n et b = 2." in fr

@@ -454,8 +454,7 @@ class Sentences:
 
     def args(self, args) -> Phrase:
         return self.join([self.expr(v) if isinstance(v, A.Name) and v.name == n else
-                          self.plain(f"{self.name(n)} = {self.expr(v)}") for n, v in args],
-                         "last_and" if "last_and" in self.templates["ListExpr"] else "last")
+                          self.plain(f"{self.name(n)} = {self.expr(v)}") for n, v in args], "and")
 
     def _CanExpr(self, e, form: str = "can"):
         action = self.action(e.action, e.value)
@@ -679,6 +678,8 @@ class Sentences:
             if source.cond is not None:
                 phrase = self.fill("Comprehension", "where", head=phrase,
                                    cond=self.expr(source.cond))
+        elif isinstance(source, A.ListExpr):  # every value written: `2, 3, 4 and 5`
+            phrase = self._ListExpr(source, "and")
         else:
             phrase = self.expr(source)
         return self.headed(self.fill("ForEachStmt", var=self.name(s.var), source=phrase),
