@@ -663,3 +663,17 @@ def test_the_values_given_to_an_action_and_a_written_list_gone_through_are_all_o
     en, fr = explain(game, "en"), explain(game, "fr")
     assert "- For each n in 1, 2 and 3: do “Give” with a = n and b = 2." in en
     assert "- Pour chaque n de 1, 2 et 3 : fais « Donner » avec a = n et b = 2." in fr
+
+
+@pytest.mark.parametrize("source, fr, en", [
+    ("full(hand)", "ta main est pleine", "your hand is full"),
+    ("not full(hand)", "ta main n'est pas pleine", "your hand is not full"),
+    ("full(coins)", "tes pièces sont pleines", "your coins are full"),
+    ("not full(deck)", "la pioche n'est pas pleine", "the deck is not full"),
+])
+def test_full_agrees_with_its_zone(tmp_path, source, fr, en):
+    from meeplang.dsl.parser import parse_expression
+
+    game = make_game(tmp_path, SMALL)
+    assert str(Sentences(game, "fr").expr(parse_expression(source))) == fr
+    assert str(Sentences(game, "en").expr(parse_expression(source))) == en

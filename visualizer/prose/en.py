@@ -51,6 +51,8 @@ TEMPLATES = {
         "players_from": "the players in turn from {a0}", "row": "the row of {a0}",
         "column": "the column of {a0}", "at": "the item on {a0} at row {a1}, column {a2}",
         "capacity": "the capacity of {a0}", "full": "{a0} is full",
+        "full_pl": "{a0} are full", "full_not": "{a0} is not full",
+        "full_not_pl": "{a0} are not full",
         "uses": "the number of this use of {a0}", "uses_in": "the number of this use of {a0} in {a1}",
         "is_automa": "{a0} is played by the rules", "is_automa_you": "you are played by the rules",
         "is_automa_not": "{a0} is not played by the rules",

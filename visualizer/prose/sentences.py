@@ -156,8 +156,9 @@ class Sentences:
         return self.plain(self.template(construct, form).format(**values))
 
     def agreeing(self, phrase: Phrase, head: Phrase) -> Phrase:
-        """A phrase that agrees like its head noun (`tes points` is plural: `valent`)."""
-        return attrs.evolve(phrase, notes=head.notes & {"pl"})
+        """A phrase that agrees like its head noun (`tes points` is plural: `valent`; `la salle`
+        is feminine: `pleine`)."""
+        return attrs.evolve(phrase, notes=head.notes & {"pl", "f"})
 
     def word(self, key: str, /, **fields) -> str:
         return self.words[key].format(**fields)
@@ -301,6 +302,8 @@ class Sentences:
             name = self.term(e.func)
             return self.agreeing(self.fill("Call", form, name=name, args=joined, **fields), name)
         form = self._call_form(e)
+        if args:  # `la salle est pleine`
+            form = self._agreeing_form("Call", form, args[0])
         return self.fill("Call", form, args=self.join(args, "and"), **fields)
 
     def _call_form(self, e) -> str:
@@ -375,23 +378,29 @@ class Sentences:
         if isinstance(right, A.Const) and right.value is None and op in ("==", "!="):
             subject = self.expr(left)
             return self.fill("Compare", self._agreeing_form(
-                "is_none" if op == "==" else "is_not_none", subject), left=subject)
+                "Compare", "is_none" if op == "==" else "is_not_none", subject), left=subject)
         if isinstance(right, A.ListExpr) and op in ("in", "not in"):
             subject = self.expr(left)
-            return self.fill("Compare", self._agreeing_form(op + "_list", subject), left=subject,
-                             right=self.expr(right))
+            return self.fill("Compare", self._agreeing_form("Compare", op + "_list", subject),
+                             left=subject, right=self.expr(right))
         if op == "==" and isinstance(right, (A.Num, A.Neg)):
             op = "num=="
         elif not isinstance(right, (A.Num, A.Neg)) and op + "_expr" in self.templates["Compare"]:
             op += "_expr"  # a language whose `more than N` does not suit an expression
         subject = self._operand_of(left, right)
-        return self.fill("Compare", self._agreeing_form(op, subject), left=subject,
+        return self.fill("Compare", self._agreeing_form("Compare", op, subject), left=subject,
                          right=self._operand_of(right, left))
 
-    @staticmethod
-    def _agreeing_form(form: str, subject: Phrase) -> str:
-        """A comparison's verb agrees with its subject: `existe`, `existent`."""
-        return form + "_pl" if "pl" in subject.notes else form
+    def _agreeing_form(self, construct: str, form: str, subject: Phrase) -> str:
+        """A verb or an adjective agrees with its subject where the language has the form for
+        it: `existe`, `existent`; `plein`, `pleine`, `pleins`, `pleines`."""
+        table = self.templates[construct]
+        number = "_pl" if "pl" in subject.notes else ""
+        gender = "_f" if "f" in subject.notes else ""
+        for suffix in (gender + number, number):
+            if suffix and form + suffix in table:
+                return form + suffix
+        return form
 
     def _BoolOp(self, e, form: str | None = None):
         def side(x):
@@ -417,7 +426,8 @@ class Sentences:
         if isinstance(o, A.Call) and o.func not in self.game.formulas and o.args:
             form = self._call_form(o) + "_not"  # a built-in's negative: `tu n'as pas passé`
             if form in self.templates["Call"]:
-                return self.fill("Call", form, a0=self.expr(o.args[0]))
+                subject = self.expr(o.args[0])
+                return self.fill("Call", self._agreeing_form("Call", form, subject), a0=subject)
         if isinstance(o, A.Compare):
             return self._Compare(o, _OPPOSITE[o.op])
         if isinstance(o, A.Comprehension) and o.func == "any":  # for no t in ..., ...
