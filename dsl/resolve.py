@@ -189,7 +189,7 @@ class _Builder:
         for t in triggers:
             scope = _trigger_scope(t, actions)
             if t.each is not None:
-                scope = checker.param(t.each, scope)
+                scope = checker.param(t.each, scope, "what `each:` goes through")
             if t.limit is not None:
                 checker._want(checker.expr(t.limit, scope), "int", t.limit, "a trigger's limit")
             checker.block(t.effect, scope)
@@ -1564,7 +1564,7 @@ class _Checker:
             case _:  # pragma: no cover
                 raise TypeError(s)
 
-    def param(self, p, scope):
+    def param(self, p, scope, what: str = "what is chosen from"):
         if getattr(p, "is_range", False):
             lo, hi = p.source
             self._want(self.expr(lo, scope), "int", lo, "the lowest choice")
@@ -1572,7 +1572,7 @@ class _Checker:
             inner = dict(scope, **{p.name: "int"})
         else:
             t = self.expr(p.source, scope)
-            self._want(t, "list", p.source, "what is chosen from")
+            self._want(t, "list", p.source, what)
             kind = "list" if getattr(p, "subsets", False) else (
                 "player" if _is_players(p.source) else "any")
             inner = dict(scope, **{p.name: kind})

@@ -13,6 +13,10 @@ key, in no language. Likewise, at the first rule that reads it, about a field th
 (`j.cost`, `c.owner`: an item's field, a table row's key, a built-in field) without a term, since
 the sentences say `x.cost` as "the cost of x" in every language; and about an option's `doc:`
 without one of those languages.
+
+A field whose name is also an action's, a trigger's or a phase's (`t.dive`, how many tokens a
+site shows, beside the action `dive`) takes a term of its own under `.NAME` (`.dive`): the
+sentences say a field read by it, and the checker warns about such a field without one.
 """
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ from .errors import Warning_
 
 GRAMMAR_SUFFIX = "_grammar"
 PLURAL_SUFFIX = "_plural"
+FIELD_PREFIX = "."
 
 # the sections whose names the rules show, with the word used in the warning
 NAMED = (("actions", "action"), ("counters", "counter"), ("zones", "zone"), ("items", "item"),
@@ -43,9 +48,23 @@ def grammar(terms: dict, key: str, lang: str) -> frozenset[str]:
     return frozenset((terms.get(key) or {}).get(lang + GRAMMAR_SUFFIX, "").split())
 
 
+def is_condition(terms: dict, key: str) -> bool:
+    """Whether a formula's term names a condition (`pred` in any language's grammar notes): what
+    the formula is does not change with the language it is said in."""
+    entry = terms.get(key) or {}
+    return any("pred" in str(v).split() for k, v in entry.items() if k.endswith(GRAMMAR_SUFFIX))
+
+
 def plural(terms: dict, key: str, lang: str) -> str | None:
     """The plural a term entry gives in a language (`en_plural: dice`), if any."""
     return (terms.get(key) or {}).get(lang + PLURAL_SUFFIX)
+
+
+def field_key(terms: dict, name: str) -> str:
+    """The term key of a field read as `x.NAME`: `.NAME` if the game gives the field a term of
+    its own, else NAME."""
+    own = FIELD_PREFIX + name
+    return own if own in terms else name
 
 
 def term_warnings(terms: dict, term_pos: dict, named: dict, phases: dict,
@@ -71,6 +90,14 @@ def term_warnings(terms: dict, term_pos: dict, named: dict, phases: dict,
             if name not in terms:
                 out.append(Warning_(f"{kind} {name!r} has no term ({', '.join(langs)}): "
                                     f"explanations and diagrams show it as {name!r}", pos))
+    # a field named like something done (not a thing it could be, as `p.coins` is a counter)
+    done = {name: kind for kind, names in sections
+            if kind in ("action", "trigger", "phase") for name in names}
+    for name, pos in fields.items():
+        if name in done and FIELD_PREFIX + name not in terms:
+            out.append(Warning_(f"field {name!r} has the name of {done[name]} {name!r}: "
+                                f"explanations would say it by that {done[name]}'s term; give "
+                                f"the field its own as `{FIELD_PREFIX}{name}`", pos))
     return out
 
 

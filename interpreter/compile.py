@@ -128,14 +128,14 @@ class Compiled:
         # player's own things (`ingenuity >= 2`, `you`) is watched for each seat on its own
         self.watch: list = []
         self.watch_now: list = []  # the same, with `timing: immediately`
-        self.each: dict[str, tuple] = {}  # trigger -> (name, values, where) of its `each:`
+        self.each: dict[str, tuple] = {}  # trigger -> (name, values, where, at) of its `each:`
         self.trigger_limits: dict = {}  # trigger -> its compiled `limit: {times: ...}`
         for t in game.triggers:
             scope = _trigger_scope(game, t)
             if t.each is not None:
                 self.each[t.name] = (t.each.name, cp.ex(t.each.source, scope),
                                      cp.ex(t.each.cond, scope | {t.each.name})
-                                     if t.each.cond is not None else None)
+                                     if t.each.cond is not None else None, t.each.source.pos)
                 scope = scope | {t.each.name}
             if t.limit is not None:
                 self.trigger_limits[t.name] = cp.ex(t.limit, scope)

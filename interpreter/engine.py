@@ -25,7 +25,6 @@ from .checkpoint import copy_state
 from .compile import (_MISSING, Compiled, Ctx, EndGame, EndTurn, PassTurn, limit_key, need_int,
                       need_items, plain_value)
 from .decisions import ActionOption, Decision, label
-from .functions import items_of
 from .generated import program
 from .rehearsal import rehearse
 
@@ -814,9 +813,9 @@ class Engine:
         each = self.prog.each.get(trig.name)
         if each is None:
             return [(c.v, base)]
-        var, source, where = each
+        var, source, where, at = each
         out = []
-        for i, value in enumerate(items_of(c, source(c))):
+        for i, value in enumerate(need_items(c, source(c), "what `each:` goes through", at)):
             local = dict(c.v)
             local[var] = value
             if where is None or where(Ctx(c.s, c.you, local, self)):

@@ -166,3 +166,18 @@ def test_a_field_a_variant_reads_first_is_warned_in_the_variant(tmp_path):
     path.write_text(variant + "add:\n  terms:\n    tax: {en: Tax, fr: Taxe, fr_grammar: f}\n",
                     encoding="utf-8")
     assert load_game(str(path)).warnings == ()
+
+
+def test_a_field_named_like_an_action_is_warned_until_it_has_a_term_of_its_own(tmp_path):
+    # `g.buy` (how many a buyer takes) is not the action `buy`: said by the action's term, it
+    # would read "the Buy of g"
+    text = SHOP.replace("terms:\n", "terms:\n" + FIELD_TERMS).replace(
+        "price: 4, tax: 1", "price: 4, tax: 1, buy: 1").replace(
+        "price: 9, tax: 2", "price: 9, tax: 2, buy: 2").replace(
+        "pay g.price from coins", "pay g.price * g.buy from coins")
+    assert _warnings(make_game(tmp_path, text)) == [
+        "28:23: field 'buy' has the name of action 'buy': explanations would say it by that "
+        "action's term; give the field its own as `.buy`"]
+    own = text.replace("terms:\n", "terms:\n  .buy: {en: Quantity bought, fr: Quantité achetée, "
+                       "fr_grammar: f}\n")
+    assert _warnings(make_game(tmp_path, own)) == []

@@ -2,7 +2,8 @@
 `gain of COUNTER`, and `limit:` (at most N firings per period)."""
 import pytest
 
-from meeplang.dsl.errors import MeeplangError
+from meeplang.cli import main
+from meeplang.dsl.errors import MeeplangError, RuleError
 
 from .helpers import make_game, play_labels, start
 
@@ -170,6 +171,8 @@ def test_a_limit_restarts_with_its_period(tmp_path):
     ("when: gain of research\n    limit: {times: 1, per: week}", "limit per 'week'"),
     ("when: gain of research\n    each: x from 1 to 3", "each: takes `NAME in LIST"),
     ("when: gain of research\n    each: x in nothing", "unknown name 'nothing'"),
+    ("when: gain of research\n    each: x in research",
+     "what `each:` goes through must be a list, but this is a number"),
     ("when: after turn\n    timing: immediately", "`timing:` applies to"),
 ])
 def test_trigger_errors_are_positioned(tmp_path, bad, message):
@@ -189,3 +192,58 @@ triggers:
         make_game(tmp_path, text)
     assert message in str(err.value)
     assert err.value.pos.line >= 9
+
+
+EACH_OVER = """
+game: t
+players: 1
+tables:
+  pools: [3, [1, 2]]
+counters:
+  gold: {per: player}
+  pick: {per: player}
+flow: [{do: 'set pick to {pick}'}, {do: 'gain 1 gold'}]
+triggers:
+  bonus:
+    each: v in {source}
+    when: {when}
+    effect: add v to pick
+scoring: {score: gold}
+"""
+
+
+def each_over(tmp_path, source: str, pick: int, when: str):
+    return make_game(tmp_path, EACH_OVER.replace("{source}", source).replace(
+        "{pick}", str(pick)).replace("{when}", when))
+
+
+WHENS = ["gain of gold", "as soon as gold > 0"]
+
+
+@pytest.mark.parametrize("when", WHENS)
+def test_each_over_a_value_that_is_no_list_stops_at_the_each_text(tmp_path, when):
+    # the checker cannot tell what a table's mixed row holds: the engine says so at the pool
+    with pytest.raises(RuleError) as err:
+        start(each_over(tmp_path, "pools[pick]", 0, when), players=1)
+    assert err.value.message == "what `each:` goes through must be a zone or a list, not 3"
+    assert (err.value.pos.line, err.value.pos.col) == (12, 16)
+
+
+@pytest.mark.parametrize("when", WHENS)
+def test_each_over_more_than_the_step_budget_stops_at_the_each_text(tmp_path, when):
+    game = each_over(tmp_path, "range(1, 5000)", 0, when)
+    with pytest.raises(RuleError) as err:
+        start(game, players=1, step_budget=7_000)
+    assert err.value.message.startswith("step budget of 7000 exceeded")
+    assert (err.value.pos.line, err.value.pos.col) == (12, 16)
+    assert start(game, players=1).state["players"][0]["pick"] == 5000 * 5001 // 2
+
+
+@pytest.mark.parametrize("command", [["play"], ["simulate", "-n", "2"]])
+def test_the_cli_reports_a_bad_each_pool_at_its_text(tmp_path, monkeypatch, capsys, command):
+    each_over(tmp_path, "pools[pick]", 0, WHENS[0])
+    monkeypatch.chdir(tmp_path)
+    assert main([*command, "g", "--players", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("g/game.yaml:12:16: error: what `each:` goes through must be a zone or")
+    assert "Traceback" not in err and "internal error" not in err

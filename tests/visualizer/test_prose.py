@@ -391,6 +391,21 @@ def test_a_built_in_call_takes_the_form_of_its_arguments(tmp_path, source, said)
     assert str(say.expr(parse_expression(source))) == said
 
 
+@pytest.mark.parametrize("source, fr, en", [
+    ("coins == none", "tes pièces n'existent pas", "your coins are none"),
+    ("coins != none", "tes pièces existent", "your coins are not none"),
+    ("coins in [1, 2]", "tes pièces sont 1 ou 2", "your coins are 1 or 2"),
+    ("coins not in [1, 2]", "tes pièces ne sont ni 1 ou 2", "your coins are not 1 or 2"),
+    ("coins >= 2", "tes pièces valent au moins 2", "your coins are at least 2"),
+])
+def test_a_comparison_agrees_with_a_plural_subject(tmp_path, source, fr, en):
+    from meeplang.dsl.parser import parse_expression
+
+    game = make_game(tmp_path, TINY)
+    assert str(Sentences(game, "fr").expr(parse_expression(source))) == fr
+    assert str(Sentences(game, "en").expr(parse_expression(source))) == en
+
+
 def test_a_condition_formula_and_lists_put_together_read_as_words(new_eden_said):
     en, fr = new_eden_said["en"], new_eden_said["fr"]
     assert "- The station holds (p) when the damage of p is at most " in en
@@ -466,3 +481,199 @@ def test_a_one_letter_name_is_a_placeholder_while_the_field_of_that_name_has_its
     game = make_game(tmp_path, CREW)
     en = [line.text for line in Sentences(game, "en").block(game.actions["hire"].effect)]
     assert en[0] == "Pay coins: the cost of j + the royalties (J) of j."
+
+
+def test_a_field_named_like_an_action_is_said_by_its_own_term(tmp_path):
+    # `j.hire` (what hiring the item costs in coins) beside the action `hire`
+    text = CREW.replace("  cost: {en: Cost, fr: Coût}\n",
+                        "  .hire: {en: Hiring fee, fr: Prix d'embauche}\n").replace(
+        "fields: {boss: \"n == 1\", cost: 1}", "fields: {boss: \"n == 1\", hire: 1}").replace(
+        "{cost: 2, shark: false, j: 1}, {cost: 3, shark: true, j: 2}",
+        "{hire: 2, shark: false, j: 1}, {hire: 3, shark: true, j: 2}").replace(
+        "j.cost", "j.hire")
+    game = make_game(tmp_path, text)
+    en, fr = explain(game, "en"), explain(game, "fr")
+    assert "the hiring fee of j is at most your coins" in en
+    assert "le prix d'embauche de j vaut au plus tes pièces" in fr
+    assert "the hire of j" not in en.lower() and "l'engager de j" not in fr.lower()
+
+
+CONDITION = """\
+game: cond
+players: 2
+terms:
+  rich: {en: is rich, fr: est riche, fr_grammar: pred}
+  all_rich: {en: everyone is rich, fr: tout le monde est riche, fr_grammar: pred}
+  coins: {en: Coins, fr: Pièces, en_grammar: pl, fr_grammar: f pl}
+  take: {en: Take, fr: Prendre}
+  play: {en: Play, fr: Partie, fr_grammar: f}
+counters:
+  coins: {per: player, initial: 0}
+formulas:
+  rich(p): p.coins >= 5
+  all_rich(): all(rich(p) for p in players)
+flow:
+  - phase: play
+    steps:
+      - turns: {first: 0, actions: [take], per_turn: 1, until: one_round}
+actions:
+  take:
+    requires: not all_rich()
+    effect: |
+      if rich(you):
+        gain 1 coins
+scoring:
+  score: coins
+"""
+
+
+def test_a_condition_formula_is_one_in_every_language_and_is_called_without_empty_brackets(
+        tmp_path):
+    # `pred` is given in French only: what the formula is does not change with the language
+    game = make_game(tmp_path, CONDITION)
+    en, fr = explain(game, "en"), explain(game, "fr")
+    assert "- Is rich (p) when the coins of p are at least 5." in en
+    assert "- Est riche (p) quand les pièces de p valent au moins 5." in fr
+    assert "If is rich (you): gain 1 coin." in en and "the is rich" not in en
+    assert "it is not so that everyone is rich." in en and "()" not in en
+    assert "il est faux que tout le monde est riche." in fr and "()" not in fr
+
+
+def test_thesauros_says_its_capitalised_terms_and_zones_as_the_rulebook_writes_them():
+    # the EN rulebook writes "Reputation Points", "Double Action tile", "Metal Detector" and
+    # "Zone 7" with capitals (`en_grammar: cap`); a zone is feminine in French
+    folder = regen.default_folder()
+    en = (folder / "thesauros.en.txt").read_text(encoding="utf-8")
+    fr = (folder / "thesauros.fr.txt").read_text(encoding="utf-8")
+    assert "Gain 1 Reputation Point." in en and "Lose 1 Double Action tile." in en
+    assert "One Metal Detector for each entry" in en and "to is the Zone 7: Port and Lagoon" in en
+    for lowered in ("reputation Point", "double Action", "metal Detector", "zone 7"):
+        assert lowered not in en
+    assert "la position de x devient la zone 7 : Port et lagon." in fr and "le zone 7" not in fr
+
+
+SMALL = """\
+game: small
+players: 2
+terms:
+  coins: {en: Coins, fr: Pièces, en_grammar: pl, fr_grammar: f pl}
+  take: {en: Take, fr: Prendre}
+  rest: {en: Rest, fr: Repos}
+  play: {en: Play, fr: Partie, fr_grammar: f}
+  bonus: {en: Bonus, fr: Prime, fr_grammar: f}
+  deck: {en: Deck, fr: Pioche, fr_grammar: f}
+  hand: {en: Hand, fr: Main, fr_grammar: f}
+  card: {en: Card, fr: Carte, fr_grammar: f}
+counters:
+  coins: {per: player, initial: 3}
+zones:
+  deck: {}
+  hand: {per: player}
+items:
+  card: {count: 6, zone: deck}
+flow:
+  - phase: play
+    steps:
+      - turns: {first: 0, actions: [take], per_turn: 1, until: one_round}
+actions:
+  take:
+    effect: |
+      draw 2 from deck to hand, keep 1 as kept, return the rest to the bottom
+      may do rest else lose 1 coins
+  rest:
+    effect: gain 1 coins
+triggers:
+  bonus:
+    when: after take
+    limit: {times: 1, per: turn}
+    effect: gain 1 coins
+scoring:
+  score: coins
+"""
+
+
+def test_a_kept_name_an_inner_sentence_and_a_trigger_limit_read_as_words(tmp_path):
+    game = make_game(tmp_path, SMALL)
+    en, fr = explain(game, "en"), explain(game, "fr")
+    # the name a draw gives what it keeps is said where it is given
+    assert "Draw 2 from the deck into your hand, and keep 1 of them (kept); put the rest" in en
+    assert "puis gardes-en 1 (kept) ; remets les autres" in fr
+    # a statement said inside a sentence goes on without a capital letter
+    assert "You may do “Rest”; if not, lose 1 coin." in en
+    assert "Tu peux faire « Repos » ; sinon, perds 1 pièce." in fr
+    # a trigger's limit of 1 is once, as an action's is
+    assert "after “Take” (at most once per turn)" in en and "1 times" not in en
+    assert "(au plus une fois par tour)" in fr
+
+
+BANK = """\
+game: bank
+players: 2
+terms:
+  accounts: {en: Accounts, fr: Comptes, en_grammar: pl, fr_grammar: pl}
+  damage: {en: Damage, fr: Dégâts, fr_grammar: pl}
+  take: {en: Take, fr: Prendre}
+  play: {en: Play, fr: Partie, fr_grammar: f}
+  fee: {en: Transfer fee, fr: Frais de virement, fr_grammar: pl}
+counters:
+  fee: {initial: 2}
+  accounts:
+    per: player
+    each: [a, b]
+    initial: 5
+    transfer: {fee: "{fee}", from: [a, b]}
+  damage: {per: player, initial: 0}
+flow:
+  - phase: play
+    steps:
+      - turns: {first: 0, actions: [take], per_turn: 1, until: one_round}
+actions:
+  take:
+    effect: pay 6 from accounts["a"]
+scoring:
+  score: accounts["a"]
+  tie_break: ["-damage", 'accounts["b"]']
+"""
+
+
+@pytest.mark.parametrize("fee, en_fee, fr_fee", [
+    ("2", "each paying a fee of 2", "chacun payant des frais de 2"),
+    ("fee + 1", "each paying the transfer fee + 1", "chacun payant les frais de virement + 1")])
+def test_a_transfer_and_tie_breaks_read_as_sentences(tmp_path, fee, en_fee, fr_fee):
+    game = make_game(tmp_path, BANK.replace("{fee}", fee))
+    en, fr = explain(game, "en"), explain(game, "fr")
+    # one account that is short, said in the singular; the fee said once
+    assert f"; a short account is made up from “a” and “b”, {en_fee}." in en
+    assert f" ; s'il manque sur un compte, on complète avec « a » et « b », {fr_fee}." in fr
+    assert "- Ties are broken by your damage (lowest first), then your accounts (“b”) " \
+           "(highest first)." in en
+    assert "- En cas d'égalité : tes dégâts (le plus petit d'abord), puis tes comptes (« b ») " \
+           "(le plus grand d'abord)." in fr
+
+
+def test_the_values_given_to_an_action_and_a_written_list_gone_through_are_all_of_them(tmp_path):
+    text = SMALL.replace("      may do rest else lose 1 coins\n",
+                         "      for each n in [1, 2, 3]:\n        do give with a = n, b = 2\n") \
+        .replace("  rest:\n    effect: gain 1 coins\n",
+                 "  rest:\n    effect: gain 1 coins\n  give:\n    takes: [a, b]\n"
+                 "    effect: gain a + b coins\n") \
+        .replace("  take: {en: Take, fr: Prendre}\n",
+                 "  take: {en: Take, fr: Prendre}\n  give: {en: Give, fr: Donner}\n")
+    game = make_game(tmp_path, text)
+    en, fr = explain(game, "en"), explain(game, "fr")
+    assert "- For each n in 1, 2 and 3: do “Give” with a = n and b = 2." in en
+    assert "- Pour chaque n de 1, 2 et 3 : fais « Donner » avec a = n et b = 2." in fr
+
+
+@pytest.mark.parametrize("source, fr, en", [
+    ("full(hand)", "ta main est pleine", "your hand is full"),
+    ("not full(hand)", "ta main n'est pas pleine", "your hand is not full"),
+    ("full(coins)", "tes pièces sont pleines", "your coins are full"),
+    ("not full(deck)", "la pioche n'est pas pleine", "the deck is not full"),
+])
+def test_full_agrees_with_its_zone(tmp_path, source, fr, en):
+    from meeplang.dsl.parser import parse_expression
+
+    game = make_game(tmp_path, SMALL)
+    assert str(Sentences(game, "fr").expr(parse_expression(source))) == fr
+    assert str(Sentences(game, "en").expr(parse_expression(source))) == en

@@ -100,7 +100,7 @@ class Explanation:
             lines.append(Line(0, self.say.word("sub", name=self.say.word("formulas"))))
             for f in g.formulas.values():
                 form = "formula" if f.params else "none"
-                if "pred" in self.say.term(f.name).notes:
+                if self.say.is_condition(f.name):
                     form = "predicate" if f.params else "predicate_none"
                 with self.say.scope(*f.params):
                     body = self.say.expr(f.body)
@@ -129,9 +129,11 @@ class Explanation:
                 phrase = self._fill("Counter", "clamp", text=phrase)
         if c.transfer is not None:
             t = c.transfer
-            phrase = self.say.plain(f"{phrase}; " + str(self._fill(
-                "Transfer", name=say.term(c.name), fee=say.expr(t.fee),
-                sources=say.join([say.value(k) for k in t.sources], "and"))))
+            # a fee written as a number is "a fee of 2"; an expression names the fee itself
+            phrase = self._fill("Transfer", "number" if isinstance(t.fee, A.Num) else "expr",
+                                text=phrase, name=say.term(c.name, singular=True),
+                                fee=say.expr(t.fee),
+                                sources=say.join([say.value(k) for k in t.sources], "and"))
         return phrase
 
     def zone(self, z):
@@ -337,10 +339,14 @@ class Explanation:
             return self._fill("Limit", per)
         return self._fill("Limit", "phase", name=self.say.term(per))
 
+    def times_per(self, times, per: str):
+        """`at most 2 times per round`, `at most once per turn`."""
+        once = isinstance(times, A.Num) and times.value == 1
+        return self._fill("Limit", "once" if once else "limit", times=self.say.expr(times),
+                          per=self.per(per))
+
     def limit(self, lim):
-        once = isinstance(lim.times, A.Num) and lim.times.value == 1
-        phrase = self._fill("Limit", "once" if once else "limit", times=self.say.expr(lim.times),
-                            per=self.per(lim.per))
+        phrase = self.times_per(lim.times, lim.per)
         if lim.shared:
             phrase = self._fill("Limit", "shared", text=phrase)
         if lim.cond is not None:
@@ -387,8 +393,8 @@ class Explanation:
             if t.immediate:
                 when = self._fill("Trigger", "immediate", text=when)
             if t.limit is not None:
-                when = self._fill("Trigger", "limit", text=when, limit=say.expr(t.limit),
-                                  per=self.per(t.limit_per))
+                when = self._fill("Trigger", "limit", text=when,
+                                  limit=self.times_per(t.limit, t.limit_per))
             lines.append(Line(0, self._s(self._fill("Trigger", "heading", name=say.term(t.name),
                                                     when=when))))
             lines += say.block(t.effect, 1)

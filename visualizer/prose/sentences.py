@@ -108,6 +108,18 @@ class Sentences:
             notes = notes - {"pl"}
         return Phrase(text, self.grammar, noun=True, notes=notes)
 
+    def field(self, name: str) -> Phrase:
+        """A field's term, as read in `x.NAME`: its own (`.dive`) where the game gives one."""
+        from meeplang.dsl.terms import field_key
+
+        return self.term(field_key(self.game.terms or {}, name))
+
+    def is_condition(self, formula: str) -> bool:
+        """A formula said as a condition (`the station holds (p)`), in every language."""
+        from meeplang.dsl.terms import is_condition
+
+        return is_condition(self.game.terms or {}, formula)
+
     def counted(self, key: str, n: int) -> Phrase:
         """A game term said of `n` things: `1 deeple`, `45 deeples` (the term's `LANG_plural`,
         else the language's regular plural)."""
@@ -144,8 +156,9 @@ class Sentences:
         return self.plain(self.template(construct, form).format(**values))
 
     def agreeing(self, phrase: Phrase, head: Phrase) -> Phrase:
-        """A phrase that agrees like its head noun (`tes points` is plural: `valent`)."""
-        return attrs.evolve(phrase, notes=head.notes & {"pl"})
+        """A phrase that agrees like its head noun (`tes points` is plural: `valent`; `la salle`
+        is feminine: `pleine`)."""
+        return attrs.evolve(phrase, notes=head.notes & {"pl", "f"})
 
     def word(self, key: str, /, **fields) -> str:
         return self.words[key].format(**fields)
@@ -245,7 +258,7 @@ class Sentences:
         return self.fill("Str", "text", value=text)
 
     def _Attr(self, e):
-        name = self.term(e.name)
+        name = self.field(e.name)
         if e.name in self.flags:
             return self.fill("Attr", "flag", name=name, obj=self.expr(e.obj))
         if isinstance(e.obj, A.Name) and e.obj.name == "you":
@@ -278,8 +291,8 @@ class Sentences:
         fields = {f"a{i}": a for i, a in enumerate(args)}
         if e.func in self.game.formulas:
             joined = self.join(args, "sep")
-            if "pred" in self.term(e.func).notes:
-                form = "predicate"
+            if self.is_condition(e.func):
+                form = "predicate" if e.args else "predicate_none"
             elif not e.args:
                 form = "formula_none"
             elif len(e.args) == 1 and isinstance(e.args[0], A.Name) and e.args[0].name == "you":
@@ -289,6 +302,8 @@ class Sentences:
             name = self.term(e.func)
             return self.agreeing(self.fill("Call", form, name=name, args=joined, **fields), name)
         form = self._call_form(e)
+        if args:  # `la salle est pleine`
+            form = self._agreeing_form("Call", form, args[0])
         return self.fill("Call", form, args=self.join(args, "and"), **fields)
 
     def _call_form(self, e) -> str:
@@ -361,19 +376,31 @@ class Sentences:
             return self.fill("Compare", "is_you" if op == "==" else "is_not_you",
                              right=self.expr(left))
         if isinstance(right, A.Const) and right.value is None and op in ("==", "!="):
-            return self.fill("Compare", "is_none" if op == "==" else "is_not_none",
-                             left=self.expr(left))
+            subject = self.expr(left)
+            return self.fill("Compare", self._agreeing_form(
+                "Compare", "is_none" if op == "==" else "is_not_none", subject), left=subject)
         if isinstance(right, A.ListExpr) and op in ("in", "not in"):
-            return self.fill("Compare", op + "_list", left=self.expr(left),
-                             right=self.expr(right))
+            subject = self.expr(left)
+            return self.fill("Compare", self._agreeing_form("Compare", op + "_list", subject),
+                             left=subject, right=self.expr(right))
         if op == "==" and isinstance(right, (A.Num, A.Neg)):
             op = "num=="
         elif not isinstance(right, (A.Num, A.Neg)) and op + "_expr" in self.templates["Compare"]:
             op += "_expr"  # a language whose `more than N` does not suit an expression
         subject = self._operand_of(left, right)
-        if "pl" in subject.notes:
-            op += "_pl"
-        return self.fill("Compare", op, left=subject, right=self._operand_of(right, left))
+        return self.fill("Compare", self._agreeing_form("Compare", op, subject), left=subject,
+                         right=self._operand_of(right, left))
+
+    def _agreeing_form(self, construct: str, form: str, subject: Phrase) -> str:
+        """A verb or an adjective agrees with its subject where the language has the form for
+        it: `existe`, `existent`; `plein`, `pleine`, `pleins`, `pleines`."""
+        table = self.templates[construct]
+        number = "_pl" if "pl" in subject.notes else ""
+        gender = "_f" if "f" in subject.notes else ""
+        for suffix in (gender + number, number):
+            if suffix and form + suffix in table:
+                return form + suffix
+        return form
 
     def _BoolOp(self, e, form: str | None = None):
         def side(x):
@@ -399,7 +426,8 @@ class Sentences:
         if isinstance(o, A.Call) and o.func not in self.game.formulas and o.args:
             form = self._call_form(o) + "_not"  # a built-in's negative: `tu n'as pas passé`
             if form in self.templates["Call"]:
-                return self.fill("Call", form, a0=self.expr(o.args[0]))
+                subject = self.expr(o.args[0])
+                return self.fill("Call", self._agreeing_form("Call", form, subject), a0=subject)
         if isinstance(o, A.Compare):
             return self._Compare(o, _OPPOSITE[o.op])
         if isinstance(o, A.Comprehension) and o.func == "any":  # for no t in ..., ...
@@ -407,7 +435,7 @@ class Sentences:
         if isinstance(o, A.CanExpr):
             return self._CanExpr(o, "cannot")
         if isinstance(o, A.Attr) and o.name in self.flags:
-            return self.fill("Not", "not_flag", name=self.term(o.name), obj=self.expr(o.obj))
+            return self.fill("Not", "not_flag", name=self.field(o.name), obj=self.expr(o.obj))
         option = self.game.options.get(o.name) if isinstance(o, A.Name) else None
         if option is not None and isinstance(option.default, bool):
             return self.fill("Not", "option_off", term=self.term(o.name),
@@ -436,8 +464,7 @@ class Sentences:
 
     def args(self, args) -> Phrase:
         return self.join([self.expr(v) if isinstance(v, A.Name) and v.name == n else
-                          self.plain(f"{self.name(n)} = {self.expr(v)}") for n, v in args],
-                         "last_and" if "last_and" in self.templates["ListExpr"] else "last")
+                          self.plain(f"{self.name(n)} = {self.expr(v)}") for n, v in args], "and")
 
     def _CanExpr(self, e, form: str = "can"):
         action = self.action(e.action, e.value)
@@ -476,15 +503,14 @@ class Sentences:
     def inline(self, s) -> Phrase:
         """A statement said inside another sentence (`may do X else STATEMENT`)."""
         lines = self.stmt(s, 0)
-        return self.plain(" ".join(line.text for line in lines).rstrip("."))
+        return self.plain(continued(" ".join(line.text for line in lines).rstrip(".")))
 
     def headed(self, header: Phrase, body, depth: int) -> list[Line]:
         """`If X: body`: one line when the body is one simple sentence, else nested lines."""
         inner = self.block(body, depth + 1)
         head = self.sentence(header)
         if len(inner) == 1 and not inner[0].text.endswith(":"):
-            text = inner[0].text
-            return [Line(depth, f"{head} {text[:1].lower()}{text[1:]}")]
+            return [Line(depth, f"{head} {continued(inner[0].text)}")]
         return [Line(depth, head)] + inner
 
     def _SetStmt(self, s, depth):
@@ -495,7 +521,7 @@ class Sentences:
             return self.fill("SetStmt", "set_you", target=self.expr(t))
         if isinstance(t, A.Attr) and t.name in self.flags and isinstance(v, A.Const):
             return self.fill("SetStmt", "flag_true" if v.value else "flag_false",
-                             name=self.term(t.name), obj=self.expr(t.obj))
+                             name=self.field(t.name), obj=self.expr(t.obj))
         target, form = self.expr(t), "set"
         if not isinstance(v, (A.Num, A.Neg, A.BinOp)) and "set_expr" in self.templates["SetStmt"]:
             # a language whose `set X to` suits numbers only (`X devient le gagnant`)
@@ -584,7 +610,8 @@ class Sentences:
     def _DrawStmt(self, s, depth):
         phrase = self.fill("DrawStmt", "any_of" if s.any_of else "draw", count=self.expr(s.count),
                            source=self.expr(s.source), dest=self.expr(s.dest))
-        phrase = self.fill("DrawStmt", "keep", text=phrase, keep=self.expr(s.keep))
+        phrase = self.fill("DrawStmt", "keep" if s.name is None else "keep_as", text=phrase,
+                           keep=self.expr(s.keep), name=self.name(s.name or ""))
         if s.cond is not None:
             phrase = self.fill("DrawStmt", "where", text=phrase, cond=self.expr(s.cond))
         return self.fill("DrawStmt", s.rest, text=phrase)
@@ -661,6 +688,8 @@ class Sentences:
             if source.cond is not None:
                 phrase = self.fill("Comprehension", "where", head=phrase,
                                    cond=self.expr(source.cond))
+        elif isinstance(source, A.ListExpr):  # every value written: `2, 3, 4 and 5`
+            phrase = self._ListExpr(source, "and")
         else:
             phrase = self.expr(source)
         return self.headed(self.fill("ForEachStmt", var=self.name(s.var), source=phrase),
@@ -678,3 +707,9 @@ def _is_selection(e) -> bool:
     """`[m for m in L if C]`: a list of some of a list's values, as they are."""
     return isinstance(e, A.Comprehension) and e.func is None and isinstance(e.elem, A.Name) \
         and e.elem.name == e.var
+
+
+def continued(sentence: str) -> str:
+    """A sentence going on inside another (`If X: gain 1 coin`, `...; if not, lose 1 point`):
+    without its capital letter."""
+    return sentence[:1].lower() + sentence[1:]
