@@ -395,7 +395,9 @@ def test_a_built_in_call_takes_the_form_of_its_arguments(tmp_path, source, said)
     ("coins == none", "tes pièces n'existent pas", "your coins are none"),
     ("coins != none", "tes pièces existent", "your coins are not none"),
     ("coins in [1, 2]", "tes pièces sont 1 ou 2", "your coins are 1 or 2"),
-    ("coins not in [1, 2]", "tes pièces ne sont ni 1 ou 2", "your coins are not 1 or 2"),
+    ("coins not in [1, 2]", "tes pièces ne sont ni 1 ni 2", "your coins are not 1 or 2"),
+    ("coins not in [1, 2, 3]", "tes pièces ne sont ni 1, ni 2 ni 3", "your coins are not 1, 2 or 3"),
+    ("coins not in [1]", "tes pièces ne sont pas 1", "your coins are not 1"),
     ("coins >= 2", "tes pièces valent au moins 2", "your coins are at least 2"),
 ])
 def test_a_comparison_agrees_with_a_plural_subject(tmp_path, source, fr, en):

@@ -76,7 +76,7 @@ TEMPLATES = {
         "where": "{head} where {cond}",
     },
     "ListExpr": {"empty": "nothing", "sep": ", ", "last": " or ", "and": " and ", "then": ", then ",
-                 "nowhere": "nowhere"},
+                 "nor_sep": ", ", "nor": " or ", "nowhere": "nowhere"},
     "BinOp": {"+": "{left} + {right}", "-": "{left} − {right}", "*": "{left} × {right}",
               "/": "{left} ÷ {right}", "//": "{left} ÷ {right} rounded down",
               "%": "the remainder of {left} ÷ {right}", "paren": "({text})",

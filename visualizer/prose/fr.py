@@ -74,7 +74,7 @@ TEMPLATES = {
         "where": "{head} où {cond}",
     },
     "ListExpr": {"empty": "rien", "sep": ", ", "last": " ou ", "and": " et ", "then": ", puis ",
-                 "nowhere": "nulle part"},
+                 "nor_sep": ", ni ", "nor": " ni ", "nowhere": "nulle part"},
     "BinOp": {"+": "{left} + {right}", "-": "{left} − {right}", "*": "{left} × {right}",
               "/": "{left} ÷ {right}", "//": "{left} ÷ {right} arrondi à l'inférieur",
               "%": "le reste de {left} ÷ {right}", "paren": "({text})",

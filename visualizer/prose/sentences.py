@@ -317,11 +317,12 @@ class Sentences:
         return form
 
     def join(self, phrases, last: str = "last") -> Phrase:
-        """`a, b or c` (`then`: `a, then b`)."""
+        """`a, b or c` (`then`: `a, then b`; `nor`: what a negation goes through, `ni a ni b`)."""
         texts = [str(p) for p in phrases]
         if len(texts) <= 1:
             return self.plain("".join(texts))
-        sep, end = self.template("ListExpr", "sep"), self.template("ListExpr", last)
+        sep = self.template("ListExpr", "nor_sep" if last == "nor" else "sep")
+        end = self.template("ListExpr", last)
         return self.plain(sep.join(texts[:-1]) + end + texts[-1])
 
     def _Comprehension(self, e):
@@ -381,8 +382,9 @@ class Sentences:
                 "Compare", "is_none" if op == "==" else "is_not_none", subject), left=subject)
         if isinstance(right, A.ListExpr) and op in ("in", "not in"):
             subject = self.expr(left)
-            return self.fill("Compare", self._agreeing_form("Compare", op + "_list", subject),
-                             left=subject, right=self.expr(right))
+            form = "!=" if op == "not in" and len(right.items) == 1 else op + "_list"
+            return self.fill("Compare", self._agreeing_form("Compare", form, subject), left=subject,
+                             right=self._ListExpr(right, "nor" if op == "not in" else "last"))
         if op == "==" and isinstance(right, (A.Num, A.Neg)):
             op = "num=="
         elif not isinstance(right, (A.Num, A.Neg)) and op + "_expr" in self.templates["Compare"]:
