@@ -401,11 +401,14 @@ def test_a_built_in_call_takes_the_form_of_its_arguments(tmp_path, source, said)
     ("coins >= 2", "tes pièces valent au moins 2", "your coins are at least 2"),
 ])
 def test_a_comparison_agrees_with_a_plural_subject(tmp_path, source, fr, en):
+    assert _said_in_both(make_game(tmp_path, TINY), source) == (fr, en)
+
+
+def _said_in_both(game, source: str) -> tuple:
+    """An expression of `game` as said in French and in English."""
     from meeplang.dsl.parser import parse_expression
 
-    game = make_game(tmp_path, TINY)
-    assert str(Sentences(game, "fr").expr(parse_expression(source))) == fr
-    assert str(Sentences(game, "en").expr(parse_expression(source))) == en
+    return tuple(str(Sentences(game, lang).expr(parse_expression(source))) for lang in ("fr", "en"))
 
 
 def test_a_condition_formula_and_lists_put_together_read_as_words(new_eden_said):
@@ -674,8 +677,4 @@ def test_the_values_given_to_an_action_and_a_written_list_gone_through_are_all_o
     ("not full(deck)", "la pioche n'est pas pleine", "the deck is not full"),
 ])
 def test_full_agrees_with_its_zone(tmp_path, source, fr, en):
-    from meeplang.dsl.parser import parse_expression
-
-    game = make_game(tmp_path, SMALL)
-    assert str(Sentences(game, "fr").expr(parse_expression(source))) == fr
-    assert str(Sentences(game, "en").expr(parse_expression(source))) == en
+    assert _said_in_both(make_game(tmp_path, SMALL), source) == (fr, en)
