@@ -20,6 +20,10 @@ class Option:
     max: int | None
     doc: dict  # language -> what the option means (a plain `doc:` text is English); {} for none
     pos: Pos = _pos
+    # where `min:` and `max:` are written (a variant's own file when it changes them), for
+    # `check --deep`, which plays the game at each bound
+    min_pos: Pos | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+    max_pos: Pos | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 
 @attrs.frozen

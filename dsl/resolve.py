@@ -297,7 +297,9 @@ class _Builder:
             pos = sec.key_pos[key]
             if isinstance(value, dict):
                 out[key] = Option(key, value["default"], value.get("min"), value.get("max"),
-                                  _texts(value.get("doc", {})), pos=pos)
+                                  _texts(value.get("doc", {})), pos=pos,
+                                  min_pos=value.pos_of("min") if "min" in value else None,
+                                  max_pos=value.pos_of("max") if "max" in value else None)
                 _check_bounds(f"option {key}", "default", value, pos)
             else:
                 out[key] = Option(key, value, None, None, {}, pos=pos)

@@ -1,6 +1,9 @@
 """`meeplang check --deep`: play many random games of every variant and player count and check
 that nothing breaks: invariants after every step, exact replay of every log, and save/load at a
-random decision continuing exactly like the uninterrupted game.
+random decision continuing exactly like the uninterrupted game. Then play each numeric option at
+each of its bounds (`min:`, `max:`): a bound says the game can be played with that value, so one
+that breaks a game (a table read past its end, a game that can no longer end) is an error at
+the bound.
 """
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ import random
 
 import attrs
 
-from meeplang.dsl.errors import MeeplangError
+from meeplang.dsl.errors import MeeplangError, Pos
 from meeplang.dsl.model import players_text
 from meeplang.dsl.resolve import load_game
 
@@ -29,11 +32,23 @@ class Break:
     seed: int
     step: int
     what: str
+    # for a game played with an option at one of its bounds: (option, "min" or "max", value)
+    # and where the bound is written
+    bound: tuple | None = None
+    pos: Pos | None = None
 
     def __str__(self) -> str:
-        return (f"{self.target} with {players_text(self.players, self.players)}, seed {self.seed}, at decision "
-                f"{self.step}: {self.what}\n  reproduce: meeplang play {self.target} --players "
-                f"{self.players} --seed {self.seed} --trace")
+        option = "" if self.bound is None else f" --option {self.bound[0]}={self.bound[2]}"
+        game = (f"{self.target} with {players_text(self.players, self.players)}, seed {self.seed}, "
+                f"at decision {self.step}")
+        reproduce = (f"  reproduce: meeplang play {self.target} --players {self.players} --seed "
+                     f"{self.seed}{option} --trace")
+        if self.bound is None:
+            return f"{game}: {self.what}\n{reproduce}"
+        name, which, value = self.bound
+        head = MeeplangError(f"option {name}: the game does not play at its {which} {value} "
+                             f"({game})", self.pos).render()
+        return head + "\n  " + self.what.replace("\n", "\n  ") + "\n" + reproduce
 
 
 @attrs.define
@@ -44,11 +59,12 @@ class Summary:
     reloads: int = 0
     checks: int = 0
     runs: list = attrs.Factory(list)  # (target, players, games)
+    bounds: list = attrs.Factory(list)  # (target, option, "min"/"max", value, player counts)
 
 
-def _play_checked(game, target, players, seed, agents):
+def _play_checked(game, target, players, seed, agents, options=None):
     """Play one game, checking invariants after every decision. Returns (engine, Break|None)."""
-    engine = Engine(game, players, seed)
+    engine = Engine(game, players, seed, options)
     seats = make_agents(agents, players, seed)
     step = 0
     try:
@@ -88,6 +104,38 @@ def _replay_and_reload(engine, target, players, seed, rng) -> Break | None:
     return None
 
 
+def option_bounds(game) -> list[tuple]:
+    """(option, "min" or "max", value, where it is written) for each bound of a numeric option
+    that is not its default (the default is what every other game plays)."""
+    out = []
+    for o in game.options.values():
+        for which, value, pos in (("min", o.min, o.min_pos), ("max", o.max, o.max_pos)):
+            if type(value) is int and value != o.default:
+                out.append((o.name, which, value, pos))
+    return out
+
+
+def play_bounds(game, target: str, agents: str = "random", seed: int = 0,
+                counts: list | None = None, summary: Summary | None = None) -> Break | None:
+    """One game at each bound of each numeric option, with the fewest and the most players (or
+    `counts`), checking invariants after every decision; the first bound that breaks a game."""
+    if counts is None:
+        counts = sorted({game.min_players, game.max_players})
+    s = game_seed(seed, 0)
+    for name, which, value, pos in option_bounds(game):
+        for players in counts:
+            _, steps, broken = _play_checked(game, target, players, s, agents, {name: value})
+            if summary is not None:
+                summary.games += 1
+                summary.decisions += steps
+                summary.checks += steps + 1
+            if broken is not None:
+                return attrs.evolve(broken, bound=(name, which, value), pos=pos)
+        if summary is not None:
+            summary.bounds.append((target, name, which, value, tuple(counts)))
+    return None
+
+
 def targets_of(name: str) -> list[str]:
     base, _, variant = name.partition(":")
     if variant:
@@ -119,4 +167,7 @@ def run_deep(name: str, games_per_count: int = 5, agents: str = "random", seed: 
                 if progress:
                     progress(target, players, i)
             summary.runs.append((target, players, games_per_count))
+        broken = play_bounds(game, target, agents, seed, summary=summary)
+        if broken is not None:
+            return summary, broken
     return summary, None

@@ -91,14 +91,21 @@ def cmd_deep_check(args) -> int:
             {"target": t, "players": p, "games": n} for t, p, n in summary.runs],
             "games": summary.games, "decisions": summary.decisions, "checks": summary.checks,
             "replays": summary.replays, "reloads": summary.reloads,
-            "broken": None if broken is None else str(broken)})
+            "bounds": [{"target": t, "option": o, "bound": w, "value": v, "players": list(c)}
+                       for t, o, w, v, c in summary.bounds],
+            "broken": None if broken is None else str(broken),
+            **({} if broken is None or broken.pos is None else {"at": {
+                "path": broken.pos.path, "line": broken.pos.line, "col": broken.pos.col}})})
         return 0 if broken is None else 1
     for target, players, games in summary.runs:
         print(f"ok: {target} with {players_text(players, players)}: {games} games")
+    for target, option, which, value, counts in summary.bounds:
+        print(f"ok: {target} with {option} at its {which} {value}: "
+              + ", ".join(players_text(n, n) for n in counts))
     print(f"{summary.games} games, {summary.decisions} decisions, {summary.checks} invariant "
           f"checks, {summary.replays} replays, {summary.reloads} save/load round trips")
-    if broken is not None:
-        print(f"BROKEN: {broken}", file=sys.stderr)
+    if broken is not None:  # a bound that does not play is an error at the bound
+        print(str(broken) if broken.pos is not None else f"BROKEN: {broken}", file=sys.stderr)
         return 1
     return 0
 
@@ -240,7 +247,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.add_argument("--strict", action="store_true", help="treat warnings as errors")
     s.add_argument("--deep", action="store_true", help="also play random games of every variant "
-                   "and player count, checking invariants, replay and save/load")
+                   "and player count, checking invariants, replay and save/load, and a game with each "
+                   "option at each of its bounds")
     s.add_argument("-n", type=int, default=5, help="games per variant and player count (--deep)")
     s.add_argument("--agents", default="random", help="agents for --deep games")
     s.add_argument("--seed", type=int, default=0, help="master seed for --deep games")

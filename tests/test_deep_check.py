@@ -1,4 +1,6 @@
 """`meeplang check --deep` passes on every bundled game and variant (a few games each)."""
+import json
+
 import pytest
 
 from meeplang.dsl.loader import bundled_games
@@ -41,3 +43,44 @@ scoring: {score: points}
     err = capsys.readouterr().err
     assert "BROKEN:" in err and "invariant points_stay_small" in err and "is false" in err
     assert f"reproduce: meeplang play {folder} --players 2 --seed" in err
+
+
+BOUND_GAME = """
+game: bounded
+players: [2, 3]
+options:
+  pick: {default: 1, min: 0, max: 5}     # the table has 3 entries: 3, 4 and 5 cannot play
+counters:
+  points: {per: player, initial: 0}
+tables:
+  values: [1, 2, 3]
+flow:
+  - turns: {first: 0, actions: [score], per_turn: 1, until: one_round}
+actions:
+  score: {effect: "gain values[pick] points"}
+scoring: {score: points}
+"""
+
+
+def test_deep_check_plays_each_option_bound_and_reports_one_that_does_not_play(tmp_path, capsys):
+    """An option's bounds are values the game says it can play: `check --deep` plays each one
+    (here at 2 and 3 players) and reports the first that breaks a game as an error at the bound,
+    with the game that broke and how to reproduce it."""
+    folder = tmp_path / "bounded"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(BOUND_GAME)
+    assert main(["check", "--deep", str(folder), "-n", "1"]) == 1
+    out, err = capsys.readouterr()
+    assert f"ok: {folder} with pick at its min 0: 2 players, 3 players" in out
+    first = err.splitlines()[0]
+    assert first.startswith(f"{folder / 'game.yaml'}:5:35: error: option pick: the game does "
+                            f"not play at its max 5 ({folder} with 2 players, seed ")
+    assert "game.yaml:13:25: error: no entry 5" in err     # what broke, where
+    assert "--option pick=5 --trace" in err and "Traceback" not in err
+    assert main(["check", "--deep", str(folder), "-n", "1", "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is False and report["at"] == {
+        "path": str(folder / "game.yaml"), "line": 5, "col": 35}
+    (folder / "game.yaml").write_text(BOUND_GAME.replace("max: 5", "max: 2"))
+    assert main(["check", "--deep", str(folder), "-n", "1"]) == 0
+    assert f"ok: {folder} with pick at its max 2: 2 players, 3 players" in capsys.readouterr().out

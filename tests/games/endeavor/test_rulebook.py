@@ -315,6 +315,26 @@ def test_rulebook_e15_discover_falls_back_to_the_shallowest_open_level():
     assert labels(e) == ["pile[3]"]                               # the shallowest one only
 
 
+def test_discover_with_one_tile_left_in_its_piles_draws_that_one():
+    """FR l.485-487, 510-514: a Discover draws two tiles from its levels' piles and keeps one;
+    the fallback to other levels is for a Discover that cannot be resolved at all. With one tile
+    left in the piles of "1-2" (level 2 has room, its pile is spent), the Discover draws the one
+    tile there is, keeps it and places it (no game stops on a pile that ran short)."""
+    e = turn_start()
+    atoll = one(e, "atoll")
+    for x in list(zone(e, "pile[1]")) + list(zone(e, "pile[2]")):
+        if x != atoll:
+            put(e, x, "tile_box")
+    discover_position(e)
+    play(e, "sonar calm_right")
+    while e.decision.kind in ("draw pile", "keep t"):
+        assert labels(e) in (["pile[1]"], [atoll])              # only the Atoll to draw and keep
+        play(e, labels(e)[0])
+    assert e.decision.kind == "choose col" and zone(e, "drawn_tiles@0") == [atoll]
+    play(e, labels(e)[0])
+    assert atoll in zone(e, "ocean") and zone(e, "pile[1]") == [] and zone(e, "drawn_tiles@0") == []
+
+
 def test_rulebook_e16_discover_when_the_play_area_is_complete():
     e = turn_start()
     for level in range(1, 6):

@@ -143,6 +143,76 @@ def test_rulebook_ex_11_the_first_timer_met_is_only_discarded():
     assert labels(e) == ["timer#2"]                      # only the second Timer moves now
 
 
+def test_one_score_that_passes_both_timers_ends_the_game():
+    """FR l.622: each Timer the score marker meets or passes is discarded, the second one ending
+    the game at once. 12 + 5 = 17 passes the Timers on 14 and 15 together: both go, the game
+    ends (each Timer is met on its own; the first one's discard does not hide the second)."""
+    e = example_8_game()
+    item(e, "timer#1")["space"] = 14
+    item(e, "timer#2")["space"] = 15
+    me(e)["notoriety"] = 12
+    for l in range(1, 6):
+        empty_out(e, f"dig[{l}]@0")
+    five = zone(e, "public")[0]
+    item(e, five).update(needs=["metal"], groups=[], points=5, credit=1, battery=0)
+    cubes(e, "dig[3]@0", "metal")
+    refresh(e)
+    play(e, "complete_contract 3", five)
+    play(e, labels(e)[0])
+    assert e.decision is None and e.result["scores"] == [17]
+    assert zone(e, "timers") == [] and sorted(zone(e, "spent_timers")) == ["timer#1", "timer#2"]
+    assert me(e)["credits"] == 3                         # ended right after the score
+
+
+def test_a_timer_that_moves_past_the_score_at_the_end_of_the_turn_is_met():
+    """FR l.622: « à la fin de votre tour, le premier des Timer rejoint votre marqueur »: a step
+    of 3 takes the Timer from 15 past the marker on 13; it is met all the same."""
+    e = example_8_game(timer_step=3)
+    item(e, "timer#1")["space"] = 15
+    me(e)["notoriety"] = 13
+    refresh(e)
+    quiet_turn(e)
+    play(e, "timer#1")
+    assert item(e, "timer#1")["space"] == 12 and zone(e, "spent_timers") == ["timer#1"]
+    assert e.decision is not None
+
+
+@pytest.mark.parametrize("step", [2, 3])
+def test_a_timer_step_that_jumps_over_a_cube_still_reaches_it(step):
+    """FR l.609, 617: a Timer « arrive sur » / « atteindra » a cube's space on its way down: a
+    step of 2 or 3 (the `timer_step` reading) down to 20 passes the technology on 21 without
+    stopping there; the cube still goes to the Store and its contract is discarded, as in Ex. 10."""
+    e = example_8_game(timer_step=step)
+    left, right = zone(e, "public")
+    next_type = track(e)[17]
+    item(e, "timer#1")["space"] = 20 + step
+    refresh(e)
+    quiet_turn(e)
+    play(e, "timer#1")
+    assert item(e, "timer#1")["space"] == 20
+    assert [item(e, c)["type"] for c in zone(e, "store[technology]")] == ["technology"]
+    assert left in zone(e, "contract_discard") and zone(e, "public")[0] == right
+    assert 21 not in track(e) and carried(e)[next_type] == zone(e, "public")[1]
+    assert sorted(track(e)) == [15, 17, 19]              # the cubes below are not reached yet
+
+
+def test_a_timer_step_reaches_every_cube_it_passes_highest_first():
+    """A step of 3 from 20 passes the cubes on 19 and 17, in that order: the cube on 19 takes
+    the right contract with it and the new card gets the reserve's next cube (the type on 17),
+    which the Timer then reaches too, so that card goes and the next one gets the fuel."""
+    e = example_8_game(timer_step=3)
+    left, right = zone(e, "public")
+    item(e, "timer#1")["space"] = 20
+    put(e, next(c for c in zone(e, "track") if item(e, c)["space"] == 21), "supply")
+    refresh(e)
+    quiet_turn(e)
+    play(e, "timer#1")
+    assert sorted(track(e)) == [15] and right in zone(e, "contract_discard")
+    assert zone(e, "public")[0] == left and len(zone(e, "contract_discard")) == 2
+    assert carried(e) == {"technology": left, "fuel": zone(e, "public")[1]}
+    assert zone(e, "reserve") == []
+
+
 def test_the_spy_moves_a_timer_back_instead_of_copying():
     """FR l.618: in solo the Spy draws contracts or moves a Timer of your choice back one space."""
     e = example_8_game()

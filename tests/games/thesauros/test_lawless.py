@@ -423,3 +423,27 @@ def test_lawless_full_games_many_seeds(players):
     for seed in range(5, 12):
         finished(play_checked(players, seed, "random", LAWLESS), players)
         finished(play_checked(players, seed, "first", LAWLESS), players)
+
+
+@pytest.mark.parametrize("sonar_aboard", [False, True])
+def test_a_satellite_map_is_a_plain_map_for_the_sonar(sonar_aboard):
+    """EN l.1284 (FR l.1266-1268): a satellite map "plays the same role as a classic Treasure
+    Map"; only the mercenary's maps are "much more specific" and spare their holder the sonar
+    (FR l.1499). A diver whose player holds site 4's satellite map needs a sonar for a sonar
+    treasure like any other (sample tile t4, column 1: a shark, then a $5 sonar treasure), and
+    pays its use ($1 from ME for a Basic Sonar, EN l.819-821)."""
+    from .test_rulebook import _at_sea, _cell, _dives, _to_zone_5
+    e = lawless()
+    drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 10})
+    gear = ["mask", "shark_cage"] + (["basic_sonar"] if sonar_aboard else [])
+    _at_sea(e, 0, 4, gear, tile="t4")
+    for x in [x for x in zone(e, "maps@0") if item(e, x)["number"] == 4]:
+        put(e, x, "map_bag")                                # site 4's map is a satellite one
+    put(e, items_of(e, "satellite_map", number=4)[0], "maps@0")
+    _to_zone_5(e, "0.1")
+    sonar = _cell(e, "t4", 1, 2)
+    assert (sonar in _dives(e)) == sonar_aboard
+    if sonar_aboard:
+        me_before = accounts(e, 0)["me"]
+        play(e, f"dive {sonar}")
+        assert accounts(e, 0)["me"] == me_before - 1 and sonar in zone(e, "treasures@0")

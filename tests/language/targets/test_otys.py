@@ -1141,7 +1141,7 @@ tables:
 zones:
   public: {}
   discard: {}
-  timers: {}                                        # the Timers in play, the next one on top
+  timers: {}                                        # the Timers in play
   spent_timers: {}
 items:
   contract: {count: 2, zone: public, fields: {points: "[5, 3][n - 1]"}}
@@ -1159,10 +1159,11 @@ actions:
     choose: timer in timers
     effect: add -1 to timer.space
 triggers:
-  score_meets_the_next_timer:                       # after each contract, or a Timer's move:
-    when: as soon as not empty(timers) and notoriety >= top(timers).space
-    timing: immediately                             # the Timer is discarded
-    effect: move top(timers) to spent_timers
+  score_meets_a_timer:                              # after each contract, or a Timer's move,
+    each: t in timers                               # each Timer met on its own
+    when: as soon as notoriety >= t.space
+    timing: immediately                             # is discarded
+    effect: move t to spent_timers
   no_timer_left:                                    # the second one gone: the game ends at once
     when: as soon as empty(timers)
     timing: immediately
@@ -1172,8 +1173,9 @@ scoring: {score: notoriety}
 
 
 def test_target_t_ot_14_solo_immediate_end(tmp_path):
-    """Ex. 11: the Timers are items in a pile, the next one on top; reaching it discards it, and
-    the game ends at once when no Timer is left (no flag counter picks the next Timer)."""
+    """Ex. 11: the Timers are items; reaching one discards it (one trigger instance per Timer,
+    `each: t in timers`, so a score passing both meets both), and the game ends at once when
+    no Timer is left (no flag counter picks the next Timer)."""
     game = make_game(tmp_path, SOLO_END.replace("{space: 16, zone: timers}",
                                                 "{space: 16, zone: spent_timers}"))
     e = start(game, players=1)                      # Ex. 11: first Timer gone, second on 14
@@ -1204,6 +1206,12 @@ def test_target_t_ot_14_solo_immediate_end(tmp_path):
     assert e.state["zones"]["spent_timers"] == ["timer#1"] and e.decision is not None
     play_labels(e, ["move_timer timer#2"])          # 18 -> 17 reaches the marker
     assert e.decision is None and e.result["scores"] == [17]
+    # one score that passes both Timers meets both: the game ends at once (FR l.622)
+    e = start(make_game(tmp_path, SOLO_END.replace("space: 14", "space: 15"),
+                        name="both"), players=1)
+    play_labels(e, ["complete_contract contract#1"])  # 17 passes 16 and 15
+    assert e.decision is None and e.result["scores"] == [17]
+    assert sorted(e.state["zones"]["spent_timers"]) == ["timer#1", "timer#2"]
 
 
 # ------------------------------------------------------------------ T-OT-15
