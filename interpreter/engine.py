@@ -12,6 +12,7 @@ game exactly, which is how logs are replayed, saves are loaded and the greedy ag
 """
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -21,6 +22,7 @@ from meeplang.dsl.model import Game, member_name, players_text
 
 from . import checkpoint as cpt
 from . import state as st
+from . import trace as tracing
 from .checkpoint import copy_state
 from .compile import (_MISSING, Compiled, Ctx, EndGame, EndTurn, PassTurn, limit_key, need_int,
                       need_items, plain_value)
@@ -110,7 +112,14 @@ class Engine:
         # traced: a program of its own whose statements note what they change (play --trace);
         # else the generated program (interpreter/generated.py), or the closures alone
         self.prog = Compiled(game, traced=True) if trace else program(game)
-        self.changes: list = []  # (events so far, rule position, [change, ...]) when traced
+        # when traced (interpreter/trace.py): (events so far, `path:line` of the rule or None
+        # for the engine, [(path, before, after), ...]); the state they start from, the state
+        # as last noted, the statements running
+        self.trace = trace
+        self.changes: list = []
+        self.trace_start: dict | None = None
+        self.seen: dict | None = None
+        self.trace_at: list = []
         # a decision's `hiding` (decisions.py): this engine when a choice may offer hidden items
         self.hiding = self if self.prog.may_hide else None
         self.budget, self.max_depth, self.record = step_budget, trigger_depth, record
@@ -224,21 +233,31 @@ class Engine:
     def _advance(self, value) -> Decision | None:
         try:
             d = self._gen.send(value)
+            if self.trace:
+                self._note()
             while d.player >= self.humans:  # an automa seat: its policy or its only option
                 index = self._automa_choice(d)
                 if self.record:
                     self.events.append({"event": "automa", "player": d.player, "kind": d.kind,
                                         "option": d.labels[index], "at": d.why})
                 d = self._gen.send(d.options[index])
+                if self.trace:
+                    self._note()
             self.decision = d
             self._asked()
         except StopIteration:
             self.decision = None
+            if self.trace:
+                self._note()
         except RecursionError:
             where = pos_of(self.decision.why) if self.decision is not None else None
             raise RuleError("the rules nest too deeply after this decision (expressions or "
                             "actions calling themselves?)", where) from None
         return self.decision
+
+    def _note(self) -> None:
+        """A traced game: what changed since the last note, under the rule asking now (if any)."""
+        tracing.note(self, self.trace_at[-1] if self.trace_at else None)
 
     def _automa_choice(self, d: Decision) -> int:
         """An automa decides by its `decide:` policy for this decision, else by its only option."""
@@ -426,6 +445,9 @@ class Engine:
             prog.initial_states[key] = copy_state(s)
         else:  # components depend only on seats and options: copy them instead of remaking
             s.update(copy_state(template))
+        if self.trace:  # what the trace's changes start from: the components as made
+            self.trace_start = copy.deepcopy(s)
+            self.seen = copy.deepcopy(s)
         if self.record:
             self.events.append({"event": "start", "players": self.n, "seed": self.seed})
         yield from self._play(Ctx(s, 0, {}, self), True)
@@ -532,6 +554,8 @@ class Engine:
         if scoring.ranks:  # the title each final score earns (`ranks:`)
             result["ranks"] = [scoring.rank(score) for score in scores]
         self.result = result
+        if self.trace:
+            self._note()
         if self.record:
             self.events.append({"event": "end", "scores": scores, "winners": winners,
                                 "state": st.state_hash(s)})
