@@ -30,7 +30,7 @@ from .decisions import ActionOption, Decision, label
 from .generated import program
 from .rehearsal import rehearse
 
-DEFAULT_STEP_BUDGET = 2_000_000  # loop passes, turns, actions and values gone through
+DEFAULT_STEP_BUDGET = 10_000_000  # per game: loop passes, turns, actions, values gone through
 MAX_DECISIONS = 20_000  # a game asking for more never ends: stop before its log fills memory
 # Steps in a row in which no player is asked anything: the bundled games take at most about 2,000
 # (New Eden's setup, or a round's end); a game beyond this loops without end. A flow step that
@@ -419,12 +419,14 @@ class Engine:
             raise RuleError(self.over_limit(), pos)
 
     def over_limit(self) -> str:
-        """Why the steps taken are too many: the game's budget, or too long without a decision."""
+        """Why the steps taken are too many: the game's budget, or too long without a decision;
+        in a rehearsal (its work is charged too: rehearsal.py), while trying an option."""
+        where = ("(stopped here, while trying whether an option can be taken)" if self.rehearsing
+                 else "(stopped here)")
         if self.steps > self.budget:
-            return (f"step budget of {self.budget} exceeded: does a rule loop forever? "
-                    "(stopped here)")
+            return f"step budget of {self.budget} exceeded: does a rule loop forever? {where}"
         return (f"{self.max_unasked:,} steps in a row without asking any player anything: does a "
-                "rule loop forever? (stopped here)")
+                f"rule loop forever? {where}")
 
     def flow_pass(self, pos) -> None:
         """A turn or a pass of a flow step's loop: a step, and where a game that runs on without
