@@ -63,8 +63,11 @@ def cmd_check(args) -> int:
         targets += [v for v, _, _ in base.variants]
     problems = 0
     report = []
+    from meeplang.interpreter.codegen import generate
+
     for v in targets:
         game = base if v == variant else load_game(name, v)
+        generate(game)  # the Python its rules make stays within bounds (interpreter/codegen.py)
         label = game.name + (f":{game.variant}" if game.variant else "")
         for w in game.warnings:
             print(str(w), file=sys.stderr)
