@@ -184,13 +184,17 @@ class Engine:
             raise RuleError(f"the game has asked for {self.max_decisions:,} decisions and is not "
                             "over: does it ever end? (stopped at the step that asks)",
                             pos_of(d.why))
-        value = d.options[index]
         self.choices.append(index)
         self.choosers.append(d.player)
         if self.record:
-            self.events.append({"event": "decision", "player": d.player, "kind": d.kind,
-                                "choice": index, "option": label(value), "at": d.why})
-        return self._advance(value)
+            self.events.append(self.decision_event(d, index))
+        return self._advance(d.options[index])
+
+    @staticmethod
+    def decision_event(d: Decision, index: int) -> dict:
+        """The log's record of choosing option `index` of decision `d`."""
+        return {"event": "decision", "player": d.player, "kind": d.kind, "choice": index,
+                "option": label(d.options[index]), "at": d.why}
 
     def choose_label(self, text: str) -> Decision | None:
         """Choose by the option's label; an illegal choice is refused with its reason."""
