@@ -41,6 +41,10 @@ def test_loops_nested_past_the_bound_are_refused_at_the_loop(write_game, capsys)
     assert err.startswith(f"g/game.yaml:{line}:{col}: error: loops nested more than 16 deep")
     assert main(["play", folder, "--players", "2"]) == 1  # not an internal error (3)
     assert "loops nested more than 16 deep" in capsys.readouterr().err
+    import meeplang
+
+    (error,) = meeplang.load(folder).check().errors  # the Python API says the same
+    assert (error.line, error.col) == (line, col) and "loops nested" in error.message
 
 
 def test_loops_nested_up_to_the_bound_run(write_game):
