@@ -37,7 +37,7 @@ from .compile import Compiled, name_kinds
 
 # Bounds on what a game's rules may generate, refused at the rule (`meeplang check` generates the
 # module): far above the bundled games (largest function 5,715 characters, New Eden's; largest
-# module 250,453, Thesauros's; loops nested 2 deep, blocks 4), far below what Python cannot
+# module 294,954, Thesauros: Lawless!'s; loops nested 2 deep, blocks 4), far below what Python cannot
 # compile (20 loops nested in one function: "too many statically nested blocks"; 100 levels of
 # indentation) or compiles only with gigabytes (a module of 22.9 MB took 4 GB).
 MAX_FUNCTION_CHARS = 100_000  # one generated function: a block of statements, an expression site
