@@ -32,8 +32,9 @@ from .rehearsal import rehearse
 
 DEFAULT_STEP_BUDGET = 10_000_000  # per game: loop passes, turns, actions, values gone through
 MAX_DECISIONS = 20_000  # a game asking for more never ends: stop before its log fills memory
-# Steps in a row in which no player is asked anything: the bundled games take at most about 2,000
-# (New Eden's setup, or a round's end); a game beyond this loops without end. A flow step that
+# Steps in a row in which no player is asked anything (rehearsals of options included): the
+# bundled games take at most about 5,000 (Endeavor's Co-Op with 5 players, 30 random games); a
+# game beyond this loops without end. A flow step that
 # loops (turns, `while`, `repeat`) is stopped at half of it, so that the error names that step
 # rather than a rule inside one of its passes.
 MAX_UNASKED = 200_000
