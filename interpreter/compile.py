@@ -805,8 +805,8 @@ class _Compiler:
 
     def stmt(self, s, scope: set):
         fn, is_gen = getattr(self, "s_" + type(s).__name__)(s, scope)
-        if self.prog.traced and not is_gen and type(s).__name__ not in NOT_TRACED:
-            fn = traced(fn, s.pos)  # `play --trace`: what the statement changed (trace.py)
+        if self.prog.traced and type(s).__name__ not in NOT_TRACED:
+            fn = traced(fn, s.pos, is_gen)  # `play --trace`: what it changed (trace.py)
         return fn, is_gen
 
     def family_of(self, e, scope):

@@ -93,7 +93,7 @@ def _replay_and_reload(engine, target, players, seed, rng) -> Break | None:
     part.start()
     for i in engine.choices[:k]:
         part.choose(i)
-    resumed = load(save(part))
+    resumed = load([json.loads(dumps_line(r)) for r in save(part)])  # as a file would be read
     for i in engine.choices[k:]:
         resumed.choose(i)
     if resumed.state != engine.state or resumed.result != engine.result:

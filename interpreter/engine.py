@@ -12,6 +12,7 @@ game exactly, which is how logs are replayed, saves are loaded and the greedy ag
 """
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -21,6 +22,7 @@ from meeplang.dsl.model import Game, member_name, players_text
 
 from . import checkpoint as cpt
 from . import state as st
+from . import trace as tracing
 from .checkpoint import copy_state
 from .compile import (_MISSING, Compiled, Ctx, EndGame, EndTurn, PassTurn, limit_key, need_int,
                       need_items, plain_value)
@@ -28,10 +30,11 @@ from .decisions import ActionOption, Decision, label
 from .generated import program
 from .rehearsal import rehearse
 
-DEFAULT_STEP_BUDGET = 2_000_000  # loop passes, turns, actions and values gone through
+DEFAULT_STEP_BUDGET = 10_000_000  # per game: loop passes, turns, actions, values gone through
 MAX_DECISIONS = 20_000  # a game asking for more never ends: stop before its log fills memory
-# Steps in a row in which no player is asked anything: the bundled games take at most about 2,000
-# (New Eden's setup, or a round's end); a game beyond this loops without end. A flow step that
+# Steps in a row in which no player is asked anything (rehearsals of options included): the
+# bundled games take at most about 5,000 (Endeavor's Co-Op with 5 players, 30 random games); a
+# game beyond this loops without end. A flow step that
 # loops (turns, `while`, `repeat`) is stopped at half of it, so that the error names that step
 # rather than a rule inside one of its passes.
 MAX_UNASKED = 200_000
@@ -110,7 +113,14 @@ class Engine:
         # traced: a program of its own whose statements note what they change (play --trace);
         # else the generated program (interpreter/generated.py), or the closures alone
         self.prog = Compiled(game, traced=True) if trace else program(game)
-        self.changes: list = []  # (events so far, rule position, [change, ...]) when traced
+        # when traced (interpreter/trace.py): (events so far, `path:line` of the rule or None
+        # for the engine, [(path, before, after), ...]); the state they start from, the state
+        # as last noted, the statements running
+        self.trace = trace
+        self.changes: list = []
+        self.trace_start: dict | None = None
+        self.seen: dict | None = None
+        self.trace_at: list = []
         # a decision's `hiding` (decisions.py): this engine when a choice may offer hidden items
         self.hiding = self if self.prog.may_hide else None
         self.budget, self.max_depth, self.record = step_budget, trigger_depth, record
@@ -175,13 +185,17 @@ class Engine:
             raise RuleError(f"the game has asked for {self.max_decisions:,} decisions and is not "
                             "over: does it ever end? (stopped at the step that asks)",
                             pos_of(d.why))
-        value = d.options[index]
         self.choices.append(index)
         self.choosers.append(d.player)
         if self.record:
-            self.events.append({"event": "decision", "player": d.player, "kind": d.kind,
-                                "choice": index, "option": label(value), "at": d.why})
-        return self._advance(value)
+            self.events.append(self.decision_event(d, index))
+        return self._advance(d.options[index])
+
+    @staticmethod
+    def decision_event(d: Decision, index: int) -> dict:
+        """The log's record of choosing option `index` of decision `d`."""
+        return {"event": "decision", "player": d.player, "kind": d.kind, "choice": index,
+                "option": label(d.options[index]), "at": d.why}
 
     def choose_label(self, text: str) -> Decision | None:
         """Choose by the option's label; an illegal choice is refused with its reason."""
@@ -224,21 +238,31 @@ class Engine:
     def _advance(self, value) -> Decision | None:
         try:
             d = self._gen.send(value)
+            if self.trace:
+                self._note()
             while d.player >= self.humans:  # an automa seat: its policy or its only option
                 index = self._automa_choice(d)
                 if self.record:
                     self.events.append({"event": "automa", "player": d.player, "kind": d.kind,
                                         "option": d.labels[index], "at": d.why})
                 d = self._gen.send(d.options[index])
+                if self.trace:
+                    self._note()
             self.decision = d
             self._asked()
         except StopIteration:
             self.decision = None
+            if self.trace:
+                self._note()
         except RecursionError:
             where = pos_of(self.decision.why) if self.decision is not None else None
             raise RuleError("the rules nest too deeply after this decision (expressions or "
                             "actions calling themselves?)", where) from None
         return self.decision
+
+    def _note(self) -> None:
+        """A traced game: what changed since the last note, under the rule asking now (if any)."""
+        tracing.note(self, self.trace_at[-1] if self.trace_at else None)
 
     def _automa_choice(self, d: Decision) -> int:
         """An automa decides by its `decide:` policy for this decision, else by its only option."""
@@ -400,12 +424,14 @@ class Engine:
             raise RuleError(self.over_limit(), pos)
 
     def over_limit(self) -> str:
-        """Why the steps taken are too many: the game's budget, or too long without a decision."""
+        """Why the steps taken are too many: the game's budget, or too long without a decision;
+        in a rehearsal (its work is charged too: rehearsal.py), while trying an option."""
+        where = ("(stopped here, while trying whether an option can be taken)" if self.rehearsing
+                 else "(stopped here)")
         if self.steps > self.budget:
-            return (f"step budget of {self.budget} exceeded: does a rule loop forever? "
-                    "(stopped here)")
+            return f"step budget of {self.budget} exceeded: does a rule loop forever? {where}"
         return (f"{self.max_unasked:,} steps in a row without asking any player anything: does a "
-                "rule loop forever? (stopped here)")
+                f"rule loop forever? {where}")
 
     def flow_pass(self, pos) -> None:
         """A turn or a pass of a flow step's loop: a step, and where a game that runs on without
@@ -426,6 +452,9 @@ class Engine:
             prog.initial_states[key] = copy_state(s)
         else:  # components depend only on seats and options: copy them instead of remaking
             s.update(copy_state(template))
+        if self.trace:  # what the trace's changes start from: the components as made
+            self.trace_start = copy.deepcopy(s)
+            self.seen = copy.deepcopy(s)
         if self.record:
             self.events.append({"event": "start", "players": self.n, "seed": self.seed})
         yield from self._play(Ctx(s, 0, {}, self), True)
@@ -532,6 +561,8 @@ class Engine:
         if scoring.ranks:  # the title each final score earns (`ranks:`)
             result["ranks"] = [scoring.rank(score) for score in scores]
         self.result = result
+        if self.trace:
+            self._note()
         if self.record:
             self.events.append({"event": "end", "scores": scores, "winners": winners,
                                 "state": st.state_hash(s)})

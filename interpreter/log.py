@@ -22,7 +22,7 @@ from . import state as st
 from .engine import Engine
 
 FORMAT = "meeplang-log/1"
-SAVE_FORMAT = "meeplang-save/1"
+SAVE_FORMAT = "meeplang-save/2"  # /1 held choice indexes only, unchecked until the end
 
 
 def game_ref(game) -> str:
@@ -199,38 +199,89 @@ def replay_records(records: list[dict], path: str = "<log>",
     return engine
 
 
-def save(engine: Engine) -> dict:
-    return {**header(engine), "format": SAVE_FORMAT, "choices": list(engine.choices),
-            "state": st.state_hash(engine.state)}
+def save(engine: Engine) -> list[dict]:
+    """A game in progress as data: the header (format meeplang-save/2), every event so far as
+    its log has it, and a last line with the number of choices and the state's hash."""
+    if not engine.record:
+        raise UsageError("only a game that records its events can be saved")
+    return ([{**header(engine), "format": SAVE_FORMAT}] + list(engine.events) +
+            [{"event": "saved", "choices": len(engine.choices),
+              "state": st.state_hash(engine.state)}])
 
 
 def save_file(path: str, engine: Engine) -> None:
-    Path(path).write_text(dumps_line(save(engine)) + "\n", encoding="utf-8")
+    Path(path).write_text("".join(dumps_line(r) + "\n" for r in save(engine)), encoding="utf-8")
 
 
-def load(data: dict, where: Pos | None = None) -> Engine:
-    """Continue a saved game: replay its choices and check the state is the one saved."""
-    where = where or Pos("<save>", 1, 1)
-    if data.get("format") != SAVE_FORMAT:
-        raise LoadError("not a Meeplang save", where)
-    engine = engine_from_header(data, where)
-    engine.start()
-    choices = data.get("choices", [])
-    if not isinstance(choices, list):
-        raise LoadError("the save's 'choices' must be a list", where)
-    for i in choices:
-        d = engine.decision
+def load(records: list[dict], path: str = "<save>", lines: list[int] | None = None) -> Engine:
+    """Continue a saved game, checked as a log is: each choice is checked against the decision
+    the game asks before it is made (the same player, kind, index and option), every event
+    against the save's, and the state at the end against the saved hash; anything else is
+    refused at its line. A save's data only picks among the options the rules offer."""
+    lines = lines or list(range(1, len(records) + 1))
+    if not records or records[0].get("format") != SAVE_FORMAT:
+        raise LoadError("not a Meeplang save", Pos(path, lines[0] if lines else 1, 1))
+    engine = engine_from_header(records[0], Pos(path, lines[0], 1))
+    last = records[-1] if len(records) > 1 else {}
+    if last.get("event") != "saved":
+        raise LoadError("the save is cut short: its last line must be the saved state "
+                        '({"event": "saved", ...})', Pos(path, lines[-1], 1))
+    logged = records[1:-1]
+    at = lines[1:-1]
+    checked = 0  # the game's events compared with the save's so far
+
+    def compare(upto: int) -> None:
+        nonlocal checked
+        produced = engine.events
+        while checked < min(upto, len(produced)):
+            if checked >= len(logged):
+                raise LoadError(f"the save ends here, but the game goes on: "
+                                f"{dumps_line(produced[checked])[:200]}", Pos(path, lines[-1], 1))
+            a, b = dumps_line(produced[checked]), dumps_line(logged[checked])
+            if a != b:
+                raise LoadError(f"the save differs from the game here: the save says {b[:200]}, "
+                                f"the game gives {a[:200]}", Pos(path, at[checked], 1))
+            checked += 1
+
+    d = engine.start()
+    for k, rec in enumerate(logged):
+        if rec.get("event") != "decision":
+            continue
+        compare(k)  # what the game did before this decision is what the save says
+        where = Pos(path, at[k], 1)
         if d is None:
-            raise LoadError("the save has more choices than the game asks for", where)
+            raise LoadError("the game is over here, but the save goes on", where)
+        made = len(engine.events)
+        if made > k:  # the game did more before this decision than the save says
+            raise LoadError(f"the save differs from the game here: the save says "
+                            f"{dumps_line(rec)[:200]}, the game gives "
+                            f"{dumps_line(engine.events[k])[:200]}", where)
+        if made < k:  # the save says more happened before it than the game does
+            raise LoadError(f"the save differs from the game here: the save says "
+                            f"{dumps_line(logged[made])[:200]}, the game asks player "
+                            f"{d.player} to choose ({', '.join(d.labels)[:200]})",
+                            Pos(path, at[made], 1))
+        i = rec.get("choice")
         if type(i) is not int or not 0 <= i < len(d.options):
-            raise LoadError(f"the save's choice {json.dumps(i)[:40]} is not one of the options "
-                            f"(0 to {len(d.options) - 1})", where)
-        engine.choose(i)
-    if st.state_hash(engine.state) != data.get("state"):
-        raise LoadError("the saved state does not match the replayed game", where)
+            raise LoadError(f"choice {json.dumps(i)[:40]} is not one of the options here "
+                            f"(0 to {len(d.options) - 1}: {', '.join(d.labels)[:200]})", where)
+        expected = dumps_line(engine.decision_event(d, i))
+        if dumps_line(rec) != expected:  # checked before the choice runs anything
+            raise LoadError(f"the save's choice is not the game's here: the save says "
+                            f"{dumps_line(rec)[:200]}, the game offers {expected[:200]}", where)
+        d = engine.choose(i)
+    compare(len(engine.events))
+    end = Pos(path, lines[-1], 1)
+    if checked < len(logged):
+        raise LoadError(f"the game asks player {d.player} to choose here, but the save goes on"
+                        if d is not None else "the game is over here, but the save goes on",
+                        Pos(path, at[checked], 1))
+    if last.get("choices") != len(engine.choices) or \
+            last.get("state") != st.state_hash(engine.state):
+        raise LoadError("the saved state does not match the replayed game", end)
     return engine
 
 
 def load_file(path: str) -> Engine:
-    line, record = _read_records(path, SAVE_FORMAT)[0]
-    return load(record, Pos(path, line, 1))
+    numbered = _read_records(path, SAVE_FORMAT)
+    return load([r for _, r in numbered], path, [n for n, _ in numbered])

@@ -31,7 +31,8 @@ def after_action(engine, option: ActionOption, seat: int, rng: random.Random, sl
     """(value, the seat's answers) after taking a turn's option in a belief, or (None, answers)
     if the random answers led the action into a dead end. `slots`: belief.unseen(engine, seat)."""
     if option.action not in engine.prog.actions:  # `end turn`: nothing happens now
-        return value_of(engine, seat), []
+        with trial(engine):  # the score's work is not the game's (its steps are put back)
+            return value_of(engine, seat), []
     answers: list = []
     with trial(engine):
         gen = engine.run_action(renamed(option, redraw(engine, seat, rng, slots)), seat)

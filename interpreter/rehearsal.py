@@ -15,6 +15,12 @@ REHEARSAL_RUNS runs are spent without an answer, the effect is taken as possible
 never forbids what it could not check). Rehearsals nest (an effect that offers actions by value
 rehearses them) up to MAX_NESTING deep, below which options are taken as possible and the
 depth-first search of the outer rehearsal tries them one by one.
+
+A rehearsal's work is the game's: the steps it takes stay charged to the step budget (and to the
+stretch without a decision), so listing options that each cost a lot stops with the budget's
+error at the rule, instead of running for minutes. Listing is part of the rules, the same on every
+replay, so the budget is spent the same way each time. A `trial` (an agent looking ahead in
+place, interpreter/lookahead.py) puts the steps back: an agent's thinking is not the game's.
 """
 from __future__ import annotations
 
@@ -41,7 +47,7 @@ def rehearse(eng, run: Callable[..., Any], *args) -> bool:
             if runs == REHEARSAL_RUNS:
                 return True
             if runs:
-                _restore(eng, saved)
+                _restore(eng, saved, charged=True)
                 eng.record = False
                 eng.windows.append((None, ()))
             runs += 1
@@ -49,7 +55,7 @@ def rehearse(eng, run: Callable[..., Any], *args) -> bool:
                 return True
         return False
     finally:
-        _end(eng, saved)
+        _end(eng, saved, charged=True)
 
 
 @contextmanager
@@ -73,8 +79,8 @@ def _begin(eng) -> tuple:
     return saved
 
 
-def _end(eng, saved: tuple) -> None:
-    _restore(eng, saved)
+def _end(eng, saved: tuple, charged: bool = False) -> None:
+    _restore(eng, saved, charged)
     eng.rng_marks.pop()
     eng.rehearsing -= 1
 
@@ -114,11 +120,14 @@ def _save(eng) -> tuple:
             list(eng.pending_now), eng.secret_mark)
 
 
-def _restore(eng, saved: tuple) -> None:
+def _restore(eng, saved: tuple, charged: bool = False) -> None:
     """Back to the saved game, in place (paused rules hold references to the state's lists),
-    copying out of what was saved so that it serves again for the next run."""
-    (counts, undo, places, events, eng.record, eng.steps, eng.turns_taken, eng.depth, windows,
+    copying out of what was saved so that it serves again for the next run. With `charged`, the
+    steps taken stay counted (a rehearsal's work is the game's)."""
+    (counts, undo, places, events, eng.record, steps, eng.turns_taken, eng.depth, windows,
      pending, pending_now, eng.secret_mark) = saved
+    if not charged:
+        eng.steps = steps
     s = eng.state
     counters, players, uses, fired, soon, s["turn"]["player"], passed, s["phase"] = counts
     _set_dict(s["counters"], counters)

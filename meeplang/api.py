@@ -150,8 +150,11 @@ class Game:
         return Game(self.target, name)
 
     def check(self) -> Check:
+        from meeplang.interpreter.codegen import generate
+
         try:
             model = self.model
+            generate(model)  # the Python its rules make stays within bounds, as `meeplang check`
         except MeeplangError as exc:
             return Check([Problem.of("error", exc.message, exc.pos, exc.hint)], [])
         return Check([], [Problem.of("warning", w.message, w.pos) for w in model.warnings])

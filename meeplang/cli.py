@@ -63,8 +63,11 @@ def cmd_check(args) -> int:
         targets += [v for v, _, _ in base.variants]
     problems = 0
     report = []
+    from meeplang.interpreter.codegen import generate
+
     for v in targets:
         game = base if v == variant else load_game(name, v)
+        generate(game)  # the Python its rules make stays within bounds (interpreter/codegen.py)
         label = game.name + (f":{game.variant}" if game.variant else "")
         for w in game.warnings:
             print(str(w), file=sys.stderr)
@@ -138,14 +141,19 @@ def _trace_line(event: dict) -> str:
 def _print_trace(engine, shown: list) -> None:
     """Print the events and state changes not shown yet, in the order they happened: each
     change under the rule line that made it (shown: [events printed, changes printed])."""
+    from meeplang.interpreter.trace import describe
+
     events, changes = engine.events, engine.changes
     while shown[0] < len(events) or shown[1] < len(changes):
         if shown[1] < len(changes) and changes[shown[1]][0] <= shown[0]:
             _, at, what = changes[shown[1]]
-            src = _rule_text(at)
-            print(f"  {at}" + (f"  | {src}" if src else ""))
-            for change in what:
-                print(f"      {change}")
+            lines = [text for text in map(describe, what) if text is not None]
+            if lines:
+                src = _rule_text(at) if at is not None else None
+                print(f"  {at or '(the engine: turns, phases, use counts, triggers)'}"
+                      + (f"  | {src}" if src else ""))
+                for line in lines:
+                    print(f"      {line}")
             shown[1] += 1
         else:
             print(_trace_line(events[shown[0]]))

@@ -129,6 +129,53 @@ def test_the_step_budget_holds_at_its_edge(write_game):
     assert "step budget of" in setup_error(write_game, rule, budget=used - 1).message
 
 
+# Listing `costly`'s options rehearses it for each of its 10,000 values (its effect can fail),
+# and each rehearsal sums 1,000 numbers: 10,000,000 steps before the first decision.
+COSTLY_LISTING = """\
+game: g
+players: 2
+counters:
+  coins: {per: player, initial: 0, min: 0}
+flow:
+  - turns: {first: 0, actions: [costly, rest], per_turn: 1, until: never}
+actions:
+  costly:
+    choose: n from 1 to 10000
+    effect: |
+      let m = sum(v for v in range(1, 1000))
+      pay n coins
+  rest: {effect: end game}
+scoring: {score: coins}
+"""
+
+
+def test_rehearsals_while_listing_options_are_charged_to_the_budget(write_game):
+    game = load_game(write_game(COSTLY_LISTING))
+    with pytest.raises(RuleError) as info:
+        Engine(game, 2, 0, step_budget=50_000).start()
+    assert info.value.message.startswith("step budget of 50000 exceeded")
+    assert "trying whether an option can be taken" in info.value.message
+    assert (info.value.pos.line, info.value.pos.col) == (11, 15)  # the sum in the effect
+    with pytest.raises(RuleError) as info:  # the default budget: the stretch without a decision
+        Engine(game, 2, 0).start()
+    assert info.value.message.startswith(UNASKED)
+
+
+def test_a_rehearsal_s_work_stays_counted_and_a_lookahead_s_does_not(write_game):
+    from meeplang.interpreter.lookahead import after_action
+
+    game = load_game(write_game(COSTLY_LISTING.replace("1 to 10000", "1 to 2")))
+    e = Engine(game, 2, 0)
+    e.start()
+    assert e.decision.labels == ["rest"]  # nobody has coins: `costly` never pays
+    before = e.steps
+    assert not e.can("costly", 0, {})
+    assert e.steps >= before + 2 * 1000  # two rehearsals, each summing 1,000 numbers
+    before = e.steps
+    after_action(e, e.decision.options[0], 0, __import__("random").Random(1), [])
+    assert e.steps == before  # an agent's thinking is not the game's work
+
+
 NEVER_ENDS = """\
 game: g
 players: 2

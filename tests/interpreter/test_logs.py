@@ -249,7 +249,7 @@ def test_save_load_continue_gives_identical_games(name, players, seed):
     for _ in range(stop_at):
         d = e.choose(rng.randrange(len(d.options)))
     saved = L.save(e)
-    assert saved["format"] == "meeplang-save/1" and len(saved["choices"]) == stop_at
+    assert saved[0]["format"] == "meeplang-save/2" and saved[-1]["choices"] == stop_at
     f = L.load(json.loads(json.dumps(saved)))
     assert f.state == e.state and f.choices == e.choices
     assert f.decision.labels == d.labels and f.decision.player == d.player
@@ -281,11 +281,110 @@ def test_a_save_whose_state_does_not_match_is_refused(pig):
         e.choose(0)
     saved = L.save(e)
     with pytest.raises(LoadError) as info:
-        L.load(dict(saved, state="0" * 16))
-    assert str(info.value) == "<save>:1:1: error: the saved state does not match the replayed game"
+        L.load(saved[:-1] + [dict(saved[-1], state="0" * 16)])
+    assert str(info.value) == (f"<save>:{len(saved)}:1: error: the saved state does not match "
+                               "the replayed game")
     with pytest.raises(LoadError) as info:
-        L.load(dict(saved, format="meeplang-log/1"), Pos("s.json", 1, 1))
+        L.load([dict(saved[0], format="meeplang-log/1")] + saved[1:], "s.json")
     assert str(info.value) == "s.json:1:1: error: not a Meeplang save"
+
+
+# ---------------------------------------------------------------- a save is data checked like a log
+@pytest.fixture
+def saved_pig(tmp_path, pig):
+    """A pig game saved after 8 decisions: (path, its lines, the engine)."""
+    e = Engine(pig, 2, seed=9)
+    d = e.start()
+    for k in range(8):
+        d = e.choose(1 if k == 3 and "stop" in d.labels else 0)
+    path = tmp_path / "s.jsonl"
+    L.save_file(str(path), e)
+    return path, path.read_text().splitlines(), e
+
+
+def _load_refused(path, lines: list[str], monkeypatch) -> tuple[str, int]:
+    """Load a tampered save: (the error, how many choices were made before it was refused)."""
+    path.write_text("\n".join(lines) + "\n")
+    made = []
+    real = Engine.choose
+    monkeypatch.setattr(Engine, "choose", lambda self, i: made.append(i) or real(self, i))
+    with pytest.raises(LoadError) as info:
+        L.load_file(str(path))
+    return str(info.value), len(made)
+
+
+def _decision_lines(lines: list[str]) -> list[int]:
+    return [n for n, line in enumerate(lines) if '"event":"decision"' in line]
+
+
+def test_a_saved_game_loads_as_it_was(saved_pig):
+    path, _, e = saved_pig
+    f = L.load_file(str(path))
+    assert f.state == e.state and f.events == e.events and f.decision.labels == e.decision.labels
+
+
+def test_a_save_with_a_changed_action_name_is_refused_before_it_runs(saved_pig, monkeypatch):
+    path, lines, _ = saved_pig
+    stops = [n for n in _decision_lines(lines) if '"option":"stop"' in lines[n]]
+    k = stops[0]
+    lines[k] = lines[k].replace('"option":"stop"', '"option":"roll"')
+    error, made = _load_refused(path, lines, monkeypatch)
+    assert error.startswith(f"{path}:{k + 1}:1: error: the save's choice is not the game's here")
+    # the decisions before it were made; the tampered one never was
+    assert made == _decision_lines(lines).index(k)
+
+
+def test_a_save_with_a_changed_option_index_is_refused_before_it_runs(saved_pig, monkeypatch):
+    path, lines, _ = saved_pig
+    k = _decision_lines(lines)[2]
+    lines[k] = lines[k].replace('"choice":0', '"choice":1')  # `stop` now, still labelled `roll`
+    error, made = _load_refused(path, lines, monkeypatch)
+    assert error.startswith(f"{path}:{k + 1}:1: error: the save's choice is not the game's here")
+    assert made == 2
+    lines[k] = lines[k].replace('"choice":1', '"choice":7')  # no such option
+    error, made = _load_refused(path, lines, monkeypatch)
+    assert error.startswith(f"{path}:{k + 1}:1: error: choice 7 is not one of the options here")
+
+
+def test_a_save_with_a_changed_die_is_refused_at_it(saved_pig, monkeypatch):
+    path, lines, _ = saved_pig
+    k = next(n for n, line in enumerate(lines) if '"event":"roll"' in line)
+    value = json.loads(lines[k])["value"]
+    lines[k] = lines[k].replace(f'"value":{value}', f'"value":{value % 6 + 1}')
+    error, made = _load_refused(path, lines, monkeypatch)
+    assert error.startswith(f"{path}:{k + 1}:1: error: the save differs from the game here")
+    assert made == 1
+
+
+def test_a_save_that_is_not_json_is_refused_at_the_character(saved_pig, monkeypatch):
+    path, lines, _ = saved_pig
+    lines[5] = lines[5].replace('"event":', '"event" ', 1)
+    error, made = _load_refused(path, lines, monkeypatch)
+    assert error.startswith(f"{path}:6:") and "error: not JSON: Expecting ':' delimiter" in error
+    assert made == 0  # nothing runs before the whole file is read
+
+
+@pytest.mark.parametrize("cut", ["line", "middle"])
+def test_a_truncated_save_is_refused_at_its_end(saved_pig, monkeypatch, cut):
+    path, lines, _ = saved_pig
+    if cut == "line":  # whole lines kept, the last one lost
+        kept = lines[:-3]
+        error, _ = _load_refused(path, kept, monkeypatch)
+        assert error == (f"{path}:{len(kept)}:1: error: the save is cut short: its last line must "
+                         'be the saved state ({"event": "saved", ...})')
+    else:  # cut in the middle of a line
+        kept = lines[:-3] + [lines[-3][:20]]
+        error, made = _load_refused(path, kept, monkeypatch)
+        assert error.startswith(f"{path}:{len(kept)}:") and "not JSON" in error
+        assert made == 0
+
+
+def test_a_save_of_the_older_format_is_refused(saved_pig, monkeypatch):
+    path, lines, e = saved_pig
+    old = {**json.loads(lines[0]), "format": "meeplang-save/1", "choices": e.choices,
+           "state": "0" * 16}
+    error, _ = _load_refused(path, [json.dumps(old)], monkeypatch)
+    assert error == f"{path}:1:1: error: not a Meeplang file of format meeplang-save/2"
 
 
 # ---------------------------------------------------------------- logs tell the game
