@@ -748,7 +748,8 @@ def build_diagram(game, detail: str = "phases", lang: str = "en", changes=None,
 def to_digraph(d: Diagram) -> graphviz.Digraph:
     title = f"{d.game_name} ({d.detail}, {d.lang})"
     g = graphviz.Digraph(
-        name=d.title,
+        # nohtml: a title written `<...>` is text, not an HTML-like string that ends the DOT
+        name=graphviz.nohtml(d.title),
         comment=f"Meeplang rules diagram: {title}. Generated from the game model; do not edit.",
         graph_attr=d.graph_attrs,
         node_attr={"fontname": FONT, "fontsize": "11", "margin": "0.12,0.06", "penwidth": "1.2"},

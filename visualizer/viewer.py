@@ -27,7 +27,7 @@ from meeplang.interpreter.decisions import ActionOption, label
 
 from .dot import DETAILS, build_diagram, to_digraph
 from .labels import LANGS, Words
-from .render import inline_svg, render_source
+from .render import INSTALL_HINT, have_dot, inline_svg, render_source
 
 MAX_DECISIONS = 5_000  # a page shows at most this many decisions (docs/visualizer.md)
 AUTHOR = "all"  # the viewer who sees everything
@@ -64,6 +64,7 @@ WORDS = {
         "e_end": "Final scores: {}", "e_log": "{}: {}", "e_no_legal_action": "{} cannot act",
         "yes": "yes", "no": "no", "skip": "skip", "stop": "stop", "end_turn": "end the turn",
         "out": "out", "place": "{}, place {}", "none": "(none)", "empty_zones": "Empty: {}",
+        "colon": "{}: {}",
     },
     "fr": {
         "replay": "Relecture", "step": "Étape {} sur {}", "first": "Début",
@@ -97,6 +98,7 @@ WORDS = {
         "yes": "oui", "no": "non", "skip": "passer", "stop": "arrêter",
         "end_turn": "finir le tour", "out": "se retirer", "place": "{}, place {}",
         "none": "(aucun)", "empty_zones": "Vides : {}",
+        "colon": "{} : {}",
     },
 }
 
@@ -355,8 +357,8 @@ class _Recorder:
             if option.value is None:
                 return text
             if shown is not None and shown != label(option):  # a place: `pile 2`
-                return f"{text}: {self._place(shown[len(option.action) + 1:])}"
-            return f"{text}: {self.value_text(option.value, view)}"
+                return say("colon", text, self._place(shown[len(option.action) + 1:]))
+            return say("colon", text, self.value_text(option.value, view))
         if shown is not None and shown != label(option):
             return self._place(shown)
         if option == "out":
@@ -386,13 +388,13 @@ def changes_text(say: _Say, a: dict, b: dict) -> list[str]:
     for k in dict.fromkeys([*a["counters"], *b["counters"]]):
         x, y = a["counters"].get(k), b["counters"].get(k)
         if x != y:
-            out.append(f"{say.counter(k)}: {say.value(x)} → {say.value(y)}")
+            out.append(say("colon", say.counter(k), f"{say.value(x)} → {say.value(y)}"))
     for seat, (pa, pb) in enumerate(zip(a["players"], b["players"])):
         for k in dict.fromkeys([*pa, *pb]):
             x, y = pa.get(k), pb.get(k)
             if x != y:
-                out.append(f"{say.counter(k)} ({say.seat(seat)}): {say.value(x)} → "
-                           f"{say.value(y)}")
+                out.append(say("colon", f"{say.counter(k)} ({say.seat(seat)})",
+                               f"{say.value(x)} → {say.value(y)}"))
     loc_a = {x: key for key, items in a["zones"].items() for x in items if x != "?"}
     loc_b = {x: key for key, items in b["zones"].items() for x in items if x != "?"}
     hidden = "?"
@@ -400,20 +402,20 @@ def changes_text(say: _Say, a: dict, b: dict) -> list[str]:
         za, zb = loc_a.get(item), loc_b.get(item)
         if za != zb:
             data = b["items"].get(item) or a["items"].get(item)
-            out.append(f"{say.item(item, data)}: {say.zone(za) if za else hidden} → "
-                       f"{say.zone(zb) if zb else hidden}")
+            out.append(say("colon", say.item(item, data), f"{say.zone(za) if za else hidden} → "
+                                                          f"{say.zone(zb) if zb else hidden}"))
     for key in dict.fromkeys([*a["zones"], *b["zones"]]):
         qa, qb = a["zones"].get(key, []).count("?"), b["zones"].get(key, []).count("?")
         if qa != qb:
-            out.append(f"{say.zone(key)}: {say('hidden', qa)} → {say('hidden', qb)}")
+            out.append(say("colon", say.zone(key), f"{say('hidden', qa)} → {say('hidden', qb)}"))
     for item in b["items"]:
         old, new = a["items"].get(item), b["items"][item]
         if old is None:
             continue
         for k in dict.fromkeys([*old, *new]):
             if k != "kind" and old.get(k) != new.get(k):
-                out.append(f"{say.item(item, None)} · {say.term(k)}: {say.value(old.get(k))} → "
-                           f"{say.value(new.get(k))}")
+                out.append(say("colon", f"{say.item(item, None)} · {say.term(k)}",
+                               f"{say.value(old.get(k))} → {say.value(new.get(k))}"))
     return out
 
 
@@ -458,7 +460,7 @@ def _event_text(say: _Say, e: dict, shown_value) -> str | None:
     if kind == "no legal action":
         return say("e_no_legal_action", who)
     rest = {k: v for k, v in e.items() if k not in ("event", "at")}
-    return f"{kind}: {json.dumps(rest, ensure_ascii=False, sort_keys=True)}"
+    return say("colon", kind, json.dumps(rest, ensure_ascii=False, sort_keys=True))
 
 
 def _check_viewers(seat, players: int, path: str):
@@ -658,7 +660,7 @@ def build_page(game, data: dict, svg_text: str) -> str:
 </section>
 <section id="ml-right">
 <h2>{e(w['flowchart'])}</h2>
-<div id="ml-diagram">{inline_svg(svg_text)}</div>
+<div id="ml-diagram">{inline_svg(svg_text) if svg_text else e(INSTALL_HINT)}</div>
 </section>
 </div>
 <section id="ml-state-section">
@@ -675,12 +677,13 @@ def build_page(game, data: dict, svg_text: str) -> str:
 
 
 def write_view(path: str, out, lang: str = "en", seat=None, detail: str = "phases",
-               svg_text: str | None = None) -> Path:
+               need_dot: bool = True) -> Path:
     """Replay the log and write its page to `out` (nothing is written if the log does not
-    replay); `svg_text` reuses a flowchart already drawn for the same game, detail and
-    language."""
+    replay). Without Graphviz's `dot`, a UsageError says to install it, unless `need_dot` is
+    false: the page then says the flowchart is missing."""
     game, diagram, data = build_data(path, lang, seat, detail)
-    if svg_text is None:
+    svg_text = ""
+    if need_dot or have_dot():
         svg_text = render_source(to_digraph(diagram).source, "svg").decode("utf-8")
     page = build_page(game, data, svg_text)
     out = Path(out)
