@@ -651,7 +651,7 @@ def build_page(game, data: dict, svg_text: str) -> str:
 <h2 id="ml-heading"></h2>
 <p id="ml-where"></p>
 <p id="ml-rule"></p>
-<h3>{e(w['options'])}</h3>
+<h3 id="ml-options-heading">{e(w['options'])}</h3>
 <ol id="ml-options"></ol>
 <h3>{e(w['events'])}</h3>
 <ul id="ml-events"></ul>
@@ -991,6 +991,7 @@ SCRIPT = r"""
       if (i === v.taken[step]) li.title = words.taken;
       ol.appendChild(li);
     });
+    document.getElementById("ml-options-heading").hidden = !v.options[step].length;
     if (v.options[step].length && v.taken[step] === null) {
       ol.appendChild(el("li", "ml-none", words.secret_taken));
     }
