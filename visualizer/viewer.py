@@ -323,26 +323,116 @@ def _file_line(at) -> str:
 
 
 class _Recorder:
-    """Called by the replay at each decision, before its choice: what each viewer sees."""
+    """Called by the replay at each decision, before its choice (and once at the end): what
+    each viewer sees there, kept as the page's data at once (a state is kept only until the
+    next one is compared with it)."""
 
-    def __init__(self, game, viewers: list, say: _Say):
+    def __init__(self, game, viewers: list, say: _Say, diagram):
         self.game, self.viewers, self.say = game, viewers, say
-        self.moments: list[dict] = []
+        self.ids = {id(step): sid for step, sid in diagram.step_ids}
+        self.action_ids = {id(step): nodes for step, _, nodes in diagram.turns}
+        self.final_id = diagram.final_id
+        self.data = {v: {"id": v, "label": say("author") if v == AUTHOR else say.seat(v),
+                         "first": None, "diffs": [], "events": [], "changes": [], "options": [],
+                         "taken": []} for v in viewers}
+        self.prev: dict = {v: None for v in viewers}
+        self.steps: list = []
+        self.rules: dict = {}
+        self.said = 0  # the events said so far
+        self.last = None  # the previous decision: (player, secret, choice, options by viewer)
 
     def __call__(self, engine, d, choice: int) -> None:
-        views = {v: shown_state(engine.view(None if v == AUTHOR else v)) for v in self.viewers}
+        self.step(engine, d, choice)
+
+    def step(self, engine, d, choice) -> None:
+        """A step: decision `d` before its `choice`, or (d None) the end of the game."""
+        states = {v: shown_state(engine.view(None if v == AUTHOR else v)) for v in self.viewers}
         options = {}
+        if d is not None:
+            for v in self.viewers:
+                places = None if v == AUTHOR else (
+                    d.labels if v == d.player else engine.hidden_labels(v, d.options))
+                options[v] = [self.option_text(engine, o, None if places is None else places[i],
+                                               states[v]) for i, o in enumerate(d.options)]
+        events = engine.events[self.said:]
         for v in self.viewers:
-            places = None if v == AUTHOR or v == d.player else engine.hidden_labels(v, d.options)
-            if v == d.player:
-                places = d.labels
-            options[v] = [self.option_text(engine, o, None if places is None else places[i],
-                                           views[v]) for i, o in enumerate(d.options)]
-        self.moments.append({
-            "player": d.player, "kind": d.kind, "why": d.why, "secret": d.secret,
-            "choice": choice, "events": len(engine.events),
-            "frames": [list(f) for f in engine.frames], "views": views, "options": options,
-            "option": d.options[choice]})
+            acc, prev, state = self.data[v], self.prev[v], states[v]
+            if prev is None:
+                acc["first"] = state
+                acc["changes"].append([])
+            else:
+                acc["diffs"].append(diff(prev, state))
+                acc["changes"].append(changes_text(self.say, prev, state))
+            acc["events"].append(self.events_text(engine, v, events, prev, state))
+            if d is None:
+                acc["options"].append([])
+                acc["taken"].append(None)
+            else:
+                acc["options"].append(options[v])
+                hidden = d.secret and v != AUTHOR and v != d.player
+                acc["taken"].append(None if hidden else choice)
+            self.prev[v] = state
+        self.steps.append(self.where(engine, d, choice))
+        self.last = None if d is None else (d.player, d.secret, choice, options)
+        self.said = len(engine.events)
+
+    def where(self, engine, d, choice) -> dict:
+        """Where the flow stands at a decision: the flowchart's nodes to highlight, the words."""
+        say = self.say
+        if d is None:
+            return {"player": None, "who": "", "kind": "", "at": "", "where": [say("game_over")],
+                    "node": self.final_id, "within": [], "action": None, "turns": False}
+        chain = flow_chain(self.game.flow, engine.frames)
+        drawn = [self.ids[id(s)] for s, _ in chain if id(s) in self.ids]
+        action, option = None, d.options[choice]
+        if chain and isinstance(chain[-1][0], TurnsStep) and isinstance(option, ActionOption):
+            action = self.action_ids.get(id(chain[-1][0]), {}).get(option.action)
+        at = self.rule(d.why)
+        return {"player": d.player, "who": say.seat(d.player), "kind": _kind_text(say, d.kind),
+                "at": at, "where": _where(say, chain), "node": drawn[-1] if drawn else None,
+                "within": drawn[:-1], "action": action,
+                "turns": any(isinstance(s, TurnsStep) for s, _ in chain)}
+
+    def rule(self, at) -> str:
+        """`file:line` of a position, its rule text noted for the page."""
+        at = _file_line(at)
+        if at and at not in self.rules:
+            self.rules[at] = _rule_source(at)
+        return at
+
+    def events_text(self, engine, v, events, prev, state) -> list:
+        """[text, rule line] of each event since the previous decision, as viewer v may know
+        it: the previous decision's choice as v saw it (hidden if it was another seat's secret
+        one), an item v saw neither before nor after as `?`."""
+        say, out = self.say, []
+        for e in events:
+            if e.get("event") == "decision" and self.last is not None:
+                player, secret, choice, options = self.last
+                hidden = secret and v != AUTHOR and v != player
+                text = say("e_decision", say.seat(player),
+                           say("secret_taken") if hidden else options[v][choice])
+            else:
+                text = _event_text(say, e, lambda x: self.said_value(engine, x, prev, state))
+            out.append([text, self.rule(e.get("at"))])
+        return out
+
+    def said_value(self, engine, value, prev, state) -> str:
+        """A value an event names (a label: `buy_card module#10`), in words: an item by its
+        kind and number if the viewer saw it before or after, else `?`; an action by its term."""
+        if isinstance(value, (list, tuple)):
+            return "[" + ", ".join(self.said_value(engine, x, prev, state) for x in value) + "]"
+        if not isinstance(value, str):
+            return self.say.value(value)
+        words = []
+        for i, token in enumerate(value.split(" ")):
+            if token in engine.state["items"]:
+                data = state["items"].get(token) or (prev["items"].get(token) if prev else None)
+                words.append("?" if data is None else self.say.item(token, data))
+            elif (i == 0 and token in self.game.actions) or token in (self.game.terms or {}):
+                words.append(self.say.term(token))
+            else:
+                words.append(token)
+        return " ".join(words)
 
     def option_text(self, engine, option, shown: str | None, view: dict) -> str:
         """An option in the page's words: an action by its term, an item by its kind and
@@ -486,17 +576,16 @@ def build_data(path: str, lang: str = "en", seat=None, detail: str = "phases") -
     if decisions > MAX_DECISIONS:
         raise LoadError(f"this log has {decisions:,} decisions; meeplang view shows games of at "
                         f"most {MAX_DECISIONS:,}", Pos(path, records[0][0], 1))
-    header_pos = Pos(path, records[0][0], 1)
-    probe = game_log.engine_from_header(records[0][1], header_pos)
+    probe = game_log.engine_from_header(records[0][1], Pos(path, records[0][0], 1))
     game = probe.game
     viewers = _check_viewers(seat, probe.humans, path)
     say = _Say(game, lang)
     say.humans = probe.humans
-    recorder = _Recorder(game, viewers, say)
-    engine = game_log.replay_records([r for _, r in records], path, [n for n, _ in records],
-                                     recorder)
     diagram = build_diagram(game, detail, lang, _changes(game))
-    return game, diagram, _page_data(game, engine, recorder, diagram, say, path)
+    rec = _Recorder(game, viewers, say, diagram)
+    engine = game_log.replay_records([r for _, r in records], path, [n for n, _ in records], rec)
+    rec.step(engine, None, None)  # the end of the game
+    return game, diagram, _page_data(game, engine, rec, say, path)
 
 
 def _changes(game):
@@ -507,81 +596,13 @@ def _changes(game):
     return changes_from_base(game)
 
 
-def _page_data(game, engine, rec: _Recorder, diagram, say: _Say, path: str) -> dict:
-    moments = rec.moments
-    ids = {id(step): sid for step, sid in diagram.step_ids}
-    actions = {id(step): nodes for step, _, nodes in diagram.turns}
-    events = engine.events
-    final_views = {v: shown_state(engine.view(None if v == AUTHOR else v)) for v in rec.viewers}
-    total = len(moments) + 1  # a step per decision, then the end of the game
-    steps, rules = [], {}
-    for k, m in enumerate(moments):
-        chain = flow_chain(game.flow, m["frames"])
-        drawn = [ids[id(s)] for s, _ in chain if id(s) in ids]
-        action = None
-        if chain and isinstance(chain[-1][0], TurnsStep) and isinstance(m["option"], ActionOption):
-            action = actions.get(id(chain[-1][0]), {}).get(m["option"].action)
-        at = _file_line(m["why"])
-        rules.setdefault(at, _rule_source(at))
-        steps.append({"player": m["player"], "who": say.seat(m["player"]),
-                      "kind": _kind_text(say, m["kind"]), "at": at,
-                      "where": _where(say, chain), "node": drawn[-1] if drawn else None,
-                      "within": drawn[:-1], "action": action,
-                      "turns": any(isinstance(s, TurnsStep) for s, _ in chain)})
-    steps.append({"player": None, "who": "", "kind": "", "at": "", "where": [say("game_over")],
-                  "node": diagram.final_id, "within": [], "action": None, "turns": False})
-    # events between decisions: step k shows those since decision k-1 was asked
-    bounds = [0] + [m["events"] for m in moments] + [len(events)]
-    viewers = []
-    for v in rec.viewers:
-        states = [m["views"][v] for m in moments] + [final_views[v]]
-        step_events, step_changes, options, taken = [], [], [], []
-        for k in range(total):
-            seen = set(states[k]["items"]) | (set(states[k - 1]["items"]) if k else set())
-
-            def shown(value, seen=seen, state=states[k], prev=states[k - 1] if k else None):
-                if isinstance(value, str) and value in engine.state["items"]:
-                    if value not in seen:
-                        return "?"
-                    data = state["items"].get(value) or (prev or {}).get("items", {}).get(value)
-                    return say.item(value, data)
-                return rec.value_text(value, state) if not isinstance(value, str) else value
-
-            lines = []
-            decision_index = k - 1  # the decision event that opens this stretch, if any
-            for e in events[bounds[k]:bounds[k + 1]]:
-                if e.get("event") == "decision":
-                    m = moments[decision_index]
-                    hide = m["secret"] and v != AUTHOR and v != m["player"]
-                    text = say("e_decision", say.seat(m["player"]), say("secret_taken") if hide
-                               else m["options"][v][m["choice"]])
-                else:
-                    text = _event_text(say, e, shown)
-                at = _file_line(e.get("at"))
-                if at:
-                    rules.setdefault(at, _rule_source(at))
-                lines.append([text, at])
-            step_events.append(lines)
-            step_changes.append(changes_text(say, states[k - 1], states[k]) if k else [])
-            if k < len(moments):
-                m = moments[k]
-                options.append(m["options"][v])
-                hide = m["secret"] and v != AUTHOR and v != m["player"]
-                taken.append(None if hide else m["choice"])
-            else:
-                options.append([])
-                taken.append(None)
-        viewers.append({
-            "id": v, "label": say("author") if v == AUTHOR else say.seat(v),
-            "first": states[0], "diffs": [diff(states[k - 1], states[k]) for k in range(1, total)],
-            "events": step_events, "changes": step_changes, "options": options, "taken": taken})
-    first = moments[0]["views"][rec.viewers[0]] if moments else final_views[rec.viewers[0]]
-    names = {"counters": {k: say.counter(k) for k in [*first["counters"],
-                                                   *(first["players"][0] if first["players"]
-                                                     else {})]},
+def _page_data(game, engine, rec: _Recorder, say: _Say, path: str) -> dict:
+    first = rec.data[rec.viewers[0]]["first"]
+    seat_counters = first["players"][0] if first["players"] else {}
+    names = {"counters": {k: say.counter(k) for k in [*first["counters"], *seat_counters]},
              "kinds": {k: say.term(k) for k in game.items},
              "fields": {f: say.term(f) for f in sorted(game.item_fields)},
-             "phases": {s.name: say.term(s.name) for s, _ in diagram.phases},
+             "phases": {s.name: say.term(s.name) for s in _phases(game.flow)},
              "zones": {key: [say.zone(key), int(key.partition("@")[2])
                              if key.partition("@")[2].isdigit() else None,
                              say.zone(key.partition("@")[0])]
@@ -591,10 +612,19 @@ def _page_data(game, engine, rec: _Recorder, diagram, say: _Say, path: str) -> d
         "lang": say.lang, "title": say.w.title(), "game": game.name, "variant": game.variant,
         "log": Path(path).name, "seed": engine.seed, "players": engine.n, "humans": engine.humans,
         "seats": [say.seat(p) for p in range(engine.n)], "words": WORDS[say.lang],
-        "names": names, "steps": steps, "rules": rules, "viewers": viewers,
+        "names": names, "steps": rec.steps, "rules": rec.rules,
+        "viewers": [rec.data[v] for v in rec.viewers],
         "scores": result.get("scores", []), "winners": result.get("winners", []),
-        "decisions": len(moments),
+        "decisions": len(rec.steps) - 1,
     }
+
+
+def _phases(steps):
+    for s in steps:
+        if isinstance(s, PhaseStep):
+            yield s
+        for attr in ("steps", "other"):
+            yield from _phases(getattr(s, attr, ()) or ())
 
 
 # ---------------------------------------------------------------- the page
