@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from pathlib import Path
 
 from meeplang.dsl.errors import LoadError, Pos, UsageError, remember_source, source_line
@@ -423,16 +424,18 @@ class _Recorder:
             return "[" + ", ".join(self.said_value(engine, x, prev, state) for x in value) + "]"
         if not isinstance(value, str):
             return self.say.value(value)
-        words = []
-        for i, token in enumerate(value.split(" ")):
+        first = True
+
+        def word(m) -> str:  # each word of a label: `take_card [card#3, card#4]`
+            nonlocal first
+            token, was_first, first = m.group(0), first, False
             if token in engine.state["items"]:
                 data = state["items"].get(token) or (prev["items"].get(token) if prev else None)
-                words.append("?" if data is None else self.say.item(token, data))
-            elif (i == 0 and token in self.game.actions) or token in (self.game.terms or {}):
-                words.append(self.say.term(token))
-            else:
-                words.append(token)
-        return " ".join(words)
+                return "?" if data is None else self.say.item(token, data)
+            if (was_first and token in self.game.actions) or token in (self.game.terms or {}):
+                return self.say.term(token)
+            return token
+        return re.sub(r"[^\s\[\],]+", word, value)
 
     def option_text(self, engine, option, shown: str | None, view: dict) -> str:
         """An option in the page's words: an action by its term, an item by its kind and
@@ -448,25 +451,33 @@ class _Recorder:
                 return text
             if shown is not None and shown != label(option):  # a place: `pile 2`
                 return say("colon", text, self._place(shown[len(option.action) + 1:]))
-            return say("colon", text, self.value_text(option.value, view))
+            return say("colon", text, self.value_text(option.value, view, engine))
         if shown is not None and shown != label(option):
             return self._place(shown)
         if option == "out":
             return say("out")
-        return self.value_text(option, view)
+        return self.value_text(option, view, engine)
 
     def _place(self, text: str) -> str:
         key, _, n = text.rpartition(" ")
         return self.say("place", self.say.zone(key), n) if key else text
 
-    def value_text(self, value, view: dict) -> str:
+    def value_text(self, value, view: dict, engine=None) -> str:
+        """A value in words, as the viewer of `view` may know it: an item it sees by its kind
+        and number; an item its view hides (one of a list of items offered to another seat)
+        by its place, as Engine.hidden_labels names a single one."""
         say = self.say
         if isinstance(value, str) and value in view["items"]:
             return say.item(value, view["items"][value])
+        if engine is not None and isinstance(value, str) and value in engine.state["items"]:
+            key = engine.state["loc"].get(value)
+            if key is None:
+                return "?"
+            return say("place", say.zone(key), engine.state["zones"][key].index(value) + 1)
         if isinstance(value, str) and value in (self.game.terms or {}):
             return say.term(value)
         if isinstance(value, (list, tuple)):
-            return "[" + ", ".join(self.value_text(x, view) for x in value) + "]"
+            return "[" + ", ".join(self.value_text(x, view, engine) for x in value) + "]"
         return say.value(value) if not isinstance(value, str) else value
 
 

@@ -373,3 +373,29 @@ def test_simulate_report_links_replays_of_its_first_games(tmp_path, capsys):
 
 
 V_REPLAYS = 3
+
+
+@pytest.mark.parametrize("target,players", [("new-eden", 2), ("new-eden:solo", 1)])
+def test_a_seat_is_never_told_of_an_item_it_could_not_see(tmp_path, target, players):
+    """Across a whole game: a seat's options, events and changes at a step name no item that
+    its view (the engine's, at that step or the one before) does not show: not another seat's
+    black-market offer it chooses from in secret, not the automa's cards, not a hidden deck."""
+    log = make_log(tmp_path, target, players, 2, game=load_game(target))
+    game, _, data = V.build_data(str(log))
+    said = V._Say(game, "en")
+    truth = states(by_id(data, V.AUTHOR))
+    names = {item: re.compile("(" + re.escape(item) + "|" + re.escape(said.item(item, None))
+                              + r")(?![\d.])") for item in truth[0]["items"]}
+    checked = 0
+    for seat in range(players):
+        mine = states(by_id(data, seat))
+        viewer = by_id(data, seat)
+        for k, state in enumerate(mine):
+            shown = json.dumps([state, mine[k - 1] if k else None])
+            told = json.dumps([viewer["options"][k], viewer["events"][k], viewer["changes"][k]],
+                              ensure_ascii=False)
+            for item, name in names.items():
+                if not name.search(shown):
+                    checked += 1
+                    assert not name.search(told), (seat, k, item, told)
+    assert checked > 1000
