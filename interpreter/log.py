@@ -155,16 +155,24 @@ def _game_of(h: dict, where: Pos):
     return load_game(path)
 
 
-def replay(path: str) -> Engine:
+def replay(path: str, watch=None) -> Engine:
     """Re-execute a log file and check every event and the final state against it."""
     numbered = _read_records(path, FORMAT)
-    return replay_records([r for _, r in numbered], path, [n for n, _ in numbered])
+    return replay_records([r for _, r in numbered], path, [n for n, _ in numbered], watch)
+
+
+def read_log(path: str) -> list[tuple[int, dict]]:
+    """(line number, record) of each line of a log file, the header first; refused at its
+    position when it is not a log."""
+    return _read_records(path, FORMAT)
 
 
 def replay_records(records: list[dict], path: str = "<log>",
-                   lines: list[int] | None = None) -> Engine:
+                   lines: list[int] | None = None, watch=None) -> Engine:
     """Re-execute a log (header + events) and compare each produced event with the logged one;
-    `lines` are the file lines of the records (by default one record a line)."""
+    `lines` are the file lines of the records (by default one record a line). `watch(engine,
+    decision, choice)`, if given, is called at each decision before its choice is made (the
+    replay viewer reads the game there); what it saw stands only if the replay then succeeds."""
     lines = lines or list(range(1, len(records) + 1))
     engine = engine_from_header(records[0], Pos(path, lines[0], 1))
     choices = [(n, r.get("choice")) for n, r in zip(lines[1:], records[1:])
@@ -179,6 +187,8 @@ def replay_records(records: list[dict], path: str = "<log>",
                 raise LoadError(f"choice {json.dumps(i)[:40]} is not one of the options here "
                                 f"(0 to {len(d.options) - 1}: {', '.join(d.labels)[:200]})",
                                 Pos(path, n, 1))
+            if watch is not None:
+                watch(engine, d, i)
             d = engine.choose(i)
     finally:
         # report the first event that differs, wherever the replay stopped

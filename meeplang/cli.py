@@ -21,7 +21,8 @@ from .output import error_object, print_json
 # Modules that add their own subcommands: each has `register(subparsers)`; each parser it adds sets
 # `func=handler(args) -> exit status`. Handlers raise MeeplangError for bad input like the rest.
 COMMAND_MODULES = ("meeplang.diagram_cli", "meeplang.simulate_cli", "meeplang.new_variant",
-                   "meeplang.diff_cli", "meeplang.explain_cli", "meeplang.compile_cli")
+                   "meeplang.diff_cli", "meeplang.explain_cli", "meeplang.compile_cli",
+                   "meeplang.view_cli")
 
 
 # ---------------------------------------------------------------- commands

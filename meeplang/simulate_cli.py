@@ -360,7 +360,61 @@ def write_report(folder: Path, plan: Plan, out: dict) -> list[Path]:
     files += save_figure(win_rate_figure(plan.runs, summaries), folder / "win_rates")
     path = folder / "summary.json"
     path.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
-    return files + [path]
+    replays = write_replays(folder / "replays", plan.runs[0])
+    return files + [path, *replays, write_index(folder, plan, out, replays)]
+
+
+REPLAYS = 3  # games of a run replayed with their logs for the viewer (the first ones)
+
+
+def write_replays(folder: Path, run: Run) -> list[Path]:
+    """The first games of the run played again with their logs recorded (same seeds and
+    agents), each with its `meeplang view` page: replays/game-I.jsonl and game-I.html."""
+    from meeplang.interpreter.log import write_log
+    from meeplang.interpreter.simulation import play_game
+    from meeplang.visualizer.viewer import write_view
+
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for r in run.records[:REPLAYS]:
+        engine = play_game(run.game, run.spec.players, r["seed"], run.spec.agents,
+                           run.spec.options)
+        log = folder / f"game-{r['index']}.jsonl"
+        write_log(str(log), engine)
+        out += [log, write_view(str(log), folder / f"game-{r['index']}.html", need_dot=False)]
+    return out
+
+
+def write_index(folder: Path, plan: Plan, out: dict, replays: list[Path]) -> Path:
+    """index.html: the plots, the files, and links to the replayed games' pages."""
+    from html import escape as e
+
+    run = plan.runs[0]
+    games = "".join(
+        f'<li><a href="replays/{e(page.name)}">{e(page.stem)}</a> (seed {r["seed"]}; scores '
+        f'{e(", ".join(map(str, r["scores"])))}; winners '
+        f'{e(" ".join(map(str, r["winners"])) or "none")}) · '
+        f'<a href="replays/{e(page.stem)}.jsonl">log</a></li>'
+        for r, page in zip(run.records, [p for p in replays if p.suffix == ".html"]))
+    csvs = "".join(f'<li><a href="{e(p.name)}">{e(p.name)}</a></li>'
+                   for p in sorted(folder.glob("games*.csv")))
+    page = f"""<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>{e(run.label)}: {out["games"]} games</title>
+<link rel="icon" href="data:,">
+<style>body {{ font-family: Helvetica, Arial, sans-serif; margin: 1.2rem; color: #222; }}
+img {{ max-width: 100%; }}</style></head>
+<body>
+<h1>{e(run.label)}: {out["games"]} games</h1>
+<h2>Replays</h2><ul>{games}</ul>
+<h2>Plots</h2><p><img src="win_rates.svg" alt="win rates"></p><p><img src="scores.svg" alt="scores"></p>
+<h2>Files</h2><ul>{csvs}<li><a href="summary.json">summary.json</a></li></ul>
+</body>
+</html>
+"""
+    path = folder / "index.html"
+    path.write_text(page, encoding="utf-8")
+    return path
 
 
 def write_csv(path: Path, run: Run) -> Path:

@@ -111,6 +111,15 @@ def test_readme_new_eden_house_rule_tutorial(tmp_path, monkeypatch, capsys):
             at = lines.index(_lines_at_base(rule))
             assert lines[at + 1] == change.strip()
     assert (tmp_path / "house-game.jsonl").exists()
+    block = tutorial.split("```sh\nmeeplang view", 1)[1].split("```")[0]
+    for line in ("meeplang view" + block).strip().splitlines():
+        if not have_dot():
+            break
+        args = shlex.split(line.split("  #")[0])[1:]
+        assert main(args) == 0, line
+        page = tmp_path / args[args.index("-o") + 1]
+        assert "New Eden (house)" in page.read_text(encoding="utf-8")
+    capsys.readouterr()
     assert main(["simulate", "new-eden", "--players", "3", "-n", "6", "--compare", "house.yaml",
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -123,6 +123,9 @@ class Diagram:
     loops: list = attrs.Factory(list)  # (step, back edge ids)
     turns: list = attrs.Factory(list)  # (TurnsStep, turn node id, {action: node id})
     triggers: dict = attrs.Factory(dict)  # trigger name -> node id (full detail)
+    # every flow step -> what draws it: a phase's or a loop's cluster id, a step's, an `if`'s or
+    # a turns step's node id (the replay viewer highlights where a game stands)
+    step_ids: list = attrs.Factory(list)  # (step, id)
     final_id: str = "final"
 
     def clusters(self):
@@ -323,6 +326,7 @@ class _Builder:
         c = self.cluster(where, "phase", self.w.term(step.name), C_PHASE, name=step.name)
         seg = self.body(step.steps, c)
         self.d.phases.append((step, c.id))
+        self.d.step_ids.append((step, c.id))
         rep = seg.exits[0][0] if seg.exits else seg.entry[0]
         self.anchors.append(_Anchor(rep, c.id, where, [], {("phase", step.name)}))
         exits = [(rep, c.id, None)] if seg.exits else []
@@ -357,6 +361,7 @@ class _Builder:
     def loop(self, step, where: Cluster) -> _Seg:
         label, badge = self.loop_texts(step)
         c = self.cluster(where, "loop", label, C_LOOP)
+        self.d.step_ids.append((step, c.id))
         # the loop badge: where each pass starts, and where the orange back edge returns
         head = self.node(c, "loop", "loop_head",
                          label=html_label(None, wrap("↻ " + badge, 34, 3), sub_size=10),
@@ -386,6 +391,7 @@ class _Builder:
         did = self.node(where, "if", "if", label=html_label(None, cond, sub_size=10),
                         shape="diamond", style="filled", fillcolor=C_IF[0], color=C_IF[1],
                         margin="0.02")
+        self.d.step_ids.append((step, did))
         exits = []
         for steps, word in ((step.steps, "yes"), (step.other, "no")):
             seg = self.seq(steps, where)
@@ -404,6 +410,7 @@ class _Builder:
         nid = self.node(where, "s", "step", label=html_label(None, code=code or ["…"],
                                                              code_face=self.text.face),
                         shape="box", style="filled", fillcolor=C_STEP[0], color=C_STEP[1])
+        self.d.step_ids.append((step, nid))
         called = AN.reach(self.game, [step.block])
         keys = {("action", a) for a in called} | ({("any_action",)} if called else set())
         self.anchors.append(_Anchor(nid, None, where, [(None, step.block)], keys))
@@ -460,6 +467,7 @@ class _Builder:
             runs = [(a, self.game.actions[a].effect) for a in names if a in self.game.actions]
             self.anchors.append(_Anchor(tid, None, where, runs, keys, side=False))
             self.d.turns.append((step, tid, {}))
+            self.d.step_ids.append((step, tid))
             return _Seg((tid, None), [(tid, None, None)] if ends else [])
 
         c = self.cluster(where, "turns", "", ("#fffcf0", C_TURNS[1]), style="rounded,filled,dashed",
@@ -474,6 +482,7 @@ class _Builder:
             self.edge(tid, aid, "offer", color=C_ACTION[1], arrowsize="0.7",
                       style="dashed" if kind else None)
         self.d.turns.append((step, tid, action_ids))
+        self.d.step_ids.append((step, tid))
         if not ends:
             return _Seg((tid, c.id), [])
         # the flow leaves from an invisible point centred under the actions, clipped at the box
@@ -739,7 +748,8 @@ def build_diagram(game, detail: str = "phases", lang: str = "en", changes=None,
 def to_digraph(d: Diagram) -> graphviz.Digraph:
     title = f"{d.game_name} ({d.detail}, {d.lang})"
     g = graphviz.Digraph(
-        name=d.title,
+        # nohtml: a title written `<...>` is text, not an HTML-like string that ends the DOT
+        name=graphviz.nohtml(d.title),
         comment=f"Meeplang rules diagram: {title}. Generated from the game model; do not edit.",
         graph_attr=d.graph_attrs,
         node_attr={"fontname": FONT, "fontsize": "11", "margin": "0.12,0.06", "penwidth": "1.2"},
