@@ -54,6 +54,7 @@ class Source:
     files: tuple
     rules_hash: str
     located: "Located"
+    sample: tuple = ()  # ((file shown, (table or table.field, ...)), ...): declared sample data
 
 
 def display_path(path: Path) -> str:
@@ -235,14 +236,16 @@ def load_source(target: str, variant: str | None = None) -> Source:
     found = locate(target, variant)
     folder, variant, variant_file = found.folder, found.variant, found.variant_file
     read = [found.game_file]
-    doc = _with_includes(read_yaml_file(found.game_file, folder), folder)
+    sample: list = []
+    doc = _with_includes(read_yaml_file(found.game_file, folder), folder, sample)
+    _note_sample(doc, sample)
     if variant and variant_file is None:
         variant_file = folder / "variants" / f"{variant}.yaml"
         if not found.is_folder_game or not files.is_file(variant_file):
             known = ", ".join(variant_names(folder) if found.is_folder_game else []) or "none"
             raise UsageError(f"game {folder.name!r} has no variant {variant!r} (variants: {known})")
     if variant_file is not None:
-        for path, overlay in _variant_chain(folder, variant_file):
+        for path, overlay in _variant_chain(folder, variant_file, sample):
             if path.parent == folder / "variants" and "extends" in overlay:
                 _check_extends_here(overlay, path, folder, str(doc.get("game", folder.name)))
             read.append(path)
@@ -250,7 +253,23 @@ def load_source(target: str, variant: str | None = None) -> Source:
     validate(doc)  # the merged game: an overlay may give only what it changes
     digest = hashlib.sha256(json.dumps(_canonical(plain(doc)), sort_keys=True).encode()
                             ).hexdigest()[:16]
-    return Source(doc, folder, variant, tuple(str(f) for f in read), digest, found)
+    return Source(doc, folder, variant, tuple(str(f) for f in read), digest, found,
+                  tuple(sample))
+
+
+def _note_sample(doc: YMap, out: list) -> None:
+    """A file's `sample:` (true: every table it gives; or the names of its sample tables and
+    fields), kept so that what is measured on sample data can say so (simulate)."""
+    flag = doc.get("sample")
+    if flag is None or flag is False:
+        return
+    if flag is True:
+        names = tuple(str(k) for k in (doc.get("tables") or {}))
+        names += tuple(str(k) for k in (doc.get("items") or {}))
+    else:
+        names = tuple(str(n) for n in flag) if isinstance(flag, list) else (str(flag),)
+    if names:
+        out.append((doc.pos.path, names))
 
 
 def variant_files(folder: Path, variant: str) -> list:
@@ -267,7 +286,7 @@ def _canonical(value):
     return value
 
 
-def _variant_chain(folder: Path, variant_file: Path) -> list:
+def _variant_chain(folder: Path, variant_file: Path, sample: list | None = None) -> list:
     """The overlays to apply, parent variants first (`extends: game:parent`)."""
     chain, seen = [], set()
     path = variant_file
@@ -276,7 +295,10 @@ def _variant_chain(folder: Path, variant_file: Path) -> list:
             raise LoadError("variants extend each other in a cycle", Pos(str(path), 1, 1))
         seen.add(path.resolve())
         in_folder = path.parent == folder / "variants"  # else a file given by path
-        overlay = _with_includes(read_yaml_file(path, folder if in_folder else None), folder)
+        overlay = _with_includes(read_yaml_file(path, folder if in_folder else None), folder,
+                                 sample)
+        if sample is not None:
+            _note_sample(overlay, sample)
         chain.append((path, overlay))
         parent = str(overlay.get("extends", "")).partition(":")[2]
         if parent:
@@ -406,7 +428,7 @@ def _patch_flow(flow: YList, patches: YMap) -> YList:
     return flow
 
 
-def _with_includes(doc: YMap, folder: Path) -> YMap:
+def _with_includes(doc: YMap, folder: Path, sample: list | None = None) -> YMap:
     includes = doc.pop("include", None)
     if includes is None:
         return doc
@@ -425,6 +447,8 @@ def _with_includes(doc: YMap, folder: Path) -> YMap:
         part = read_yaml_file(path, folder)
         if "include" in part:
             raise LoadError("included files cannot include further files", part.key_pos["include"])
+        if sample is not None:
+            _note_sample(part, sample)
         for key, value in part.items():
             if key == "sample":  # says which data of that file is sample: not merged
                 continue

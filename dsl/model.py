@@ -334,6 +334,8 @@ class Game:
     game_file: str | None = None  # the main file given by path, when it is not FOLDER/game.yaml
     variant_file: str | None = None  # the variant file given by path (logs record it)
     table_pos: dict = attrs.field(factory=dict, eq=False)  # table name -> where it is defined
+    # the data its files declare sample (`sample:`): ((file, (table or table.field, ...)), ...)
+    sample_data: tuple = attrs.field(default=(), eq=False)
 
     def __repr__(self) -> str:
         """Short: the attrs repr of every rule is tens of thousands of characters."""

@@ -242,7 +242,7 @@ class _Builder:
             folder=str(self.src.folder), warnings=tuple(self.warnings), invariants=invariants,
             game_file=None if found.is_folder_game else str(found.game_file.resolve()),
             variant_file=str(found.variant_file.resolve()) if found.variant_file else None,
-            table_pos=dict(self.section("tables").key_pos))
+            table_pos=dict(self.section("tables").key_pos), sample_data=self.src.sample)
 
     def _raw_flow_phases(self):
         """The phase steps of the flow, parsed shallowly (for checks made before the flow)."""
