@@ -336,6 +336,8 @@ class Game:
     table_pos: dict = attrs.field(factory=dict, eq=False)  # table name -> where it is defined
     # the data its files declare sample (`sample:`): ((file, (table or table.field, ...)), ...)
     sample_data: tuple = attrs.field(default=(), eq=False)
+    # which rules read and write what (dsl/depends.py), computed once when the game is checked
+    deps: object = attrs.field(default=None, eq=False, repr=False)
 
     def __repr__(self) -> str:
         """Short: the attrs repr of every rule is tens of thousands of characters."""

@@ -13,6 +13,7 @@ import attrs
 
 from . import ast as A
 from . import cache
+from . import depends
 from . import folder as files
 from .builtins import ANY, COUNTER_FUNCTIONS, FUNCTIONS, VALUES
 from .errors import Pos, ResolveError, SchemaError, Warning_
@@ -234,7 +235,7 @@ class _Builder:
         found = self.src.located
         automa = (str(automa_spec["name"]), int(automa_spec.get("seats", 1))) if automa_spec else ()
         summary = _texts(doc.get("summary", ""))
-        return Game(
+        game = Game(
             automa_paid_into=paid_into, rule_texts=rule_texts, data_actions=data_actions, tracks=tracks, track_families=self.track_families, counter_members=self.counter_members, graphs=graphs, formulas=formulas, automa_decide=decide, summary=summary, automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
             min_players=lo, max_players=hi, options=options, terms=terms, tables=tables,
             counters=counters, zones=zones, items=items, setup=setup, flow=flow, actions=actions,
@@ -243,6 +244,20 @@ class _Builder:
             game_file=None if found.is_folder_game else str(found.game_file.resolve()),
             variant_file=str(found.variant_file.resolve()) if found.variant_file else None,
             table_pos=dict(self.section("tables").key_pos), sample_data=self.src.sample)
+        return self._with_dependencies(game)
+
+    def _with_dependencies(self, game: Game) -> Game:
+        """The game with its dependency graph (dsl/depends.py), and the checks made on it: a
+        table indexed by an action's use count has an entry for every use its limit allows."""
+        graph = depends.build(game)
+        for ix, limit, largest, entries in depends.limit_overruns(game, graph):
+            times_pos = getattr(limit.times, "pos", None) or limit.pos
+            table_pos = game.table_pos.get(ix.table)
+            pos = times_pos
+            if table_pos is not None and times_pos.path == self.path and table_pos.path != self.path:
+                pos = table_pos  # the variant changed the table, not the limit: point at it
+            raise ResolveError(depends.overrun_message(game, ix, limit, largest, entries), pos)
+        return attrs.evolve(game, deps=graph)
 
     def _raw_flow_phases(self):
         """The phase steps of the flow, parsed shallowly (for checks made before the flow)."""
