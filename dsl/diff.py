@@ -52,7 +52,18 @@ def diff_games(a: Game, b: Game) -> list[Change]:
             _tables(before, after, a.table_pos, b.table_pos, out)
             continue
         _walk(FIELD_NAMES.get(section, section), before, after, None, None, out)
-    return out
+    return [_where_written(a, b, c) for c in out]
+
+
+def _where_written(a: Game, b: Game, change: Change) -> Change:
+    """Each side's place where the file that gave the value wrote it: a variant's (or an
+    include's) own line, which the merged model's positions (the main file's maps) do not
+    keep for plain values such as a limit's `per:` (Game.origins)."""
+    where = tuple(game.origins.get(change.path) for game in (a, b))
+    if not any(where):
+        return change
+    return attrs.evolve(change, where=tuple(_at(w) if w is not None else old
+                                            for w, old in zip(where, change.where)))
 
 
 def changes_from_base(game: Game) -> list[Change]:

@@ -130,6 +130,7 @@ class Limit:
     shared: bool = False
     pos: Pos = _pos
     cond: object = None  # expression, or None: always
+    per_pos: Pos | None = attrs.field(default=None, eq=False, repr=False)  # where `per:` is written
 
     def state_key(self, action: str, index: int) -> str:
         """Where the counts live in the state: the first limit under the action's name."""
@@ -338,6 +339,9 @@ class Game:
     sample_data: tuple = attrs.field(default=(), eq=False)
     # which rules read and write what (dsl/depends.py), computed once when the game is checked
     deps: object = attrs.field(default=None, eq=False, repr=False)
+    # "actions.power_plant.limit.per" -> where a value given by a file other than the main one
+    # (a variant, an include) is written: a merge keeps the main file's positions on its maps
+    origins: dict = attrs.field(factory=dict, eq=False, repr=False)
 
     def __repr__(self) -> str:
         """Short: the attrs repr of every rule is tens of thousands of characters."""

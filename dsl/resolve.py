@@ -74,6 +74,24 @@ def build_game(source: Source) -> Game:
         raise ResolveError("the rules nest too deeply to check", source.doc.pos) from None
 
 
+def value_origins(doc: YMap, main: str) -> dict:
+    """`actions.power_plant.limit.per` -> where that value was written, for every value of the
+    merged document that a file other than the game's main file gave (a variant, an include):
+    the model's own positions are those of the main file's maps, which a merge keeps."""
+    out: dict = {}
+
+    def walk(node, path):
+        for key, value in node.items():
+            here = f"{path}.{key}" if path else str(key)
+            pos = node.value_pos.get(key)
+            if pos is not None and pos.path != main:
+                out[here] = pos
+            if isinstance(value, YMap):
+                walk(value, here)
+    walk(doc, "")
+    return out
+
+
 def _check_bounds(what: str, start: str, spec: YMap, pos: Pos) -> None:
     """`min` at most `max`, and a whole-number `initial`/`default` between them: a counter that
     starts out of its bounds is a mistake in its declaration, not in the first rule to touch it."""
@@ -83,8 +101,14 @@ def _check_bounds(what: str, start: str, spec: YMap, pos: Pos) -> None:
     if lo is not None and hi is not None and lo > hi:
         raise SchemaError(f"{what}: min {lo} is larger than max {hi}", pos)
     if type(value) is int and (lo is not None and value < lo or hi is not None and value > hi):
+        bound = "min" if lo is not None and value < lo else "max"
+        at, bound_at = spec.pos_of(start), spec.pos_of(bound)
+        if bound_at.path != at.path:  # a variant moved the bound: point at what it wrote
+            raise SchemaError(f"{what}: {bound} {spec[bound]} leaves {start} {value} (at "
+                              f"{at.path}:{at.line}) out of its bounds ({bounds_text(lo, hi)})",
+                              bound_at)
         raise SchemaError(f"{what}: {start} {value} is out of its bounds ({bounds_text(lo, hi)})",
-                          spec.pos_of(start))
+                          at)
 
 
 def _not_empty(section: YMap, name: str, key, needs: str) -> None:
@@ -154,7 +178,8 @@ class _Builder:
             for lim in a.limits:
                 if lim.per not in ("turn", "game") and lim.per not in phases_declared:
                     raise ResolveError(_unknown("period", lim.per, ["turn", "game"] + sorted(
-                        phases_declared)) + " (a limit is per turn, game or a phase)", lim.pos)
+                        phases_declared)) + " (a limit is per turn, game or a phase)",
+                                      lim.per_pos or lim.pos)
             if len({lim.per for lim in a.limits}) != len(a.limits):
                 raise ResolveError(f"{a.name}: two limits for the same period", a.pos)
         setup = parse_block(doc["setup"], self.path) if doc.get("setup") else A.Block((), pos=doc.pos)
@@ -243,7 +268,8 @@ class _Builder:
             folder=str(self.src.folder), warnings=tuple(self.warnings), invariants=invariants,
             game_file=None if found.is_folder_game else str(found.game_file.resolve()),
             variant_file=str(found.variant_file.resolve()) if found.variant_file else None,
-            table_pos=dict(self.section("tables").key_pos), sample_data=self.src.sample)
+            table_pos=dict(self.section("tables").key_pos), sample_data=self.src.sample,
+            origins=value_origins(self.doc, self.path))
         return self._with_dependencies(game)
 
     def _with_dependencies(self, game: Game) -> Game:
@@ -627,7 +653,8 @@ class _Builder:
                               tuple(Limit(self.expr(lim["times"], key, lim.pos_of("times")),
                                           str(lim.get("per", "game")), bool(lim.get("shared", False)),
                                           pos=lim.pos, cond=self.expr(lim.get("if"), key,
-                                                                      lim.pos_of("if")))
+                                                                      lim.pos_of("if")),
+                                          per_pos=lim.value_pos.get("per"))
                                     for lim in limits), takes,
                               self._cost(spec) if "cost" in spec else None, pos=pos)
         return out
