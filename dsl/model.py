@@ -334,6 +334,9 @@ class Game:
     warnings: tuple = ()
     game_file: str | None = None  # the main file given by path, when it is not FOLDER/game.yaml
     variant_file: str | None = None  # the variant file given by path (logs record it)
+    # stacked variants (`--variant A --variant B`), in order: ("name", variant) for one of the
+    # game's variants/, ("file", absolute path) for a file given by path (logs record them)
+    stack: tuple = ()
     table_pos: dict = attrs.field(factory=dict, eq=False)  # table name -> where it is defined
     # the data its files declare sample (`sample:`): ((file, (table or table.field, ...)), ...)
     sample_data: tuple = attrs.field(default=(), eq=False)

@@ -57,7 +57,8 @@ def load_game(target: str, variant: str | None = None) -> Game:
     """Load, validate, parse and check a game (optionally with a variant overlay). A game loaded
     before from the same bytes by the same Meeplang comes from the cache (dsl/cache.py)."""
     found = locate(target, variant)
-    key = cache.key_for(found.folder, found.variant, found.variant_file,
+    stacked = "".join(f"\0{p.resolve()}" for p in found.stack)
+    key = cache.key_for(found.folder, f"{found.variant}{stacked}", found.variant_file,
                         None if found.is_folder_game else found.game_file)
     game = cache.get(key)
     if game is None:
@@ -267,7 +268,10 @@ class _Builder:
             triggers=tuple(triggers), scoring=scoring, rules_hash=self.src.rules_hash,
             folder=str(self.src.folder), warnings=tuple(self.warnings), invariants=invariants,
             game_file=None if found.is_folder_game else str(found.game_file.resolve()),
-            variant_file=str(found.variant_file.resolve()) if found.variant_file else None,
+            variant_file=str(found.variant_file.resolve()) if found.variant_file and not
+            found.stack else None,
+            stack=tuple(("name", p.stem) if p.parent == found.folder / "variants" else
+                        ("file", str(p.resolve())) for p in found.files) if found.stack else (),
             table_pos=dict(self.section("tables").key_pos), sample_data=self.src.sample,
             origins=value_origins(self.doc, self.path))
         return self._with_dependencies(game)

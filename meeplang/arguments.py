@@ -7,13 +7,20 @@ from pathlib import Path
 from meeplang.dsl.errors import UsageError
 
 
-def split_target(target: str, variant: str | None = None) -> tuple[str, str | None]:
-    """(game, variant) of `GAME[:VARIANT]`, with `--variant` (given once, either way)."""
+def split_target(target: str, variant=None):
+    """(game, variant) of `GAME[:VARIANT]`, with `--variant` (given once, either way). Variants
+    to stack come back as a tuple, in order: `GAME:A+B`, or `--variant A --variant B` (given
+    several times; a variant file or a name each)."""
     name, _, v = str(target).partition(":")
     if not name:
         raise UsageError(f"expected GAME or GAME:VARIANT, not {target!r}")
+    given = list(variant) if isinstance(variant, (list, tuple)) else ([variant] if variant else [])
+    if len(given) > 1 or "+" in v:
+        return name, tuple(([v] if v else []) + given)
+    variant = given[0] if given else None
     if v and variant and v != variant:
-        raise UsageError(f"two variants given: {v!r} and {variant!r}")
+        raise UsageError(f"two variants given: {v!r} and {variant!r} (to apply both, give "
+                         f"--variant once for each: --variant {v} --variant {variant})")
     return name, (variant or v or None)
 
 
@@ -35,3 +42,28 @@ def parse_options(pairs) -> dict:
             raise UsageError(f"--option takes NAME=VALUE, not {pair!r}")
         out[key] = value
     return out
+
+
+def target_text(game) -> str:
+    """How to name a loaded game so that `meeplang play` accepts it as written: `pig`,
+    `pig:short`, a variant file's path (`house.yaml`: its `GAME:VARIANT` name is not one play can
+    find), or stacked variants (`new-eden:solo+hard`, or with files `new-eden --variant solo
+    --variant house.yaml`)."""
+    from pathlib import Path
+
+    from meeplang.dsl.loader import display_path, games_dir
+
+    if game.game_file:  # a game file not named game.yaml: by its path
+        name = display_path(Path(game.game_file))
+    elif Path(game.folder).resolve() == (games_dir() / game.name).resolve():
+        name = game.name  # bundled: by its name
+    else:
+        name = display_path(Path(game.folder))  # a folder elsewhere: by its path
+    if game.stack:
+        refs = [ref if kind == "name" else display_path(Path(ref)) for kind, ref in game.stack]
+        if all(kind == "name" for kind, _ in game.stack):
+            return f"{name}:{'+'.join(refs)}"
+        return name + "".join(f" --variant {r}" for r in refs)
+    if game.variant_file:
+        return display_path(Path(game.variant_file))
+    return name + (f":{game.variant}" if game.variant else "")

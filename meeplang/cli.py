@@ -15,7 +15,7 @@ from meeplang.dsl.model import players_text
 from meeplang.dsl.resolve import load_game
 
 from . import __version__
-from .arguments import check_writable, parse_options, split_target
+from .arguments import check_writable, parse_options, split_target, target_text
 from .output import error_object, print_json
 
 # Modules that add their own subcommands: each has `register(subparsers)`; each parser it adds sets
@@ -56,7 +56,7 @@ def cmd_check(args) -> int:
             raise UsageError(f"-n {args.n}: --deep plays at least 1 game per variant and player "
                              "count")
         return cmd_deep_check(args)
-    name, variant = split_target(args.target)
+    name, variant = split_target(args.target, args.variant)
     targets = [variant]
     base = load_game(name, variant)
     if variant is None:
@@ -65,7 +65,7 @@ def cmd_check(args) -> int:
     report = []
     for v in targets:
         game = base if v == variant else load_game(name, v)
-        label = game.name + (f":{game.variant}" if game.variant else "")
+        label = target_text(game)  # as `play` takes it
         for w in game.warnings:
             print(str(w), file=sys.stderr)
         report.append({"game": label, "warnings": [str(w) for w in game.warnings],
@@ -202,7 +202,10 @@ def cmd_play(args) -> int:
 def cmd_replay(args) -> int:
     from meeplang.interpreter.log import replay
 
-    engine = replay(args.log)
+    for path in args.variant_file or []:
+        if not Path(path).is_file():
+            raise UsageError(f"--variant-file {path}: no such file")
+    engine = replay(args.log, args.variant_file or ())
     r = engine.result
     if args.json:
         print(json.dumps({"ok": True, "decisions": len(engine.choices), "scores": r["scores"],
@@ -239,6 +242,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "or a .yaml file")
     s.add_argument("--json", action="store_true")
     s.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    s.add_argument("--variant", action="append", metavar="VARIANT", help="a variant name or "
+                   "file; give it again to stack another (applied in order)")
     s.add_argument("--deep", action="store_true", help="also play random games of every variant "
                    "and player count, checking invariants, replay and save/load")
     s.add_argument("-n", type=int, default=5, help="games per variant and player count (--deep)")
@@ -250,7 +255,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("game", metavar="GAME[:VARIANT]")
     s.add_argument("--players", "-p", type=int)
     s.add_argument("--seed", "-s", type=int, default=0)
-    s.add_argument("--variant")
+    s.add_argument("--variant", action="append", metavar="VARIANT", help="a variant name or "
+                   "file; give it again to stack another (applied in order)")
     s.add_argument("--agents", default="random",
                    help="comma-separated, one per seat (the last repeats): random, first, greedy, "
                         "mcts (mcts:400 iterations or mcts:0.5s per decision), human")
@@ -263,6 +269,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("replay", help="re-run a log and verify it event by event")
     s.add_argument("log", metavar="LOG")
+    s.add_argument("--variant-file", action="append", metavar="PATH",
+                   help="where a variant file the log names is now, if it moved (it must have "
+                        "the same contents); once per file")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_replay)
 

@@ -48,7 +48,8 @@ def register(subparsers) -> None:
                     "scores and game length. Game i uses a seed derived from --seed and i, so "
                     "results do not depend on --jobs or --executor.")
     s.add_argument("game", metavar="GAME[:VARIANT]")
-    s.add_argument("--variant")
+    s.add_argument("--variant", action="append", metavar="VARIANT", help="a variant name or "
+                   "file; give it again to stack another (applied in order)")
     s.add_argument("--players", "-p", type=int, help="default: the game's minimum")
     s.add_argument("-n", "--games", type=int, default=100, dest="n", help="games to play "
                    "(default 100)")

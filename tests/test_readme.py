@@ -51,7 +51,7 @@ def test_readme_house_rule_file_checks_and_compares(tmp_path, monkeypatch, capsy
     (tmp_path / "fast-pig.yaml").write_text(rules, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     assert main(["check", "fast-pig.yaml"]) == 0
-    assert capsys.readouterr().out.startswith("ok: pig:fast ")
+    assert capsys.readouterr().out.startswith("ok: fast-pig.yaml (")  # as play takes it
     assert main(["simulate", "fast-pig.yaml", "--players", "2", "-n", "40", "--compare", "base",
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)  # base → variant, whichever is named first
