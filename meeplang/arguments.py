@@ -2,6 +2,7 @@
 game options, and an output file checked before the work that fills it."""
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from meeplang.dsl.errors import UsageError
@@ -33,8 +34,21 @@ def check_writable(path: str, flag: str) -> None:
         raise UsageError(f"{flag} {path}: no folder {str(target.parent)!r}")
 
 
+class _OutputMisuse(argparse.Action):
+    """`-o` means --output everywhere it exists (diagram, report, new): given to a command that
+    takes game options, it says which flag was meant rather than setting an option."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.error(f"-o is --output (diagram, report, new); a game option is "
+                     f"--option {values}")
+
+
+def add_output_misuse(parser) -> None:
+    parser.add_argument("-o", action=_OutputMisuse, metavar="FILE", help=argparse.SUPPRESS)
+
+
 def parse_options(pairs) -> dict:
-    """`-o NAME=VALUE` pairs as a dict (the engine checks names and values)."""
+    """`--option NAME=VALUE` pairs as a dict (the engine checks names and values)."""
     out = {}
     for pair in pairs or []:
         key, eq, value = pair.partition("=")

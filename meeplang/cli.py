@@ -15,7 +15,8 @@ from meeplang.dsl.model import players_text
 from meeplang.dsl.resolve import load_game
 
 from . import __version__
-from .arguments import check_writable, parse_options, split_target, target_text
+from .arguments import (add_output_misuse, check_writable, parse_options, split_target,
+                        target_text)
 from .output import error_object, print_json
 
 # Modules that add their own subcommands: each has `register(subparsers)`; each parser it adds sets
@@ -260,8 +261,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--agents", default="random",
                    help="comma-separated, one per seat (the last repeats): random, first, greedy, "
                         "mcts (mcts:400 iterations or mcts:0.5s per decision), human")
-    s.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
-                   help="set a game option, e.g. -o target=50")
+    s.add_argument("--option", action="append", metavar="NAME=VALUE",
+                   help="set a game option, e.g. --option target=50")
+    add_output_misuse(s)
     s.add_argument("--log", metavar="FILE", help="write the game log (JSON Lines)")
     s.add_argument("--json", action="store_true", help="print the result as one JSON object")
     s.add_argument("--trace", action="store_true", help="print each event beside its rule line")

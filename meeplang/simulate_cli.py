@@ -25,7 +25,7 @@ from meeplang.interpreter.engine import Engine
 from meeplang.interpreter.parallel import default_jobs, open_runner
 from meeplang.interpreter.simulation import SimSpec, load_cached
 
-from .arguments import parse_options, split_target
+from .arguments import add_output_misuse, parse_options, split_target
 from .output import Table, print_table
 
 PLOTS_HINT = "pip install meeplang[plots]"
@@ -57,8 +57,9 @@ def register(subparsers) -> None:
     s.add_argument("--agents", default="random", help="comma-separated, one per seat (the last "
                    "repeats): random, first, greedy, mcts (mcts:400 iterations or mcts:0.5s per "
                    "decision)")
-    s.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
-                   help="set a game option, e.g. -o target=50")
+    s.add_argument("--option", action="append", metavar="NAME=VALUE",
+                   help="set a game option, e.g. --option target=50")
+    add_output_misuse(s)
     s.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (0: one per CPU)")
     s.add_argument("--executor", choices=("local", "dask"), help="local process pool (default) "
                    "or dask.distributed (" + "pip install meeplang[dask]" + ")")

@@ -32,21 +32,21 @@ def test_json_has_the_documented_fields(simulate_json):
 @pytest.mark.parametrize("game,players", [("pig", 3), ("goofspiel", 2)])
 def test_win_rates_and_no_winner_sum_to_one(simulate_json, game, players):
     out = simulate_json(game, "--players", players, "-n", 40, "--seed", 1,
-                        *(["-o", "num_cards=4"] if game == "goofspiel" else []))
+                        *(["--option", "num_cards=4"] if game == "goofspiel" else []))
     assert sum(out["win_rates"]) + out["no_winner"] == pytest.approx(1.0)
 
 
 def test_goofspiel_ties_are_shared(simulate_json):
     # With 2 cards over half the games are drawn (both players win); counted whole, the rates
     # would sum to about 1.6.
-    out = simulate_json("goofspiel", "-n", 60, "-o", "num_cards=2")
+    out = simulate_json("goofspiel", "-n", 60, "--option", "num_cards=2")
     assert out["no_winner"] == 0
     assert sum(out["win_rates"]) == pytest.approx(1.0)
 
 
 def test_games_without_winner(simulate_json):
     # Pig stopped by its horizon after 3 moves: nobody reaches the target.
-    out = simulate_json("pig", "-n", 10, "-o", "horizon=3")
+    out = simulate_json("pig", "-n", 10, "--option", "horizon=3")
     assert out["no_winner"] == 1.0 and out["win_rates"] == [0.0, 0.0]
     assert out["no_winner_games"] == 10
 
@@ -139,7 +139,7 @@ def test_the_speed_is_said_in_one_unit_whatever_the_agents(rate, said):
     (["--agents", "human"], "human agent cannot be simulated"),
     (["--jobs", "-2"], "--jobs"),
     (["--compare", "nope"], "no variant 'nope'"),
-    (["-o", "target=x"], "whole number"),
+    (["--option", "target=x"], "whole number"),
     (["--players", "1"], "2-10 players"),
     (["--executor", "local", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler"),
 ])
@@ -170,7 +170,7 @@ def test_missing_extras_are_usage_errors(run_cli, monkeypatch, tmp_path):
 
 def test_report_with_constant_scores(run_cli, tmp_path):
     pytest.importorskip("matplotlib")
-    rc, _, err = run_cli("simulate", "pig", "-n", 5, "-o", "horizon=1", "--report", tmp_path)
+    rc, _, err = run_cli("simulate", "pig", "-n", 5, "--option", "horizon=1", "--report", tmp_path)
     assert rc == 0, err
     assert (tmp_path / "scores.svg").exists()
 
@@ -194,7 +194,7 @@ def test_a_house_rule_file_is_compared_with_its_base_game(tmp_path, capsys):
 @pytest.mark.skipif(not HAS_DASK, reason="dask.distributed is not installed")
 def test_search_agents_give_the_same_results_here_and_on_dask(simulate_json, pig_copy):
     """`mcts:N` and `greedy` travel to workers by name, and play the same games there."""
-    args = (pig_copy, "-n", 4, "--seed", 5, "--agents", "mcts:8,greedy", "-o", "target=12")
+    args = (pig_copy, "-n", 4, "--seed", 5, "--agents", "mcts:8,greedy", "--option", "target=12")
     local = simulate_json(*args, "--compare", "short", "--jobs", 1)
     dask = simulate_json(*args, "--compare", "short", "--executor", "dask", "--jobs", 2)
     assert local["agents"] == ["mcts:8", "greedy"]
@@ -203,7 +203,7 @@ def test_search_agents_give_the_same_results_here_and_on_dask(simulate_json, pig
 
 def test_compare_says_intervals_units_correction_pooled_effect_and_blind_spot(run_cli, pig_copy):
     rc, out, err = run_cli("simulate", pig_copy, "-n", 30, "--seed", 2, "--compare", "short",
-                           "-o", "horizon=999")
+                           "--option", "horizon=999")
     assert rc == 0, err
     lines = out.splitlines()
     header = next(line for line in lines if "→" in line and "Δ = variant − base" in line)
