@@ -251,8 +251,11 @@ def _variant_file_for(name: str, path: Path) -> Located:
 
 def _resolve_extends(doc: YMap, here: Path) -> Path:
     """The main file of the game a variant extends: a bundled game's name, a folder, or a file."""
-    base = str(doc["extends"]).partition(":")[0]
     pos = doc.pos_of("extends")
+    if not isinstance(doc["extends"], str):
+        raise LoadError("extends: names one game or GAME:VARIANT; to apply several variants, "
+                        "stack them: --variant A --variant B", pos)
+    base = str(doc["extends"]).partition(":")[0]
     candidate = (here / base)
     if files.is_dir(candidate) and files.is_file(candidate / GAME_FILE):
         return candidate / GAME_FILE

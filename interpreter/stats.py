@@ -238,7 +238,8 @@ def compare(base_records, other_records, base: dict, other: dict, alpha: float =
         seats.append({"seat": p,
                       "win_rate": [base["win_rates"][p], other["win_rates"][p]],
                       "win_rate_diff": other["win_rates"][p] - base["win_rates"][p],
-                      "win_rate_diff_ci": wins["ci"], "win_rate_diff_sd": wins["sd"],
+                      "win_rate_diff_ci": _within(wins["ci"], -1.0, 1.0),
+                      "win_rate_diff_sd": wins["sd"],
                       "wins_gained": gained, "wins_lost": lost,
                       "win_rate_p": sign_test(gained, lost),
                       "mean_score": [base["mean_scores"][p], other["mean_scores"][p]],
@@ -272,6 +273,11 @@ def compare(base_records, other_records, base: dict, other: dict, alpha: float =
     out["correction"] = {"method": "holm", "tests": tests, "alpha": alpha}
     out["detectable"] = _detectable(seats, all_seats, out["decisions"], n, alpha / max(tests, 1))
     return out
+
+
+def _within(ci, lo: float, hi: float):
+    """An interval cut to what the difference can be (a win rate moves by at most 1)."""
+    return None if ci is None else [max(lo, ci[0]), min(hi, ci[1])]
 
 
 def _mean(values) -> float:

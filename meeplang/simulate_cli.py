@@ -139,8 +139,8 @@ def make_plan(args) -> Plan:
         if other.rules_hash == base.rules_hash:
             raise UsageError(f"--compare {args.compare}: that is the game being simulated")
         runs.append(make_run(folder, other_variant, other, players, args, options))
-        if other_variant is None and Path(folder).resolve() == Path(other.folder).resolve() \
-                and (base.variant is not None):
+        if other_variant is None and base.variant is not None and \
+                Path(base.folder).resolve() == Path(other.folder).resolve():
             runs.reverse()  # `simulate VARIANT --compare base`: still read base → variant
     return Plan(runs, args.n, jobs, executor, args.scheduler)
 
@@ -402,10 +402,11 @@ def detectable_text(cmp: dict) -> str:
     n = cmp["paired_games"]
     if d["win_rate_diff"] is None:
         return f"too few games ({n}) to test anything"
-    said = (f"with {n} paired games, differences smaller than about ±{100 * d['win_rate_diff']:.1f}"
-            f" pp in a seat's win rate or ±{d['mean_score_diff']:.2f} in its score (±"
-            f"{d['all_seats_mean_score_diff']:.2f} over all seats) would likely go unnoticed "
-            f"({100 * d['power']:.0f}% power)")
+    win = (f"about ±{100 * d['win_rate_diff']:.1f} pp in a seat's win rate"
+           if d["win_rate_diff"] < 1 else "any size in a seat's win rate")
+    said = (f"with {n} paired games, differences of {win} or ±{d['mean_score_diff']:.2f} in its "
+            f"score (±{d['all_seats_mean_score_diff']:.2f} over all seats) would likely go "
+            f"unnoticed ({100 * d['power']:.0f}% power)")
     if not d["enough"]:
         said = (f"TOO FEW GAMES: {said}; about {d['games_needed']:,} games would detect "
                 f"{100 * stats.ENOUGH_WIN_RATE:.0f} pp")

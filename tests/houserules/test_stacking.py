@@ -82,3 +82,11 @@ def test_replay_finds_a_moved_variant_file_and_refuses_another(here, capsys):
     assert main(["replay", "g.jsonl", "--variant-file", "kept.yaml"]) == 0
     assert main(["replay", "g.jsonl", "--variant-file", "rich.yaml"]) == 1
     assert "not there any more" in capsys.readouterr().err
+
+
+def test_a_list_in_extends_says_to_stack_with_variant(here, capsys):
+    (here / "both.yaml").write_text("variant: both\nextends: [plant.yaml, passing.yaml]\n")
+    assert main(["check", "both.yaml"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("both.yaml:2:10: error: extends: names one game or GAME:VARIANT; to "
+                          "apply several variants, stack them: --variant A --variant B")

@@ -240,3 +240,14 @@ def test_sample_data_is_named(run_cli):
     rc, out, err = run_cli("simulate", "otys", "-n", 1, "--players", 2)
     assert rc == 0, err
     assert "sample data" in out and "contract_cards, reward_tokens (games/otys/data.yaml)" in out
+
+
+def test_a_named_variant_compared_with_base_still_reads_base_to_variant(simulate_json):
+    """`simulate pig:short --compare base` read pig:short → pig while calling Δ variant − base."""
+    out = simulate_json("pig:short", "-n", 10, "--compare", "base")
+    assert out["variant"] is None and out["compare"]["variant"] == "short"
+    assert out["compare"]["direction"].startswith("pig → pig:short")
+    assert out["compare"]["decisions"]["diff"] < 0  # pig to 50 is shorter than pig to 100
+    for seat in out["compare"]["seats"]:
+        lo, hi = seat["win_rate_diff_ci"]
+        assert -1 <= lo <= hi <= 1  # a win rate moves by at most 100 points
