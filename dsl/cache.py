@@ -124,10 +124,12 @@ def key_for(folder: Path, variant: str | None, variant_file: Path | None,
 
 
 class _Unpickler(pickle.Unpickler):
-    """Builds only Meeplang's model classes (the public classes of meeplang.dsl.model, meeplang.dsl.ast, meeplang.dsl.errors
-    and the positioned YAML values of meeplang.dsl.yamlpos) and plain data: no function, no other class."""
+    """Builds only Meeplang's model classes (the public classes of meeplang.dsl.model, meeplang.dsl.ast, meeplang.dsl.errors,
+    the dependency graph's of meeplang.dsl.depends and the positioned YAML values of
+    meeplang.dsl.yamlpos) and plain data: no function, no other class."""
 
-    MODULES = ("meeplang.dsl.model", "meeplang.dsl.ast", "meeplang.dsl.errors", "meeplang.dsl.yamlpos")
+    MODULES = ("meeplang.dsl.model", "meeplang.dsl.ast", "meeplang.dsl.errors", "meeplang.dsl.yamlpos",
+               "meeplang.dsl.depends")
 
     def find_class(self, module, name):
         if module in self.MODULES and not name.startswith("_"):

@@ -52,7 +52,18 @@ def diff_games(a: Game, b: Game) -> list[Change]:
             _tables(before, after, a.table_pos, b.table_pos, out)
             continue
         _walk(FIELD_NAMES.get(section, section), before, after, None, None, out)
-    return out
+    return [_where_written(a, b, c) for c in out]
+
+
+def _where_written(a: Game, b: Game, change: Change) -> Change:
+    """Each side's place where the file that gave the value wrote it: a variant's (or an
+    include's) own line, which the merged model's positions (the main file's maps) do not
+    keep for plain values such as a limit's `per:` (Game.origins)."""
+    where = tuple(game.origins.get(change.path) for game in (a, b))
+    if not any(where):
+        return change
+    return attrs.evolve(change, where=tuple(_at(w) if w is not None else old
+                                            for w, old in zip(where, change.where)))
 
 
 def changes_from_base(game: Game) -> list[Change]:
@@ -196,3 +207,89 @@ def _at(pos: Pos | None) -> str | None:
 def _keys(x: dict, y: dict) -> list:
     """The keys of both sides: x's order, then y's new ones."""
     return list(x) + [k for k in y if k not in x]
+
+
+# ------------------------------------------------------------ what a change reaches
+def rule_label(rule: str) -> str:
+    """`actions.power_plant` -> `power_plant`, `triggers.x` -> `trigger x`."""
+    section, _, name = rule.partition(".")
+    if section == "actions":
+        return name
+    singular = {"triggers": "trigger", "formulas": "formula", "invariants": "invariant",
+                "counters": "counter"}
+    return f"{singular[section]} {name}" if section in singular and name else rule
+
+
+def _names(rules) -> str:
+    labels = [rule_label(r) for r in rules]
+    return ", ".join(labels[:6]) + (f" and {len(labels) - 6} more" if len(labels) > 6 else "")
+
+
+def _period(action, per) -> str | None:
+    from .depends import limit_of
+
+    limit = limit_of(action, per) if action is not None else None
+    return limit.per if limit is not None else None
+
+
+def reach(a: Game, b: Game, change: Change) -> list[str]:
+    """What else a change reaches, from the games' dependency graphs (dsl/depends.py): the rules
+    that read a changed table, counter, option, zone or formula, and for a changed limit the
+    rules that read the action's use count (its period may have changed under them)."""
+    graph = b.deps or a.deps
+    if graph is None:
+        return []
+    parts = change.path.split(".")
+    section, name = parts[0], parts[1] if len(parts) > 1 else ""
+    out = []
+    kind = {"tables": "table", "counters": "counter", "options": "option", "zones": "zone",
+            "formulas": "formula"}.get(section)
+    if kind:
+        readers = graph.readers(kind, name)
+        writers = graph.writers(kind, name) if kind in ("counter", "zone") else []
+        if readers:
+            out.append(f"{name} is read by {_names(readers)}")
+        if writers:
+            out.append(f"{name} is changed by {_names(writers)}")
+        for ix in graph.indexes:
+            if ix.table == name:
+                out.append(f"{name} is indexed by {ix.source} in {rule_label(ix.rule)}: its "
+                           f"entries are {ix.action}'s uses per "
+                           f"{_period(b.actions.get(ix.action), ix.per)}")
+    if section == "actions" and name:
+        action_a, action_b = a.actions.get(name), b.actions.get(name)
+        if len(parts) > 2 and parts[2].startswith("limit"):
+            for ix in graph.indexes:
+                if ix.action != name:
+                    continue
+                before, after = _period(action_a, ix.per), _period(action_b, ix.per)
+                if parts[-1] == "times":
+                    out.append(_entries_read(b, ix, action_b))
+                    continue
+                counted = (f"now counted per {after} (was per {before})" if before != after
+                           else f"counted per {after}")
+                out.append(f"{ix.table} is read by {rule_label(ix.rule)}, whose uses are "
+                           f"{counted}: {ix.source}")
+            readers = [r for r in graph.readers("uses", name)
+                       if not any(ix.action == name and ix.rule == r for ix in graph.indexes)]
+            if readers:
+                out.append(f"uses(\"{name}\") is read by {_names(readers)}")
+        doers = graph.readers("action", name)
+        if doers:
+            out.append(f"{name} is done by {_names(doers)}")
+    return out
+
+
+def _entries_read(game: Game, ix, action) -> str:
+    """`plant_damage[uses("power_plant") - 1] in power_plant reads entries 0 to 1 of 3 (2 uses
+    per game)`."""
+    from .depends import limit_of, most_uses
+
+    limit = limit_of(action, ix.per) if action is not None else None
+    most = most_uses(game, limit) if limit is not None else None
+    table = game.tables.get(ix.table)
+    if most is None or not isinstance(table, list):
+        return f"{ix.table} is read by {rule_label(ix.rule)} at each use: {ix.source}"
+    return (f"{ix.table} is read by {rule_label(ix.rule)} at each use: {ix.source} reads "
+            f"entries {1 + ix.offset} to {most + ix.offset} of its {len(table)} "
+            f"({most} uses per {limit.per})")

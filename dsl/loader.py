@@ -54,6 +54,7 @@ class Source:
     files: tuple
     rules_hash: str
     located: "Located"
+    sample: tuple = ()  # ((file shown, (table or table.field, ...)), ...): declared sample data
 
 
 def display_path(path: Path) -> str:
@@ -153,6 +154,14 @@ class Located:
     game_file: Path
     variant: str | None
     variant_file: Path | None
+    # variants stacked on the first (`--variant A --variant B`, `GAME:A+B`): their files, in order
+    stack: tuple = ()
+
+    @property
+    def files(self) -> tuple:
+        """Every variant file applied, in order (the first variant's, then the stacked ones)."""
+        first = (self.variant_file,) if self.variant_file is not None else ()
+        return first + self.stack
 
     @property
     def is_folder_game(self) -> bool:
@@ -164,10 +173,16 @@ def is_yaml_path(text: str | None) -> bool:
     return bool(text) and Path(str(text)).suffix in (".yaml", ".yml")
 
 
-def locate(target: str, variant: str | None = None) -> Located:
+def locate(target: str, variant=None) -> Located:
     """`pig`, `pig:variant`, a folder, a game file or a variant file; `variant` may also be a
-    variant file's path (`play pig --variant fast.yaml`)."""
+    variant file's path (`play pig --variant fast.yaml`), several variants to stack in order
+    (a list or tuple of names and paths), or names joined by `+` (`new-eden:solo+house`)."""
     name, _, named = target.partition(":")
+    stack = _stack_parts(named, variant)
+    if len(stack) > 1:
+        return _stacked(name, stack)
+    if isinstance(variant, (list, tuple)):
+        variant = variant[0] if variant else None
     if is_yaml_path(variant):
         return _variant_file_for(name, Path(str(variant)))
     variant = variant or named or None
@@ -187,6 +202,42 @@ def locate(target: str, variant: str | None = None) -> Located:
     raise UsageError(f"no game named {name!r} (bundled games: {known}; or give a folder or a .yaml file)")
 
 
+def _stack_parts(named: str, variant) -> list[str]:
+    """The variants a target and `--variant` name, in order: `GAME:A+B`, then each --variant."""
+    parts = [p for p in named.split("+") if p] if "+" in named else ([named] if named else [])
+    given = list(variant) if isinstance(variant, (list, tuple)) else ([variant] if variant else [])
+    for v in given:
+        parts += [p for p in str(v).split("+") if p] if not is_yaml_path(v) else [str(v)]
+    return parts
+
+
+def _stacked(name: str, parts: list[str]) -> Located:
+    """Several variants of one game applied in order: each a variant name of the game's
+    `variants/` folder or a variant file of the game."""
+    game = locate(name)
+    if not game.is_folder_game and game.variant_file is not None:
+        raise UsageError(f"{name} is a variant file: stack it with --variant, after its game")
+    paths = []
+    for part in parts:
+        if is_yaml_path(part):
+            paths.append(_variant_file_for(name, Path(part)).variant_file)
+            continue
+        path = game.folder / "variants" / f"{part}.yaml"
+        if not game.is_folder_game or not files.is_file(path):
+            known = ", ".join(variant_names(game.folder) if game.is_folder_game else []) or "none"
+            raise UsageError(f"game {game.folder.name!r} has no variant {part!r} (variants: {known})")
+        paths.append(path)
+    if len({p.resolve() for p in paths}) < len(paths):
+        raise UsageError("the same variant is given twice: " + ", ".join(parts))
+    label = "+".join(_variant_label(p) for p in paths)
+    return Located(game.folder, game.game_file, label, paths[0], tuple(paths[1:]))
+
+
+def _variant_label(path: Path) -> str:
+    doc = read_yaml_file(path)
+    return str(doc.get("variant", path.stem))
+
+
 def _variant_file_for(name: str, path: Path) -> Located:
     """`GAME --variant FILE`: the file must be a variant of that game."""
     if not files.is_file(path):
@@ -200,8 +251,11 @@ def _variant_file_for(name: str, path: Path) -> Located:
 
 def _resolve_extends(doc: YMap, here: Path) -> Path:
     """The main file of the game a variant extends: a bundled game's name, a folder, or a file."""
-    base = str(doc["extends"]).partition(":")[0]
     pos = doc.pos_of("extends")
+    if not isinstance(doc["extends"], str):
+        raise LoadError("extends: names one game or GAME:VARIANT; to apply several variants, "
+                        "stack them: --variant A --variant B", pos)
+    base = str(doc["extends"]).partition(":")[0]
     candidate = (here / base)
     if files.is_dir(candidate) and files.is_file(candidate / GAME_FILE):
         return candidate / GAME_FILE
@@ -235,22 +289,88 @@ def load_source(target: str, variant: str | None = None) -> Source:
     found = locate(target, variant)
     folder, variant, variant_file = found.folder, found.variant, found.variant_file
     read = [found.game_file]
-    doc = _with_includes(read_yaml_file(found.game_file, folder), folder)
+    sample: list = []
+    doc = _with_includes(read_yaml_file(found.game_file, folder), folder, sample)
+    _note_sample(doc, sample)
     if variant and variant_file is None:
         variant_file = folder / "variants" / f"{variant}.yaml"
         if not found.is_folder_game or not files.is_file(variant_file):
             known = ", ".join(variant_names(folder) if found.is_folder_game else []) or "none"
             raise UsageError(f"game {folder.name!r} has no variant {variant!r} (variants: {known})")
+    if found.stack:
+        variant_file = found.variant_file
     if variant_file is not None:
-        for path, overlay in _variant_chain(folder, variant_file):
-            if path.parent == folder / "variants" and "extends" in overlay:
-                _check_extends_here(overlay, path, folder, str(doc.get("game", folder.name)))
-            read.append(path)
-            doc = apply_overlay(doc, overlay)
+        applied: set = set()
+        changed: dict = {}  # value path -> (where, file): what each independent file changes
+        for first in (variant_file,) + found.stack:
+            chain = _variant_chain(folder, first, sample)
+            parents = {path.resolve() for path, _ in chain}  # what this file builds on
+            earlier = {k: at for k, (at, source) in changed.items() if source not in parents}
+            for path, overlay in chain:
+                if path.resolve() in applied:
+                    continue  # a parent variant two stacked files share is applied once
+                applied.add(path.resolve())
+                if path.parent == folder / "variants" and "extends" in overlay:
+                    _check_extends_here(overlay, path, folder, str(doc.get("game", folder.name)))
+                read.append(path)
+                for value_path, where in changed_paths(overlay):
+                    _check_conflict(value_path, where, earlier)
+                    changed.setdefault(value_path, (where, path.resolve()))
+                doc = apply_overlay(doc, overlay)
     validate(doc)  # the merged game: an overlay may give only what it changes
     digest = hashlib.sha256(json.dumps(_canonical(plain(doc)), sort_keys=True).encode()
                             ).hexdigest()[:16]
-    return Source(doc, folder, variant, tuple(str(f) for f in read), digest, found)
+    return Source(doc, folder, variant, tuple(str(f) for f in read), digest, found,
+                  tuple(sample))
+
+
+# Keys of a variant file that name or describe it rather than change a rule.
+_NOT_CHANGES = ("variant", "extends", "title", "summary", "meeplang", "sample")
+
+
+def changed_paths(overlay: YMap, prefix: str = ""):
+    """(value path, Pos) of every value a variant file sets or removes: `actions.power_plant.
+    limit.times`; a new entry under `add:` as the entry it adds; a flow patch as
+    `flow_patches.STEP`."""
+    for key, value in overlay.items():
+        if not prefix and key in _NOT_CHANGES:
+            continue
+        if not prefix and key == "add" and isinstance(value, YMap):
+            for section, entries in value.items():
+                if isinstance(entries, YMap):
+                    for name in entries:
+                        yield f"{section}.{name}", entries.key_pos.get(name, entries.pos)
+            continue
+        path = f"{prefix}.{key}" if prefix else str(key)
+        if isinstance(value, YMap) and value:
+            yield from changed_paths(value, path)
+        else:
+            yield path, overlay.value_pos.get(key) or overlay.key_pos.get(key, overlay.pos)
+
+
+def _check_conflict(path: str, where: Pos, changed: dict) -> None:
+    """Two stacked variants may not change the same value (or one a part of what the other
+    replaces whole): which should win is the author's choice, never made silently."""
+    for other, at in changed.items():
+        if other == path or other.startswith(path + ".") or path.startswith(other + "."):
+            raise LoadError(f"conflict: {path} is changed here and by {at.path}:{at.line} "
+                            f"({other}); stacked variants must change different values (merge "
+                            f"the two changes into one file)", where)
+
+
+def _note_sample(doc: YMap, out: list) -> None:
+    """A file's `sample:` (true: every table it gives; or the names of its sample tables and
+    fields), kept so that what is measured on sample data can say so (simulate)."""
+    flag = doc.get("sample")
+    if flag is None or flag is False:
+        return
+    if flag is True:
+        names = tuple(str(k) for k in (doc.get("tables") or {}))
+        names += tuple(str(k) for k in (doc.get("items") or {}))
+    else:
+        names = tuple(str(n) for n in flag) if isinstance(flag, list) else (str(flag),)
+    if names:
+        out.append((doc.pos.path, names))
 
 
 def variant_files(folder: Path, variant: str) -> list:
@@ -267,7 +387,7 @@ def _canonical(value):
     return value
 
 
-def _variant_chain(folder: Path, variant_file: Path) -> list:
+def _variant_chain(folder: Path, variant_file: Path, sample: list | None = None) -> list:
     """The overlays to apply, parent variants first (`extends: game:parent`)."""
     chain, seen = [], set()
     path = variant_file
@@ -276,7 +396,10 @@ def _variant_chain(folder: Path, variant_file: Path) -> list:
             raise LoadError("variants extend each other in a cycle", Pos(str(path), 1, 1))
         seen.add(path.resolve())
         in_folder = path.parent == folder / "variants"  # else a file given by path
-        overlay = _with_includes(read_yaml_file(path, folder if in_folder else None), folder)
+        overlay = _with_includes(read_yaml_file(path, folder if in_folder else None), folder,
+                                 sample)
+        if sample is not None:
+            _note_sample(overlay, sample)
         chain.append((path, overlay))
         parent = str(overlay.get("extends", "")).partition(":")[2]
         if parent:
@@ -406,7 +529,7 @@ def _patch_flow(flow: YList, patches: YMap) -> YList:
     return flow
 
 
-def _with_includes(doc: YMap, folder: Path) -> YMap:
+def _with_includes(doc: YMap, folder: Path, sample: list | None = None) -> YMap:
     includes = doc.pop("include", None)
     if includes is None:
         return doc
@@ -425,6 +548,8 @@ def _with_includes(doc: YMap, folder: Path) -> YMap:
         part = read_yaml_file(path, folder)
         if "include" in part:
             raise LoadError("included files cannot include further files", part.key_pos["include"])
+        if sample is not None:
+            _note_sample(part, sample)
         for key, value in part.items():
             if key == "sample":  # says which data of that file is sample: not merged
                 continue

@@ -134,6 +134,7 @@ class Limit:
     shared: bool = False
     pos: Pos = _pos
     cond: object = None  # expression, or None: always
+    per_pos: Pos | None = attrs.field(default=None, eq=False, repr=False)  # where `per:` is written
 
     def state_key(self, action: str, index: int) -> str:
         """Where the counts live in the state: the first limit under the action's name."""
@@ -337,7 +338,17 @@ class Game:
     warnings: tuple = ()
     game_file: str | None = None  # the main file given by path, when it is not FOLDER/game.yaml
     variant_file: str | None = None  # the variant file given by path (logs record it)
+    # stacked variants (`--variant A --variant B`), in order: ("name", variant) for one of the
+    # game's variants/, ("file", absolute path) for a file given by path (logs record them)
+    stack: tuple = ()
     table_pos: dict = attrs.field(factory=dict, eq=False)  # table name -> where it is defined
+    # the data its files declare sample (`sample:`): ((file, (table or table.field, ...)), ...)
+    sample_data: tuple = attrs.field(default=(), eq=False)
+    # which rules read and write what (dsl/depends.py), computed once when the game is checked
+    deps: object = attrs.field(default=None, eq=False, repr=False)
+    # "actions.power_plant.limit.per" -> where a value given by a file other than the main one
+    # (a variant, an include) is written: a merge keeps the main file's positions on its maps
+    origins: dict = attrs.field(factory=dict, eq=False, repr=False)
 
     def __repr__(self) -> str:
         """Short: the attrs repr of every rule is tens of thousands of characters."""

@@ -13,6 +13,7 @@ import attrs
 
 from . import ast as A
 from . import cache
+from . import depends
 from . import folder as files
 from .builtins import ANY, COUNTER_FUNCTIONS, FUNCTIONS, VALUES
 from .errors import Pos, ResolveError, SchemaError, Warning_
@@ -56,7 +57,8 @@ def load_game(target: str, variant: str | None = None) -> Game:
     """Load, validate, parse and check a game (optionally with a variant overlay). A game loaded
     before from the same bytes by the same Meeplang comes from the cache (dsl/cache.py)."""
     found = locate(target, variant)
-    key = cache.key_for(found.folder, found.variant, found.variant_file,
+    stacked = "".join(f"\0{p.resolve()}" for p in found.stack)
+    key = cache.key_for(found.folder, f"{found.variant}{stacked}", found.variant_file,
                         None if found.is_folder_game else found.game_file)
     game = cache.get(key)
     if game is None:
@@ -73,6 +75,24 @@ def build_game(source: Source) -> Game:
         raise ResolveError("the rules nest too deeply to check", source.doc.pos) from None
 
 
+def value_origins(doc: YMap, main: str) -> dict:
+    """`actions.power_plant.limit.per` -> where that value was written, for every value of the
+    merged document that a file other than the game's main file gave (a variant, an include):
+    the model's own positions are those of the main file's maps, which a merge keeps."""
+    out: dict = {}
+
+    def walk(node, path):
+        for key, value in node.items():
+            here = f"{path}.{key}" if path else str(key)
+            pos = node.value_pos.get(key)
+            if pos is not None and pos.path != main:
+                out[here] = pos
+            if isinstance(value, YMap):
+                walk(value, here)
+    walk(doc, "")
+    return out
+
+
 def _check_bounds(what: str, start: str, spec: YMap, pos: Pos) -> None:
     """`min` at most `max`, and a whole-number `initial`/`default` between them: a counter that
     starts out of its bounds is a mistake in its declaration, not in the first rule to touch it."""
@@ -82,8 +102,14 @@ def _check_bounds(what: str, start: str, spec: YMap, pos: Pos) -> None:
     if lo is not None and hi is not None and lo > hi:
         raise SchemaError(f"{what}: min {lo} is larger than max {hi}", pos)
     if type(value) is int and (lo is not None and value < lo or hi is not None and value > hi):
+        bound = "min" if lo is not None and value < lo else "max"
+        at, bound_at = spec.pos_of(start), spec.pos_of(bound)
+        if bound_at.path != at.path:  # a variant moved the bound: point at what it wrote
+            raise SchemaError(f"{what}: {bound} {spec[bound]} leaves {start} {value} (at "
+                              f"{at.path}:{at.line}) out of its bounds ({bounds_text(lo, hi)})",
+                              bound_at)
         raise SchemaError(f"{what}: {start} {value} is out of its bounds ({bounds_text(lo, hi)})",
-                          spec.pos_of(start))
+                          at)
 
 
 def _not_empty(section: YMap, name: str, key, needs: str) -> None:
@@ -153,7 +179,8 @@ class _Builder:
             for lim in a.limits:
                 if lim.per not in ("turn", "game") and lim.per not in phases_declared:
                     raise ResolveError(_unknown("period", lim.per, ["turn", "game"] + sorted(
-                        phases_declared)) + " (a limit is per turn, game or a phase)", lim.pos)
+                        phases_declared)) + " (a limit is per turn, game or a phase)",
+                                      lim.per_pos or lim.pos)
             if len({lim.per for lim in a.limits}) != len(a.limits):
                 raise ResolveError(f"{a.name}: two limits for the same period", a.pos)
         setup = parse_block(doc["setup"], self.path) if doc.get("setup") else A.Block((), pos=doc.pos)
@@ -234,15 +261,33 @@ class _Builder:
         found = self.src.located
         automa = (str(automa_spec["name"]), int(automa_spec.get("seats", 1))) if automa_spec else ()
         summary = _texts(doc.get("summary", ""))
-        return Game(
+        game = Game(
             automa_paid_into=paid_into, rule_texts=rule_texts, data_actions=data_actions, tracks=tracks, track_families=self.track_families, counter_members=self.counter_members, graphs=graphs, formulas=formulas, automa_decide=decide, summary=summary, automa=automa, item_fields=frozenset(self.names.fields), name=name, title=title, variant=self.src.variant, variants=variants,
             min_players=lo, max_players=hi, options=options, terms=terms, tables=tables,
             counters=counters, zones=zones, items=items, setup=setup, flow=flow, actions=actions,
             triggers=tuple(triggers), scoring=scoring, rules_hash=self.src.rules_hash,
             folder=str(self.src.folder), warnings=tuple(self.warnings), invariants=invariants,
             game_file=None if found.is_folder_game else str(found.game_file.resolve()),
-            variant_file=str(found.variant_file.resolve()) if found.variant_file else None,
-            table_pos=dict(self.section("tables").key_pos))
+            variant_file=str(found.variant_file.resolve()) if found.variant_file and not
+            found.stack else None,
+            stack=tuple(("name", p.stem) if p.parent == found.folder / "variants" else
+                        ("file", str(p.resolve())) for p in found.files) if found.stack else (),
+            table_pos=dict(self.section("tables").key_pos), sample_data=self.src.sample,
+            origins=value_origins(self.doc, self.path))
+        return self._with_dependencies(game)
+
+    def _with_dependencies(self, game: Game) -> Game:
+        """The game with its dependency graph (dsl/depends.py), and the checks made on it: a
+        table indexed by an action's use count has an entry for every use its limit allows."""
+        graph = depends.build(game)
+        for ix, limit, largest, entries in depends.limit_overruns(game, graph):
+            times_pos = getattr(limit.times, "pos", None) or limit.pos
+            table_pos = game.table_pos.get(ix.table)
+            pos = times_pos
+            if table_pos is not None and times_pos.path == self.path and table_pos.path != self.path:
+                pos = table_pos  # the variant changed the table, not the limit: point at it
+            raise ResolveError(depends.overrun_message(game, ix, limit, largest, entries), pos)
+        return attrs.evolve(game, deps=graph)
 
     def _raw_flow_phases(self):
         """The phase steps of the flow, parsed shallowly (for checks made before the flow)."""
@@ -614,7 +659,8 @@ class _Builder:
                               tuple(Limit(self.expr(lim["times"], key, lim.pos_of("times")),
                                           str(lim.get("per", "game")), bool(lim.get("shared", False)),
                                           pos=lim.pos, cond=self.expr(lim.get("if"), key,
-                                                                      lim.pos_of("if")))
+                                                                      lim.pos_of("if")),
+                                          per_pos=lim.value_pos.get("per"))
                                     for lim in limits), takes,
                               self._cost(spec) if "cost" in spec else None, pos=pos)
         return out

@@ -2198,7 +2198,24 @@ def index_value(c: Ctx, o, k, pos):
             return o[str(k)]
         return o[k]
     except (KeyError, IndexError, TypeError) as exc:
-        raise RuleError(f"no entry {k!r} ({type(exc).__name__})", pos) from None
+        raise RuleError(f"no entry {k!r} ({type(exc).__name__})", pos,
+                        _table_hint(c, pos)) from None
+
+
+def _table_hint(c: Ctx, pos) -> str | None:
+    """`plant_damage has 3 entries (0 to 2)` when the index that failed reads a table by name
+    (the game's dependency graph knows which index reads which table)."""
+    deps = getattr(c.eng.game, "deps", None)
+    name = deps.table_at(pos) if deps is not None else None
+    if name is None:
+        return None
+    from meeplang.dsl.depends import entries_text
+
+    table = c.eng.game.tables[name]
+    if isinstance(table, list):
+        return entries_text(name, table)
+    keys = ", ".join(repr(k) for k in list(table)[:8]) + (", ..." if len(table) > 8 else "")
+    return f"{name} has the keys {keys}"
 
 
 def divide_values(a: int, b: int, op: str, pos) -> int:

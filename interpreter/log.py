@@ -45,6 +45,9 @@ def header(engine: Engine) -> dict:
            "options": engine.options_given, "rules": g.rules_hash}
     if g.variant_file:
         out["variant_file"] = {"path": g.variant_file, "sha256": file_digest(g.variant_file)}
+    if g.stack:  # stacked variants: each by name, or as a file with its content hash
+        out["stack"] = [{"name": ref} if kind == "name" else
+                        {"path": ref, "sha256": file_digest(ref)} for kind, ref in g.stack]
     return out
 
 
@@ -121,9 +124,9 @@ def _check_header(h: dict, where: Pos) -> None:
                             f"not {json.dumps(value)[:40]}", where)
 
 
-def engine_from_header(h: dict, where: Pos) -> Engine:
+def engine_from_header(h: dict, where: Pos, variant_files=()) -> Engine:
     _check_header(h, where)
-    game = _game_of(h, where)
+    game = _game_of(h, where, variant_files)
     if game.rules_hash != h["rules"]:
         raise LoadError(
             f"this was recorded with other rules for {h['game']}"
@@ -135,30 +138,55 @@ def engine_from_header(h: dict, where: Pos) -> Engine:
         raise LoadError(f"the header does not fit the game: {exc.message}", where) from None
 
 
-def _game_of(h: dict, where: Pos):
-    """The game a header names; a variant file must still be there with the same bytes."""
+def _game_of(h: dict, where: Pos, given=()):
+    """The game a header names; a variant file must still be there with the same bytes, or be
+    among `given` (`replay --variant-file`: the file moved), found by its content hash."""
     recorded = h.get("variant_file")
-    if not recorded:
+    stack = h.get("stack")
+    if not recorded and not stack:
         try:
             return load_game(h["game"], h.get("variant"))
         except UsageError as exc:  # a game or variant not here: the header is what is wrong
             raise LoadError(f"this log's game is not here: {exc.message}", where) from None
+    moved = {file_digest(str(p)): str(p) for p in given}
+    if recorded:
+        return load_game(_recorded_file(recorded, moved, where))
+    if not isinstance(stack, list) or not all(isinstance(v, dict) for v in stack):
+        raise LoadError("the header's stack must be a list of {name} or {path, sha256}", where)
+    parts = tuple(v["name"] if isinstance(v.get("name"), str) else _recorded_file(v, moved, where)
+                  for v in stack)
+    try:
+        return load_game(h["game"], parts)
+    except UsageError as exc:
+        raise LoadError(f"this log's game is not here: {exc.message}", where) from None
+
+
+def _recorded_file(recorded, moved: dict, where: Pos) -> str:
+    """The path of a variant file a header records: where it was, if it is still there with the
+    same bytes, else the file given with --variant-file that has those bytes."""
     if not isinstance(recorded, dict) or not isinstance(recorded.get("path"), str):
         raise LoadError("the header's variant_file must be {path, sha256}", where)
-    path = recorded["path"]
+    path, digest = recorded["path"], recorded.get("sha256")
+    if digest in moved:
+        return moved[digest]
     if not files.is_file(Path(path)):
         raise LoadError(f"this was recorded with the variant file {path}, which is not there "
-                        "any more", where)
-    if file_digest(path) != recorded.get("sha256"):
+                        f"any more; if it moved, give its new place: meeplang replay LOG "
+                        f"--variant-file NEW_PATH", where)
+    if file_digest(path) != digest:
+        hint = (f" (--variant-file {', '.join(moved.values())} has other contents too)"
+                if moved else "")
         raise LoadError(f"this was recorded with another version of {path} (the file changed "
-                        "since)", where)
-    return load_game(path)
+                        f"since){hint}", where)
+    return path
 
 
-def replay(path: str, watch=None) -> Engine:
-    """Re-execute a log file and check every event and the final state against it."""
+def replay(path: str, watch=None, variant_files=()) -> Engine:
+    """Re-execute a log file and check every event and the final state against it;
+    `variant_files`: where variant files the log names are now, if they moved (the same bytes)."""
     numbered = _read_records(path, FORMAT)
-    return replay_records([r for _, r in numbered], path, [n for n, _ in numbered], watch)
+    return replay_records([r for _, r in numbered], path, [n for n, _ in numbered], watch,
+                          variant_files)
 
 
 def read_log(path: str) -> list[tuple[int, dict]]:
@@ -168,13 +196,13 @@ def read_log(path: str) -> list[tuple[int, dict]]:
 
 
 def replay_records(records: list[dict], path: str = "<log>",
-                   lines: list[int] | None = None, watch=None) -> Engine:
+                   lines: list[int] | None = None, watch=None, variant_files=()) -> Engine:
     """Re-execute a log (header + events) and compare each produced event with the logged one;
     `lines` are the file lines of the records (by default one record a line). `watch(engine,
     decision, choice)`, if given, is called at each decision before its choice is made (the
     replay viewer reads the game there); what it saw stands only if the replay then succeeds."""
     lines = lines or list(range(1, len(records) + 1))
-    engine = engine_from_header(records[0], Pos(path, lines[0], 1))
+    engine = engine_from_header(records[0], Pos(path, lines[0], 1), variant_files)
     choices = [(n, r.get("choice")) for n, r in zip(lines[1:], records[1:])
                if r.get("event") == "decision"]
     logged = [dumps_line(r) for r in records[1:]]

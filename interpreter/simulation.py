@@ -103,7 +103,10 @@ def play_chunk(spec: SimSpec, indexes) -> list[dict]:
 
 def _replay_hint(spec: SimSpec, index: int) -> str:
     """How to replay one failing game of a run on its own."""
-    target = spec.target + (f":{spec.variant}" if spec.variant else "")
-    opts = "".join(f" -o {k}={v}" for k, v in spec.options.items())
+    if isinstance(spec.variant, tuple):  # stacked variants: each by --variant
+        target = spec.target + "".join(f" --variant {v}" for v in spec.variant)
+    else:
+        target = spec.target + (f":{spec.variant}" if spec.variant else "")
+    opts = "".join(f" --option {k}={v}" for k, v in spec.options.items())
     return (f"this was game {index}; replay it with `meeplang play {target} --players "
             f"{spec.players} --seed {game_seed(spec.seed, index)} --agents {spec.agents}{opts}`")

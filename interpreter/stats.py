@@ -4,11 +4,16 @@ Win rates count a tie as a shared win (each of k winners gets 1/k), so the seats
 the share of games with no winner sum to 1. Intervals are Wilson's (sound near 0 and 1, where
 most lopsided games live). A comparison plays the same seeds on both sides, so its tests are
 paired: Student's paired t on the per-game differences of scores and game lengths, and the exact
-McNemar (sign) test on the games a seat wins on one side only.
+McNemar (sign) test on the games a seat wins on one side only. Each difference also has a 95%
+interval (Student's t on the per-game differences), and the tests of one comparison (every seat's
+win rate and score, the pooled score of all seats, game length) are corrected together by Holm's
+method, so that a comparison of a game with itself stars something in at most 5% of runs.
 """
 from __future__ import annotations
 
+import functools
 import math
+from statistics import NormalDist
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile: two-sided 95%
 
@@ -55,6 +60,24 @@ def t_two_sided_p(t: float, df: float) -> float:
     return incomplete_beta(df / 2.0, 0.5, df / (df + t * t))
 
 
+@functools.lru_cache(maxsize=256)
+def t_quantile(alpha: float, df: float) -> float:
+    """The t with P(|T| >= t) = alpha for Student's t with df degrees of freedom (bisection on
+    the exact tail above: 60 halvings reach double precision)."""
+    lo, hi = 0.0, 1.0
+    while t_two_sided_p(hi, df) > alpha:
+        lo, hi = hi, 2.0 * hi
+    for _ in range(200):
+        mid = (lo + hi) / 2.0
+        if t_two_sided_p(mid, df) > alpha:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-12 * hi:
+            break
+    return (lo + hi) / 2.0
+
+
 # ------------------------------------------------------------ estimates
 def mean_sd(values) -> tuple[float, float]:
     """Mean and sample standard deviation (n - 1); the sd is 0 for fewer than two values."""
@@ -91,11 +114,43 @@ def paired_t(diffs) -> dict:
     n = len(diffs)
     mean, sd = mean_sd(diffs)
     if n < 2:
-        return {"diff": mean, "t": None, "df": None, "p": None}
+        return {"diff": mean, "t": None, "df": None, "p": None, "ci": None, "sd": sd, "n": n}
     if sd == 0.0:
-        return {"diff": mean, "t": None, "df": n - 1, "p": 1.0 if mean == 0 else 0.0}
+        return {"diff": mean, "t": None, "df": n - 1, "p": 1.0 if mean == 0 else 0.0,
+                "ci": [mean, mean], "sd": sd, "n": n}
     t = mean / (sd / math.sqrt(n))
-    return {"diff": mean, "t": t, "df": n - 1, "p": t_two_sided_p(t, n - 1)}
+    margin = t_quantile(0.05, n - 1) * sd / math.sqrt(n)
+    return {"diff": mean, "t": t, "df": n - 1, "p": t_two_sided_p(t, n - 1),
+            "ci": [mean - margin, mean + margin], "sd": sd, "n": n}
+
+
+def holm(pvalues) -> list:
+    """Holm's step-down adjustment of a family of p-values (None: no test, left out and kept as
+    None): the k-th smallest of m is multiplied by m - k + 1, and each adjusted value is at least
+    the one before it. Rejecting where the adjusted p < alpha keeps the chance of any false star
+    in the family at most alpha whatever the tests' dependence (seats of one game are dependent:
+    their win rates sum to one)."""
+    tested = sorted((p, i) for i, p in enumerate(pvalues) if p is not None)
+    m = len(tested)
+    out: list = [None] * len(pvalues)
+    running = 0.0
+    for k, (p, i) in enumerate(tested):
+        running = max(running, min(1.0, (m - k) * p))
+        out[i] = running
+    return out
+
+
+def detectable(sd: float, n: int, alpha: float, power: float = 0.8) -> float | None:
+    """The smallest true difference a two-sided test at level alpha finds with probability
+    `power` in n paired games whose differences spread by sd (normal approximation):
+    (z(1 - alpha/2) + z(power)) sd / sqrt(n). None for fewer than two pairs."""
+    if n < 2:
+        return None
+    z = NormalDist()
+    return (z.inv_cdf(1 - alpha / 2) + z.inv_cdf(power)) * sd / math.sqrt(n)
+
+
+# ------------------------------------------------------------ estimates
 
 
 def sign_test(gained: int, lost: int) -> float:
@@ -155,25 +210,99 @@ def summarize(records, players: int) -> dict:
     }
 
 
-def compare(base_records, other_records, base: dict, other: dict) -> dict:
+def win_share(record, p: int) -> float:
+    """Seat p's share of one game's win: 1/k when it is one of k winners, else 0."""
+    winners = record["winners"]
+    return 1.0 / len(winners) if p in winners else 0.0
+
+
+# How far a comparison's test of a win rate may stay blind before it says the games are too few:
+# a difference of 10 percentage points in a seat's win rate is one a house rule's author cares about.
+ENOUGH_WIN_RATE = 0.10
+POWER = 0.8
+
+
+def compare(base_records, other_records, base: dict, other: dict, alpha: float = 0.05) -> dict:
     """Base → variant on the same seeds: per seat the differences (variant - base) in win rate
-    and mean score, and in game length, each with a paired test over the shared games."""
+    and mean score, the same over all seats pooled (each game's mean over seats), and game length,
+    each with a 95% interval and a paired test over the shared games; the p-values of all these
+    tests adjusted together (Holm), and the smallest differences the games could detect."""
     pairs = list(zip(base_records, other_records))
+    n = len(pairs)
     seats = []
     for p in range(len(base["win_rates"])):
         gained = sum(1 for b, o in pairs if p in o["winners"] and p not in b["winners"])
         lost = sum(1 for b, o in pairs if p in b["winners"] and p not in o["winners"])
+        wins = paired_t(win_share(o, p) - win_share(b, p) for b, o in pairs)
         score = paired_t(o["scores"][p] - b["scores"][p] for b, o in pairs)
         seats.append({"seat": p,
                       "win_rate": [base["win_rates"][p], other["win_rates"][p]],
                       "win_rate_diff": other["win_rates"][p] - base["win_rates"][p],
+                      "win_rate_diff_ci": _within(wins["ci"], -1.0, 1.0),
+                      "win_rate_diff_sd": wins["sd"],
                       "wins_gained": gained, "wins_lost": lost,
                       "win_rate_p": sign_test(gained, lost),
                       "mean_score": [base["mean_scores"][p], other["mean_scores"][p]],
-                      "mean_score_diff": score["diff"], "score_t": score["t"],
+                      "mean_score_diff": score["diff"], "mean_score_diff_ci": score["ci"],
+                      "mean_score_diff_sd": score["sd"], "score_t": score["t"],
                       "score_df": score["df"], "score_p": score["p"]})
+    count = len(seats)
+    pooled = paired_t(math.fsum(o["scores"][p] - b["scores"][p] for p in range(count)) / count
+                      for b, o in pairs) if count else paired_t([])
+    all_seats = {"mean_score": [_mean(base["mean_scores"]), _mean(other["mean_scores"])],
+                 "mean_score_diff": pooled["diff"], "mean_score_diff_ci": pooled["ci"],
+                 "mean_score_diff_sd": pooled["sd"], "score_t": pooled["t"],
+                 "score_df": pooled["df"], "score_p": pooled["p"],
+                 "no_winner": [base["no_winner"], other["no_winner"]]}
     length = paired_t(o["decisions"] - b["decisions"] for b, o in pairs)
     turns = paired_t(o["turns"] - b["turns"] for b, o in pairs)
-    return {"paired_games": len(pairs), "seats": seats,
-            "decisions": {"mean": [base["decisions_mean"], other["decisions_mean"]], **length},
-            "turns": {"mean": [base["turns_mean"], other["turns_mean"]], **turns}}
+    out = {"paired_games": n, "seats": seats, "all_seats": all_seats,
+           "decisions": {"mean": [base["decisions_mean"], other["decisions_mean"]], **length},
+           "turns": {"mean": [base["turns_mean"], other["turns_mean"]], **turns}}
+    has_turns = any(out["turns"]["mean"])
+    # The family: every test the comparison shows (turns only in games that have turns).
+    family = [(row, key) for row in seats for key in ("win_rate_p", "score_p")]
+    family += [(all_seats, "score_p"), (out["decisions"], "p")]
+    family += [(out["turns"], "p")] if has_turns else []
+    adjusted = holm([row[key] for row, key in family])
+    for (row, key), value in zip(family, adjusted):
+        row[key + "_adjusted" if key != "p" else "p_adjusted"] = value
+    if not has_turns:
+        out["turns"]["p_adjusted"] = None
+    tests = sum(1 for row, key in family if row[key] is not None)
+    out["correction"] = {"method": "holm", "tests": tests, "alpha": alpha}
+    out["detectable"] = _detectable(seats, all_seats, out["decisions"], n, alpha / max(tests, 1))
+    return out
+
+
+def _within(ci, lo: float, hi: float):
+    """An interval cut to what the difference can be (a win rate moves by at most 1)."""
+    return None if ci is None else [max(lo, ci[0]), min(hi, ci[1])]
+
+
+def _mean(values) -> float:
+    return math.fsum(values) / len(values) if values else 0.0
+
+
+def _detectable(seats, all_seats, decisions, n: int, alpha: float) -> dict:
+    """The smallest differences these n pairs find 80% of the time at the level the correction
+    gives the smallest p-value (alpha / tests), from the observed spread of the differences: the
+    largest over seats. `enough` is False when a seat's win rate could move by ENOUGH_WIN_RATE
+    unseen; `games_needed` then says about how many games would do (the blind spot shrinks as
+    1/sqrt(n))."""
+    def worst(key):
+        values = [detectable(row[key], n, alpha, POWER) for row in seats]
+        values = [v for v in values if v is not None]
+        return max(values) if values else None
+
+    win = worst("win_rate_diff_sd")
+    out = {"power": POWER, "alpha_per_test": alpha, "win_rate_diff": win,
+           "mean_score_diff": worst("mean_score_diff_sd"),
+           "all_seats_mean_score_diff": detectable(all_seats["mean_score_diff_sd"], n, alpha,
+                                                   POWER),
+           "decisions_diff": detectable(decisions["sd"], n, alpha, POWER)}
+    enough = n >= 2 and (win is None or win <= ENOUGH_WIN_RATE)
+    out["enough"] = enough
+    out["games_needed"] = None if enough or not win else \
+        math.ceil(n * (win / ENOUGH_WIN_RATE) ** 2)
+    return out

@@ -15,7 +15,8 @@ from meeplang.dsl.model import players_text
 from meeplang.dsl.resolve import load_game
 
 from . import __version__
-from .arguments import check_writable, parse_options, split_target
+from .arguments import (add_output_misuse, check_writable, parse_options, split_target,
+                        target_text)
 from .output import error_object, print_json
 
 # Modules that add their own subcommands: each has `register(subparsers)`; each parser it adds sets
@@ -57,7 +58,7 @@ def cmd_check(args) -> int:
             raise UsageError(f"-n {args.n}: --deep plays at least 1 game per variant and player "
                              "count")
         return cmd_deep_check(args)
-    name, variant = split_target(args.target)
+    name, variant = split_target(args.target, args.variant)
     targets = [variant]
     base = load_game(name, variant)
     if variant is None:
@@ -69,7 +70,7 @@ def cmd_check(args) -> int:
     for v in targets:
         game = base if v == variant else load_game(name, v)
         generate(game)  # the Python its rules make stays within bounds (interpreter/codegen.py)
-        label = game.name + (f":{game.variant}" if game.variant else "")
+        label = target_text(game)  # as `play` takes it
         for w in game.warnings:
             print(str(w), file=sys.stderr)
         report.append({"game": label, "warnings": [str(w) for w in game.warnings],
@@ -218,7 +219,10 @@ def cmd_play(args) -> int:
 def cmd_replay(args) -> int:
     from meeplang.interpreter.log import replay
 
-    engine = replay(args.log)
+    for path in args.variant_file or []:
+        if not Path(path).is_file():
+            raise UsageError(f"--variant-file {path}: no such file")
+    engine = replay(args.log, variant_files=args.variant_file or ())
     r = engine.result
     if args.json:
         print(json.dumps({"ok": True, "decisions": len(engine.choices), "scores": r["scores"],
@@ -255,6 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "or a .yaml file")
     s.add_argument("--json", action="store_true")
     s.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    s.add_argument("--variant", action="append", metavar="VARIANT", help="a variant name or "
+                   "file; give it again to stack another (applied in order)")
     s.add_argument("--deep", action="store_true", help="also play random games of every variant "
                    "and player count, checking invariants, replay and save/load, and a game with each "
                    "option at each of its bounds")
@@ -267,12 +273,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("game", metavar="GAME[:VARIANT]")
     s.add_argument("--players", "-p", type=int)
     s.add_argument("--seed", "-s", type=int, default=0)
-    s.add_argument("--variant")
+    s.add_argument("--variant", action="append", metavar="VARIANT", help="a variant name or "
+                   "file; give it again to stack another (applied in order)")
     s.add_argument("--agents", default="random",
                    help="comma-separated, one per seat (the last repeats): random, first, greedy, "
                         "mcts (mcts:400 iterations or mcts:0.5s per decision), human")
-    s.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
-                   help="set a game option, e.g. -o target=50")
+    s.add_argument("--option", action="append", metavar="NAME=VALUE",
+                   help="set a game option, e.g. --option target=50")
+    add_output_misuse(s)
     s.add_argument("--log", metavar="FILE", help="write the game log (JSON Lines)")
     s.add_argument("--json", action="store_true", help="print the result as one JSON object")
     s.add_argument("--trace", action="store_true", help="print each event beside its rule line")
@@ -280,6 +288,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("replay", help="re-run a log and verify it event by event")
     s.add_argument("log", metavar="LOG")
+    s.add_argument("--variant-file", action="append", metavar="PATH",
+                   help="where a variant file the log names is now, if it moved (it must have "
+                        "the same contents); once per file")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_replay)
 

@@ -17,12 +17,12 @@ def register(subparsers) -> None:
                    help="name each path in this language: names by B's terms (A's for what B "
                         "lacks), the language's keys by their words (`--json` adds `label`)")
     s.add_argument("--json", action="store_true",
-                   help="print a list of {path, before, after, where: {before, after}}")
+                   help="print a list of {path, before, after, where: {before, after}, reach}")
     s.set_defaults(func=cmd_diff)
 
 
 def cmd_diff(args) -> int:
-    from meeplang.dsl.diff import diff_games
+    from meeplang.dsl.diff import diff_games, reach
     from meeplang.dsl.resolve import load_game
     from meeplang.visualizer.prose.changes import changes_lines, labeller
 
@@ -31,9 +31,13 @@ def cmd_diff(args) -> int:
     if args.json:
         label = labeller(a, b, args.lang)
         print(json.dumps([c.as_json() | ({"label": label(c.path)} if args.lang else {})
-                          for c in changes], indent=2, ensure_ascii=False))
+                          | {"reach": reach(a, b, c)} for c in changes],
+                         indent=2, ensure_ascii=False))
         return 0
-    for line in changes_lines(a, b, changes, args.lang):
-        print(line)
+    for change in changes:
+        for line in changes_lines(a, b, [change], args.lang):
+            print(line)
+        for line in reach(a, b, change):
+            print(f"  reach:  {line}")
     print(f"{len(changes)} change{'s' if len(changes) != 1 else ''} from {args.a} to {args.b}")
     return 0

@@ -16,7 +16,8 @@ def register(subparsers) -> None:
                     "variant's explanation says its own numbers and rules.")
     s.add_argument("game", metavar="GAME[:VARIANT]",
                    help="a bundled game, GAME:VARIANT, a folder or a .yaml file")
-    s.add_argument("--variant", help="a variant of the game (same as GAME:VARIANT)")
+    s.add_argument("--variant", action="append", help="a variant of the game (same as "
+                   "GAME:VARIANT); give it again to stack another (applied in order)")
     s.add_argument("--lang", "-l", choices=LANGS, default="en", help="language (default en)")
     s.add_argument("--format", "-f", choices=FORMATS, default="text",
                    help="text (default), md (Markdown) or html (a self-contained page)")

@@ -66,6 +66,15 @@ def flow_value(value) -> str:
     return "[" + ", ".join(flow_value(v) for v in value) + "]"
 
 
+def periods(game) -> list[str]:
+    """What an action's `per:` may name: turn, game, or one of the game's phases."""
+    from meeplang.dsl.model import PhaseStep
+    from meeplang.dsl.resolve import _all_steps
+
+    phases = [s.name for s in _all_steps(game.flow) if isinstance(s, PhaseStep)]
+    return ["turn", "game"] + list(dict.fromkeys(phases))
+
+
 def _rule_value(e):
     """An expression as a game file gives it: a number as a number, anything else as its text."""
     from meeplang.dsl import ast as A
@@ -106,7 +115,10 @@ def variant_template(game, target: str, name: str) -> str:
             lines.append(f"#   {c.name}: {{initial: {expr_source(c.initial)}{bounds}}}")
     limited = [a for a in game.actions.values() if a.limits]
     if limited:
-        lines += ["", "# actions:                        (how often an action may be taken)"]
+        lines += ["", "# actions:                        (how often an action may be taken)",
+                  f"#   (per: is one of {', '.join(periods(game))})",
+                  '#   (uses("ACTION") counts in the period of its first limit: a new per: also)',
+                  "#   (changes what the rules that read it see; `meeplang diff` shows where)"]
         for a in limited:
             spelled = [flow_value({"times": _rule_value(lim.times), "per": lim.per}
                                   | ({"shared": True} if lim.shared else {})

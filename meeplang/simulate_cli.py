@@ -25,12 +25,18 @@ from meeplang.interpreter.engine import Engine
 from meeplang.interpreter.parallel import default_jobs, open_runner
 from meeplang.interpreter.simulation import SimSpec, load_cached
 
-from .arguments import parse_options, split_target
+from .arguments import add_output_misuse, parse_options, split_target
 from .output import Table, print_table
 
 PLOTS_HINT = "pip install meeplang[plots]"
-TIMING_KEYS = ("elapsed_seconds", "games_per_second", "run")  # differ between identical runs
+TIMING_KEYS = ("elapsed_seconds", "games_per_second", "seconds_per_game", "run")  # differ between identical runs
 ALPHA = 0.05
+# What the comparison's numbers are measured in (--json says it beside them).
+COMPARE_UNITS = {"win_rate": "fraction of games (ties shared); its Δ x 100 is percentage points",
+                 "mean_score": "points of the game's score", "decisions": "decisions per game",
+                 "turns": "turns per game",
+                 "ci": "95% interval of the difference (Student's t on the paired games)",
+                 "p_adjusted": "Holm-adjusted over every test of the comparison"}
 
 
 # ------------------------------------------------------------ the command line
@@ -42,7 +48,8 @@ def register(subparsers) -> None:
                     "scores and game length. Game i uses a seed derived from --seed and i, so "
                     "results do not depend on --jobs or --executor.")
     s.add_argument("game", metavar="GAME[:VARIANT]")
-    s.add_argument("--variant")
+    s.add_argument("--variant", action="append", metavar="VARIANT", help="a variant name or "
+                   "file; give it again to stack another (applied in order)")
     s.add_argument("--players", "-p", type=int, help="default: the game's minimum")
     s.add_argument("-n", "--games", type=int, default=100, dest="n", help="games to play "
                    "(default 100)")
@@ -50,8 +57,9 @@ def register(subparsers) -> None:
     s.add_argument("--agents", default="random", help="comma-separated, one per seat (the last "
                    "repeats): random, first, greedy, mcts (mcts:400 iterations or mcts:0.5s per "
                    "decision)")
-    s.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
-                   help="set a game option, e.g. -o target=50")
+    s.add_argument("--option", action="append", metavar="NAME=VALUE",
+                   help="set a game option, e.g. --option target=50")
+    add_output_misuse(s)
     s.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (0: one per CPU)")
     s.add_argument("--executor", choices=("local", "dask"), help="local process pool (default) "
                    "or dask.distributed (" + "pip install meeplang[dask]" + ")")
@@ -131,8 +139,8 @@ def make_plan(args) -> Plan:
         if other.rules_hash == base.rules_hash:
             raise UsageError(f"--compare {args.compare}: that is the game being simulated")
         runs.append(make_run(folder, other_variant, other, players, args, options))
-        if other_variant is None and Path(folder).resolve() == Path(other.folder).resolve() \
-                and (base.variant is not None):
+        if other_variant is None and base.variant is not None and \
+                Path(base.folder).resolve() == Path(other.folder).resolve():
             runs.reverse()  # `simulate VARIANT --compare base`: still read base → variant
     return Plan(runs, args.n, jobs, executor, args.scheduler)
 
@@ -229,12 +237,22 @@ def progress_bar(show: bool):
 def run_summary(run: Run, plan: Plan) -> dict:
     """One run's statistics plus what was run (and how fast, which varies between runs)."""
     s = stats.summarize(run.records, run.spec.players)
+    rate = len(run.records) / run.elapsed if run.elapsed > 0 else None
     return {"game": run.game.name, "variant": run.game.variant, "players": run.spec.players,
             "seats": len(s["win_rates"]), "agents": seat_agents(run, len(s["win_rates"])), "options": run.options, "seed": run.spec.seed,
+            "options_changed": changed_options(run),
+            "sample_data": [{"file": f, "names": list(names)} for f, names in run.game.sample_data],
             "rules": run.game.rules_hash, **s,
             "elapsed_seconds": run.elapsed,
-            "games_per_second": len(run.records) / run.elapsed if run.elapsed > 0 else None,
+            "games_per_second": rate,
+            "seconds_per_game": 1 / rate if rate else None,
             "run": {"executor": plan.executor, "jobs": plan.jobs, "scheduler": plan.scheduler}}
+
+
+def changed_options(run: Run) -> dict:
+    """The options whose value is not the game's default (what a header needs to say)."""
+    return {k: v for k, v in run.options.items()
+            if k not in run.game.options or run.game.options[k].default != v}
 
 
 def seat_agents(run: Run, seats: int) -> list:
@@ -253,7 +271,8 @@ def result_object(plan: Plan) -> dict:
         base_run, other_run = plan.runs
         out["compare"] = {"variant": other["variant"], "alpha": ALPHA,
                           "direction": f"{base_run.label} → {other_run.label}: Δ = variant - base",
-                          **stats.compare(base_run.records, other_run.records, out, other),
+                          "units": COMPARE_UNITS,
+                          **stats.compare(base_run.records, other_run.records, out, other, ALPHA),
                           "summary": other}
     return out
 
@@ -272,12 +291,13 @@ def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def p_text(p) -> str:
-    """A p-value as people read it, starred when significant at ALPHA."""
+def p_text(p, star: bool = True) -> str:
+    """A p-value as people read it, starred when significant at ALPHA (after correction, when
+    the p given is adjusted)."""
     if p is None:
         return "n/a"
     text = "<0.001" if p < 0.001 else f"{p:.3f}"
-    return text + (" *" if p < ALPHA else "")
+    return text + (" *" if star and p < ALPHA else "")
 
 
 def print_result(plan: Plan, out: dict, report: str | None) -> None:
@@ -286,15 +306,22 @@ def print_result(plan: Plan, out: dict, report: str | None) -> None:
     if "compare" in out:
         print_table(summary_table(plan.runs[1], out["compare"]["summary"]))
         print_table(compare_table(plan.runs, out))
+    for line in data_notes(plan.runs, out):
+        print(line)
     if report:
         print(f"report written to {report}")
 
 
+def options_text(s: dict) -> str:
+    """The options a run set away from the game's defaults, or nothing."""
+    changed = s.get("options_changed") or {}
+    return " (" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")" if changed else ""
+
+
 def summary_table(run: Run, s: dict):
     """Per seat: win rate with its 95% interval, score mean and sd; the caption has the rest."""
-    opts = ", ".join(f"{k}={v}" for k, v in run.options.items())
     table = Table(f"{run.label}: {s['games']} games, {players_text(s['players'], s['players'])}, "
-                  f"seed {s['seed']}" + (f" ({opts})" if opts else ""),
+                  f"seed {s['seed']}" + options_text(s),
                   ["seat", "agent", "win rate", "95% interval", "mean score", "sd"],
                   left=frozenset({"agent"}))
     for p in range(s["seats"]):
@@ -313,35 +340,95 @@ def summary_table(run: Run, s: dict):
 
 
 def speed_text(rate: float) -> str:
-    """How fast the games went: `12.5 games/s`, or for slow agents (search), `190 s per game`
-    rather than `0.0 games/s`."""
+    """How fast the games went, always in one unit whatever the agents: milliseconds per game
+    (`2.13 ms per game`, `11,200 ms per game` for a search agent), never `0.0 games/s`."""
     if not rate:
         return ""
-    return f"{rate:.1f} games/s" if rate >= 0.1 else f"{1 / rate:.0f} s per game"
+    ms = 1000.0 / rate
+    return f"{ms:,.0f} ms per game" if ms >= 100 else f"{ms:.3g} ms per game"
+
+
+def interval_text(ci, scale: float = 1.0, digits: int = 1) -> str:
+    if ci is None:
+        return "n/a"
+    lo, hi = ci
+    return f"[{scale * lo:+.{digits}f}, {scale * hi:+.{digits}f}]"
 
 
 def compare_table(runs: list, out: dict):
-    """Per seat: base → variant win rate and mean score, differences and p-values."""
+    """Per seat and for all seats pooled: base → variant win rate and mean score, differences
+    with their 95% intervals and Holm-adjusted p-values."""
     cmp = out["compare"]
+    tests = cmp["correction"]["tests"]
     table = Table(f"{runs[0].label} → {runs[1].label}: Δ = variant − base, paired on "
-                  f"{cmp['paired_games']} shared seeds; * p < {ALPHA}",
-                  ["seat", "win rate", "Δ", "p (sign)", "mean score", "Δ ", "p (paired t)"])
+                  f"{cmp['paired_games']} shared seeds; win rates in %, their Δ in percentage "
+                  f"points (pp); p adjusted for {tests} tests (Holm), * p < {ALPHA}",
+                  ["seat", "win rate", "Δ pp", "95% interval", "p (sign)", "mean score", "Δ",
+                   "95% interval ", "p (paired t)"])
     for row in cmp["seats"]:
         b, o = row["win_rate"]
         mb, mo = row["mean_score"]
         table.rows.append([str(row["seat"]), f"{pct(b)} → {pct(o)}",
-                           f"{100 * row['win_rate_diff']:+.1f}", p_text(row["win_rate_p"]),
-                           f"{mb:.2f} → {mo:.2f}",
-                           f"{row['mean_score_diff']:+.2f}", p_text(row["score_p"])])
+                           f"{100 * row['win_rate_diff']:+.1f}",
+                           interval_text(row["win_rate_diff_ci"], 100),
+                           p_text(row["win_rate_p_adjusted"]),
+                           f"{mb:.2f} → {mo:.2f}", f"{row['mean_score_diff']:+.2f}",
+                           interval_text(row["mean_score_diff_ci"], digits=2),
+                           p_text(row["score_p_adjusted"])])
+    pooled = cmp["all_seats"]
+    mb, mo = pooled["mean_score"]
+    nb, no = pooled["no_winner"]
+    table.rows.append(["all", f"no winner {pct(nb)} → {pct(no)}" if nb or no else "", "", "", "",
+                       f"{mb:.2f} → {mo:.2f}", f"{pooled['mean_score_diff']:+.2f}",
+                       interval_text(pooled["mean_score_diff_ci"], digits=2),
+                       p_text(pooled["score_p_adjusted"])])
     lines = []
     for key in ("turns", "decisions"):
         d = cmp[key]
         if key == "turns" and not any(d["mean"]):
             continue  # no `turns` steps in this game
         lines.append(f"{key} per game {d['mean'][0]:.1f} → {d['mean'][1]:.1f} "
-                     f"({d['diff']:+.1f}, p {p_text(d['p'])})")
+                     f"({d['diff']:+.1f}, 95% {interval_text(d['ci'])}, "
+                     f"p {p_text(d['p_adjusted'])})")
+    lines.append(detectable_text(cmp))
     table.caption = " · ".join(lines)
     return table
+
+
+def detectable_text(cmp: dict) -> str:
+    """What these games could not have seen: the smallest differences found 80% of the time
+    after the correction, and a warning when a seat's win rate could move 10 points unseen."""
+    d = cmp["detectable"]
+    n = cmp["paired_games"]
+    if d["win_rate_diff"] is None:
+        return f"too few games ({n}) to test anything"
+    win = (f"about ±{100 * d['win_rate_diff']:.1f} pp in a seat's win rate"
+           if d["win_rate_diff"] < 1 else "any size in a seat's win rate")
+    said = (f"with {n} paired games, differences of {win} or ±{d['mean_score_diff']:.2f} in its "
+            f"score (±{d['all_seats_mean_score_diff']:.2f} over all seats) would likely go "
+            f"unnoticed ({100 * d['power']:.0f}% power)")
+    if not d["enough"]:
+        said = (f"TOO FEW GAMES: {said}; about {d['games_needed']:,} games would detect "
+                f"{100 * stats.ENOUGH_WIN_RATE:.0f} pp")
+    return said
+
+
+def data_notes(runs: list, out: dict) -> list[str]:
+    """Who played (the agents, which shape every number) and which data is sample (invented
+    values standing for lost ones: results measured on them are about the sample)."""
+    summaries = [out] + ([out["compare"]["summary"]] if "compare" in out else [])
+    lines = []
+    agents = {", ".join(s["agents"]) for s in summaries}
+    lines.append("agents by seat: " + " | ".join(sorted(agents)))
+    seen = []
+    for run in runs:
+        for file, names in run.game.sample_data:
+            if (file, names) not in seen:
+                seen.append((file, names))
+    for file, names in seen:
+        lines.append(f"sample data (invented values, not the published game's): "
+                     f"{', '.join(names)} ({file})")
+    return lines
 
 
 # ------------------------------------------------------------ --report DIR

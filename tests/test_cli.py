@@ -106,13 +106,13 @@ def test_a_solo_game_says_1_player(capsys):
 
 
 def test_play_with_an_option(capsys):
-    assert main(["play", "goofspiel", "-o", "num_cards=4", "--json"]) == 0
+    assert main(["play", "goofspiel", "--option", "num_cards=4", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["decisions"] == 8 and data["options"] == {"num_cards": 4}
 
 
 def test_play_trace_shows_rule_lines(capsys):
-    assert main(["play", "pig", "--seed", "4", "--trace", "-o", "horizon=3"]) == 0
+    assert main(["play", "pig", "--seed", "4", "--trace", "--option", "horizon=3"]) == 0
     out = capsys.readouterr().out
     assert "games/pig/game.yaml:" in out and "| roll d6 as die" in out
 
@@ -122,10 +122,10 @@ def test_play_trace_shows_rule_lines(capsys):
     (["play", "pig", "--players", "1"], "meeplang: error: pig is for 2-10 players, not 1"),
     (["play", "goofspiel", "--players", "3"],
      "meeplang: error: goofspiel is for 2 players, not 3"),
-    (["play", "pig", "-o", "target=0"],
+    (["play", "pig", "--option", "target=0"],
      "meeplang: error: option target=0 is out of bounds (1..100000)"),
-    (["play", "pig", "-o", "target"], "meeplang: error: --option takes NAME=VALUE, not 'target'"),
-    (["play", "pig", "-o", "speed=3"], "meeplang: error: game 'pig' has no option 'speed'"),
+    (["play", "pig", "--option", "target"], "meeplang: error: --option takes NAME=VALUE, not 'target'"),
+    (["play", "pig", "--option", "speed=3"], "meeplang: error: game 'pig' has no option 'speed'"),
     (["play", "pig", "--agents", "genius"], "meeplang: error: unknown agent 'genius'"),
     (["check", "pig:nosuch"], "meeplang: error: game 'pig' has no variant 'nosuch'"),
     # hostile arguments: refused before any work, in words (no Python wording, no huge echo)
@@ -137,11 +137,11 @@ def test_play_trace_shows_rule_lines(capsys):
     (["check", "--deep", "pig", "-n", "0"],
      "meeplang: error: -n 0: --deep plays at least 1 game per variant and player count"),
     (["check", "--deep", "pig", "-n", "-1"], "meeplang: error: -n -1: --deep plays at least 1"),
-    (["play", "pig", "-o", "target=" + "9" * 4000],
+    (["play", "pig", "--option", "target=" + "9" * 4000],
      "meeplang: error: option target=2**13287 or more is out of bounds (1..100000)"),
-    (["play", "pig", "-o", "target=" + "9" * 5000],
+    (["play", "pig", "--option", "target=" + "9" * 5000],
      "meeplang: error: option target takes a whole number, not '999999999999999999999999999999'..."),
-    (["play", "pig", "-o", "horizon=" + "9" * 19],
+    (["play", "pig", "--option", "horizon=" + "9" * 19],
      "meeplang: error: option horizon=9999999999999999999 is out of bounds (at least 1)"),
 ])
 def test_bad_usage_exits_2(capsys, tmp_path, monkeypatch, args, message):
@@ -233,3 +233,24 @@ def test_a_log_that_cannot_be_written_is_an_error_not_a_crash(capsys, tmp_path, 
         assert (tmp_path / "ro" / "x.jsonl").exists()
     else:
         assert status == 1 and err.startswith("meeplang: error: ro/x.jsonl: Permission denied")
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_short_o_means_output_only(capsys, command):
+    """-o is --output in diagram, report and new; where game options are taken it is no option
+    but says which flag was meant."""
+    with pytest.raises(SystemExit) as info:
+        main([command, "pig", "-o", "target=30"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "-o is --output (diagram, report, new); a game option is --option target=30" in err
+    assert "Traceback" not in err
+
+
+def test_a_failing_simulated_game_s_hint_replays_it_with_option():
+    from meeplang.interpreter.simulation import SimSpec, _replay_hint
+
+    hint = _replay_hint(SimSpec("pig", None, 2, 0, "random", {"target": "30"}), 3)
+    assert "--option target=30" in hint and " -o " not in hint
+    stacked = _replay_hint(SimSpec("new-eden", ("solo", "h.yaml"), 1, 0), 0)
+    assert "meeplang play new-eden --variant solo --variant h.yaml --players 1" in stacked

@@ -11,9 +11,10 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 def _tutorial(tmp_path, monkeypatch):
     text = README.read_text(encoding="utf-8")
-    game = re.search(r"```yaml\n(game: race.*?)```", text, re.S).group(1)
-    (tmp_path / "race").mkdir()
-    (tmp_path / "race" / "game.yaml").write_text(game, encoding="utf-8")
+    for name in ("race", "race2"):  # the tutorial's game, and its copy with a choice
+        game = re.search(rf"```yaml\n(game: {name}\n.*?)```", text, re.S).group(1)
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "game.yaml").write_text(game, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     return text
 
@@ -31,6 +32,15 @@ def test_readme_tutorial_check_and_play(tmp_path, monkeypatch, capsys):
     assert main(["play", "race/", "--players", "3", "--seed", "4"]) == 0
     shown = _shown_block(text, "meeplang play race/ --players 3 --seed 4")
     assert capsys.readouterr().out.strip() == shown
+
+
+def test_readme_tutorial_choice_step(tmp_path, monkeypatch, capsys):
+    """The "Add a choice" step: its game checks and plays as shown."""
+    text = _tutorial(tmp_path, monkeypatch)
+    for command in ("meeplang check race2/",
+                    "meeplang play race2/ --players 2 --seed 4 --agents greedy,random"):
+        assert main(command.split()[1:]) == 0
+        assert capsys.readouterr().out.strip() == _shown_block(text, command)
 
 
 def test_readme_tutorial_typo_error(tmp_path, monkeypatch, capsys):
@@ -51,18 +61,12 @@ def test_readme_house_rule_file_checks_and_compares(tmp_path, monkeypatch, capsy
     (tmp_path / "fast-pig.yaml").write_text(rules, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     assert main(["check", "fast-pig.yaml"]) == 0
-    assert capsys.readouterr().out.startswith("ok: pig:fast ")
+    assert capsys.readouterr().out.startswith("ok: fast-pig.yaml (")  # as play takes it
     assert main(["simulate", "fast-pig.yaml", "--players", "2", "-n", "40", "--compare", "base",
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)  # base → variant, whichever is named first
     assert out["variant"] is None and out["compare"]["variant"] == "fast"
     assert out["compare"]["decisions"]["diff"] < 0
-
-
-def _lines_at_base(text: str) -> str:
-    """Output with the base game's line numbers left out: the README need not follow every edit
-    of New Eden's game.yaml."""
-    return re.sub(r"game\.yaml:\d+", "game.yaml:N", text.strip())
 
 
 def test_readme_new_eden_house_rule_tutorial(tmp_path, monkeypatch, capsys):
@@ -87,7 +91,7 @@ def test_readme_new_eden_house_rule_tutorial(tmp_path, monkeypatch, capsys):
     for command in ("meeplang check house.yaml", "meeplang diff new-eden house.yaml"):
         assert main(shlex.split(command)[1:]) == 0
         shown = _shown_block(tutorial, command)
-        assert _lines_at_base(capsys.readouterr().out) == _lines_at_base(shown)
+        assert capsys.readouterr().out.strip() == shown  # base lines too: never stale
 
     (tmp_path / "house.yaml").write_text(rules.replace("plant_income:", "plant_incom:"))
     assert main(["check", "house.yaml"]) == 1
@@ -106,10 +110,12 @@ def test_readme_new_eden_house_rule_tutorial(tmp_path, monkeypatch, capsys):
         out = capsys.readouterr().out
         if "--trace" in args:
             excerpt = re.search(r"```\n(\{\"event\": \"decision.*?)```", tutorial, re.S).group(1)
-            rule, change = excerpt.splitlines()[1:3]
-            lines = [_lines_at_base(x) for x in out.splitlines()]
-            at = lines.index(_lines_at_base(rule))
-            assert lines[at + 1] == change.strip()
+            decision, *shown = excerpt.splitlines()
+            lines = out.splitlines()
+            at = next(i for i, line in enumerate(lines)
+                      if line.startswith(decision.removesuffix(" ...")))
+            # exactly, base lines included: the excerpt cannot go stale
+            assert lines[at + 1:at + 1 + len(shown)] == shown
     assert (tmp_path / "house-game.jsonl").exists()
     block = tutorial.split("```sh\nmeeplang view", 1)[1].split("```")[0]
     for line in ("meeplang view" + block).strip().splitlines():
@@ -160,3 +166,26 @@ def test_the_tutorial_runs_as_written_with_meeplang_on_the_path(tmp_path):
         assert proc.returncode == 0, (command, proc.stderr)
         if command in shown:
             assert proc.stdout.strip() == _shown_block(text, command)
+
+
+def test_every_output_the_readme_shows_is_what_the_command_prints(tmp_path, monkeypatch, capsys):
+    """Every `$ meeplang ...` of the README (outside the tutorials' own tests above too): its
+    shown lines are lines of the real output, in order (`...` stands for lines left out)."""
+    import shlex
+
+    text = _tutorial(tmp_path, monkeypatch)
+    house = re.search(r"```yaml\n(# house.yaml.*?)```", text, re.S).group(1)
+    (tmp_path / "house.yaml").write_text(house, encoding="utf-8")
+    commands = re.findall(r"^\$ (meeplang .*)$", text, re.M)
+    assert len(commands) >= 8
+    for command in commands:
+        args = shlex.split(command.split(" > ")[0])[1:]
+        assert main(args) == 0, command
+        out = capsys.readouterr().out.splitlines()
+        block = _shown_block(text, command)
+        block = "" if block.startswith("$ ") else block  # another command follows at once
+        shown = [line for line in block.splitlines() if line != "..."]
+        at = 0
+        for line in shown:
+            assert line in out[at:], (command, line)
+            at = out.index(line, at) + 1

@@ -146,7 +146,7 @@ def mutate_log(lines: list[str], rng: random.Random, rounds: int = 2) -> list[st
 
 # A working command of each kind, with a place for a log file (mutated separately).
 COMMANDS = [
-    ["play", "pig", "--players", "2", "--seed", "1", "-o", "target=20", "--agents", "random"],
+    ["play", "pig", "--players", "2", "--seed", "1", "--option", "target=20", "--agents", "random"],
     ["play", "goofspiel", "--seed", "3", "--agents", "greedy,random", "--json"],
     ["check", "pig", "--strict"],
     ["games", "--json"],

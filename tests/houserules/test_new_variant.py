@@ -33,3 +33,11 @@ def test_new_variant_lists_what_can_be_tuned_and_checks(tmp_path, monkeypatch, c
     assert game.counters == base.counters and game.options == base.options
     assert main(["new", "variant", "new-eden", "house"]) == 2  # never overwrites
     assert "exists already" in capsys.readouterr().err
+
+
+def test_new_variant_lists_the_periods_a_limit_may_name(capsys):
+    assert main(["new", "variant", "new-eden", "house", "-o", "-"]) == 0
+    text = capsys.readouterr().out
+    assert "#   (per: is one of turn, game, development, black_market, auctions, round_scoring)" \
+        in text
+    assert 'uses("ACTION") counts in the period of its first limit' in text

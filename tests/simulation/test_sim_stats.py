@@ -87,3 +87,51 @@ def test_sign_test_is_exact():
     assert stats.sign_test(5, 0) == pytest.approx(2 / 32)
     assert stats.sign_test(8, 2) == pytest.approx(2 * (1 + 10 + 45) / 1024)
     assert stats.sign_test(3, 3) == 1.0
+
+
+def test_t_quantile_inverts_the_tail():
+    assert stats.t_quantile(0.05, 10) == pytest.approx(2.228138852, abs=1e-8)  # t table
+    assert stats.t_quantile(0.05, 4) == pytest.approx(2.776445105, abs=1e-8)
+    assert stats.t_quantile(0.05, 1e7) == pytest.approx(stats.Z95, abs=1e-5)
+
+
+def test_paired_t_interval_by_hand():
+    # mean 3, sd sqrt(2.5), n 5: 3 ± 2.776445 * sqrt(2.5) / sqrt(5)
+    r = stats.paired_t([1, 2, 3, 4, 5])
+    margin = 2.776445105 * math.sqrt(0.5)
+    assert r["ci"] == pytest.approx([3 - margin, 3 + margin])
+    assert stats.paired_t([2, 2, 2])["ci"] == [2, 2] and stats.paired_t([2])["ci"] is None
+
+
+def test_holm_by_hand():
+    # sorted 0.01, 0.02, 0.03, 0.5 (m = 4): 0.04, max(0.04, 0.06), max(0.06, 0.06), 0.5
+    adjusted = stats.holm([0.03, None, 0.01, 0.5, 0.02])
+    assert adjusted[1] is None
+    assert [adjusted[i] for i in (0, 2, 3, 4)] == pytest.approx([0.06, 0.04, 0.5, 0.06])
+    assert stats.holm([0.9, 0.8]) == [1.0, 1.0]  # 2 x 0.8 capped at 1; 0.9 not below it
+
+
+def test_detectable_difference_by_hand():
+    # (1.959964 + 0.841621) * 10 / sqrt(100)
+    assert stats.detectable(10, 100, 0.05) == pytest.approx(2.801585, abs=1e-5)
+    assert stats.detectable(10, 1, 0.05) is None
+
+
+def test_compare_pools_seats_corrects_and_says_what_it_could_not_see():
+    base = [{"scores": [s, 10 - s], "winners": [0] if s > 5 else [1], "decisions": 10 + s,
+             "turns": 4} for s in range(10)]
+    other = [dict(r, scores=[r["scores"][0] + 2, r["scores"][1] + (i % 2)])
+             for i, r in enumerate(base)]
+    cmp = stats.compare(base, other, stats.summarize(base, 2), stats.summarize(other, 2))
+    pooled = cmp["all_seats"]
+    assert pooled["mean_score_diff"] == pytest.approx(1.25)  # (2 + 0.5) / 2
+    lo, hi = pooled["mean_score_diff_ci"]
+    assert lo < 1.25 < hi
+    assert cmp["correction"] == {"method": "holm", "tests": 7, "alpha": 0.05}
+    seat = cmp["seats"][0]
+    assert seat["score_p"] == 0.0 and seat["score_p_adjusted"] == 0.0
+    assert seat["win_rate_diff_ci"] == [0, 0]  # no game changed its winner
+    d = cmp["detectable"]
+    assert d["alpha_per_test"] == pytest.approx(0.05 / 7) and d["power"] == 0.8
+    assert d["all_seats_mean_score_diff"] == pytest.approx(
+        stats.detectable(pooled["mean_score_diff_sd"], 10, 0.05 / 7))

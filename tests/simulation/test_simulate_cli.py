@@ -32,21 +32,21 @@ def test_json_has_the_documented_fields(simulate_json):
 @pytest.mark.parametrize("game,players", [("pig", 3), ("goofspiel", 2)])
 def test_win_rates_and_no_winner_sum_to_one(simulate_json, game, players):
     out = simulate_json(game, "--players", players, "-n", 40, "--seed", 1,
-                        *(["-o", "num_cards=4"] if game == "goofspiel" else []))
+                        *(["--option", "num_cards=4"] if game == "goofspiel" else []))
     assert sum(out["win_rates"]) + out["no_winner"] == pytest.approx(1.0)
 
 
 def test_goofspiel_ties_are_shared(simulate_json):
     # With 2 cards over half the games are drawn (both players win); counted whole, the rates
     # would sum to about 1.6.
-    out = simulate_json("goofspiel", "-n", 60, "-o", "num_cards=2")
+    out = simulate_json("goofspiel", "-n", 60, "--option", "num_cards=2")
     assert out["no_winner"] == 0
     assert sum(out["win_rates"]) == pytest.approx(1.0)
 
 
 def test_games_without_winner(simulate_json):
     # Pig stopped by its horizon after 3 moves: nobody reaches the target.
-    out = simulate_json("pig", "-n", 10, "-o", "horizon=3")
+    out = simulate_json("pig", "-n", 10, "--option", "horizon=3")
     assert out["no_winner"] == 1.0 and out["win_rates"] == [0.0, 0.0]
     assert out["no_winner_games"] == 10
 
@@ -115,7 +115,7 @@ def test_report_writes_csv_plots_and_summary(run_cli, tmp_path):
 def test_table_output(run_cli):
     rc, out, err = run_cli("simulate", "pig", "-n", 10, "--agents", "random,first")
     assert rc == 0, err
-    assert "win rate" in out and "95% interval" in out and "games/s" in out
+    assert "win rate" in out and "95% interval" in out and "ms per game" in out
     assert "first" in out and "random" in out
     assert "turns per game" in out  # pig has turns; goofspiel, below, only rounds
     rc, out, err = run_cli("simulate", "goofspiel", "-n", 4)
@@ -125,11 +125,11 @@ def test_table_output(run_cli):
 
 
 @pytest.mark.parametrize(("rate", "said"), [
-    (12.46, "12.5 games/s"), (0.1, "0.1 games/s"),
-    (1 / 190, "190 s per game"),  # a search agent: not "0.0 games/s"
+    (12.46, "80.3 ms per game"), (0.1, "10,000 ms per game"), (468.0, "2.14 ms per game"),
+    (1 / 190, "190,000 ms per game"),  # a search agent: not "0.0 games/s"
     (0.0, ""),
 ])
-def test_the_speed_is_said_in_games_per_second_or_seconds_per_game(rate, said):
+def test_the_speed_is_said_in_one_unit_whatever_the_agents(rate, said):
     assert speed_text(rate) == said
 
 
@@ -139,7 +139,7 @@ def test_the_speed_is_said_in_games_per_second_or_seconds_per_game(rate, said):
     (["--agents", "human"], "human agent cannot be simulated"),
     (["--jobs", "-2"], "--jobs"),
     (["--compare", "nope"], "no variant 'nope'"),
-    (["-o", "target=x"], "whole number"),
+    (["--option", "target=x"], "whole number"),
     (["--players", "1"], "2-10 players"),
     (["--executor", "local", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler"),
 ])
@@ -170,7 +170,7 @@ def test_missing_extras_are_usage_errors(run_cli, monkeypatch, tmp_path):
 
 def test_report_with_constant_scores(run_cli, tmp_path):
     pytest.importorskip("matplotlib")
-    rc, _, err = run_cli("simulate", "pig", "-n", 5, "-o", "horizon=1", "--report", tmp_path)
+    rc, _, err = run_cli("simulate", "pig", "-n", 5, "--option", "horizon=1", "--report", tmp_path)
     assert rc == 0, err
     assert (tmp_path / "scores.svg").exists()
 
@@ -194,8 +194,60 @@ def test_a_house_rule_file_is_compared_with_its_base_game(tmp_path, capsys):
 @pytest.mark.skipif(not HAS_DASK, reason="dask.distributed is not installed")
 def test_search_agents_give_the_same_results_here_and_on_dask(simulate_json, pig_copy):
     """`mcts:N` and `greedy` travel to workers by name, and play the same games there."""
-    args = (pig_copy, "-n", 4, "--seed", 5, "--agents", "mcts:8,greedy", "-o", "target=12")
+    args = (pig_copy, "-n", 4, "--seed", 5, "--agents", "mcts:8,greedy", "--option", "target=12")
     local = simulate_json(*args, "--compare", "short", "--jobs", 1)
     dask = simulate_json(*args, "--compare", "short", "--executor", "dask", "--jobs", 2)
     assert local["agents"] == ["mcts:8", "greedy"]
     assert without_timing(local) == without_timing(dask)
+
+
+def test_compare_says_intervals_units_correction_pooled_effect_and_blind_spot(run_cli, pig_copy):
+    rc, out, err = run_cli("simulate", pig_copy, "-n", 30, "--seed", 2, "--compare", "short",
+                           "--option", "horizon=999")
+    assert rc == 0, err
+    lines = out.splitlines()
+    header = next(line for line in lines if "→" in line and "Δ = variant − base" in line)
+    assert "percentage points (pp)" in header and "adjusted for 7 tests (Holm)" in header
+    assert "Δ pp" in out and out.count("95% interval") >= 3
+    assert any(line.split()[0] == "all" for line in lines if line.strip())  # the pooled row
+    assert "TOO FEW GAMES" in out and "would likely go unnoticed (80% power)" in out
+    assert "agents by seat: random, random" in out
+    # the header names the options set away from their defaults, not every option
+    assert lines[0] == "pig: 30 games, 2 players, seed 2 (horizon=999)"
+    assert "target=" not in out.split("\n")[0]
+    assert "ms per game" in out and "games/s" not in out
+
+
+def test_compare_json_has_intervals_pooled_and_adjusted_p(simulate_json, pig_copy):
+    out = simulate_json(pig_copy, "-n", 20, "--seed", 3, "--compare", "short")
+    cmp = out["compare"]
+    assert cmp["correction"]["method"] == "holm" and cmp["correction"]["tests"] == 7
+    assert "percentage points" in cmp["units"]["win_rate"]
+    for seat in cmp["seats"]:
+        lo, hi = seat["win_rate_diff_ci"]
+        assert lo <= seat["win_rate_diff"] <= hi
+        lo, hi = seat["mean_score_diff_ci"]
+        assert lo <= seat["mean_score_diff"] <= hi
+        assert seat["score_p_adjusted"] >= seat["score_p"]
+    pooled = cmp["all_seats"]
+    assert pooled["mean_score_diff"] == pytest.approx(
+        sum(s["mean_score_diff"] for s in cmp["seats"]) / 2)
+    assert cmp["detectable"]["enough"] is False and cmp["detectable"]["games_needed"] > 20
+    assert out["options_changed"] == {} and out["seconds_per_game"] > 0
+
+
+def test_sample_data_is_named(run_cli):
+    rc, out, err = run_cli("simulate", "otys", "-n", 1, "--players", 2)
+    assert rc == 0, err
+    assert "sample data" in out and "contract_cards, reward_tokens (games/otys/data.yaml)" in out
+
+
+def test_a_named_variant_compared_with_base_still_reads_base_to_variant(simulate_json):
+    """`simulate pig:short --compare base` read pig:short → pig while calling Δ variant − base."""
+    out = simulate_json("pig:short", "-n", 10, "--compare", "base")
+    assert out["variant"] is None and out["compare"]["variant"] == "short"
+    assert out["compare"]["direction"].startswith("pig → pig:short")
+    assert out["compare"]["decisions"]["diff"] < 0  # pig to 50 is shorter than pig to 100
+    for seat in out["compare"]["seats"]:
+        lo, hi = seat["win_rate_diff_ci"]
+        assert -1 <= lo <= hi <= 1  # a win rate moves by at most 100 points
