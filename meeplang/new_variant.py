@@ -69,9 +69,16 @@ def flow_value(value) -> str:
 def periods(game) -> list[str]:
     """What an action's `per:` may name: turn, game, or one of the game's phases."""
     from meeplang.dsl.model import PhaseStep
-    from meeplang.dsl.resolve import _all_steps
 
-    phases = [s.name for s in _all_steps(game.flow) if isinstance(s, PhaseStep)]
+    phases: list = []
+
+    def walk(steps):
+        for step in steps:
+            if isinstance(step, PhaseStep):
+                phases.append(step.name)
+            for attr in ("steps", "other"):
+                walk(getattr(step, attr, ()) or ())
+    walk(game.flow)
     return ["turn", "game"] + list(dict.fromkeys(phases))
 
 
