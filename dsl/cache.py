@@ -32,10 +32,10 @@ import pickle
 import re
 import stat
 import sys
-import tempfile
 from pathlib import Path
 
 from . import folder as files
+from .atomic import write_file
 
 FORMAT = 3  # bump when the pickled layout changes in a way the code digest would not show
 # (3: the model classes moved from dsl.* to meeplang.dsl.*, their pickled class paths)
@@ -170,25 +170,15 @@ def put(key: str, game, seen: list) -> None:
     folder = trusted_dir(create=True)
     if folder is None:
         return
-    tmp = None
     try:
         data = pickle.dumps((FORMAT, key, tuple(seen), game), protocol=pickle.HIGHEST_PROTOCOL)
         if len(data) > MAX_ENTRY_BYTES:
             return
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, folder / f"{key}{SUFFIX}")
-        tmp = None
+        # readable by the user only; not flushed to the disk: a lost entry only costs time
+        write_file(folder / f"{key}{SUFFIX}", data, mode=0o600, durable=False)
         _prune(folder)
     except (OSError, pickle.PicklingError, RecursionError):
         pass  # a cache that cannot be written only costs time
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
 
 
 def _prune(folder: Path) -> None:

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 from meeplang.dsl import folder as files
+from meeplang.dsl.atomic import write_file
 from meeplang.dsl.errors import LoadError, Pos, UsageError
 from meeplang.dsl.loader import games_dir
 from meeplang.dsl.resolve import load_game
@@ -57,7 +58,7 @@ def log_lines(engine: Engine) -> list[str]:
 
 
 def write_log(path: str, engine: Engine) -> None:
-    Path(path).write_text("\n".join(log_lines(engine)) + "\n", encoding="utf-8")
+    write_file(path, "\n".join(log_lines(engine)) + "\n")
 
 
 MAX_LOG_BYTES = 64 * 1024 * 1024  # a game stops at 20,000 decisions: its log is far smaller
@@ -205,7 +206,7 @@ def save(engine: Engine) -> dict:
 
 
 def save_file(path: str, engine: Engine) -> None:
-    Path(path).write_text(dumps_line(save(engine)) + "\n", encoding="utf-8")
+    write_file(path, dumps_line(save(engine)) + "\n")
 
 
 def load(data: dict, where: Pos | None = None) -> Engine:

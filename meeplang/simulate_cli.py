@@ -11,12 +11,14 @@ run is reproducible anywhere and `meeplang play GAME --seed <that seed>` replays
 from __future__ import annotations
 
 import csv
+import io
 import json
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from meeplang.dsl.atomic import write_files
 from meeplang.dsl.errors import UsageError
 from meeplang.dsl.model import players_text
 from meeplang.interpreter import stats
@@ -351,30 +353,31 @@ def write_report(folder: Path, plan: Plan, out: dict) -> list[Path]:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"cannot create report folder {str(folder)!r}: {exc.strerror}") from None
-    files = []
+    contents = []  # every file made in memory first, then all written together
     for i, run in enumerate(plan.runs):
         name = "games.csv" if i == 0 else f"games-{run.spec.variant}.csv"
-        files.append(write_csv(folder / name, run))
+        contents.append((folder / name, csv_text(run)))
     summaries = [out] + ([out["compare"]["summary"]] if "compare" in out else [])
-    files += save_figure(score_figure(plan.runs), folder / "scores")
-    files += save_figure(win_rate_figure(plan.runs, summaries), folder / "win_rates")
-    path = folder / "summary.json"
-    path.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
-    return files + [path]
+    contents += figure_files(score_figure(plan.runs), folder / "scores")
+    contents += figure_files(win_rate_figure(plan.runs, summaries), folder / "win_rates")
+    contents.append((folder / "summary.json", json.dumps(out, indent=2) + "\n"))
+    # a full disk leaves the previous report whole, never a cut CSV beside an older summary
+    write_files(contents)
+    return [path for path, _ in contents]
 
 
-def write_csv(path: Path, run: Run) -> Path:
+def csv_text(run: Run) -> str:
     """One row per game: index, seed, a score column per seat, winners (space-separated seats,
     empty when nobody won), turns and decisions."""
     players = max([run.spec.players] + [len(r["scores"]) for r in run.records])  # automa seats too
-    with path.open("w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(["index", "seed", *(f"score_{p}" for p in range(players)), "winners",
-                    "turns", "decisions"])
-        for r in run.records:
-            w.writerow([r["index"], r["seed"], *r["scores"], " ".join(map(str, r["winners"])),
-                        r["turns"], r["decisions"]])
-    return path
+    f = io.StringIO(newline="")
+    w = csv.writer(f)
+    w.writerow(["index", "seed", *(f"score_{p}" for p in range(players)), "winners",
+                "turns", "decisions"])
+    for r in run.records:
+        w.writerow([r["index"], r["seed"], *r["scores"], " ".join(map(str, r["winners"])),
+                    r["turns"], r["decisions"]])
+    return f.getvalue()
 
 
 def _figure(width: float, height: float):
@@ -387,12 +390,14 @@ def _figure(width: float, height: float):
     return fig
 
 
-def save_figure(fig, stem: Path) -> list[Path]:
-    """The same figure as PNG (to look at) and SVG (to put in documents)."""
-    paths = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
-    for path in paths:
-        fig.savefig(path, dpi=120)
-    return paths
+def figure_files(fig, stem: Path) -> list[tuple[Path, bytes]]:
+    """The same figure as PNG (to look at) and SVG (to put in documents): (path, bytes) each."""
+    out = []
+    for fmt in ("png", "svg"):
+        data = io.BytesIO()
+        fig.savefig(data, format=fmt, dpi=120)
+        out.append((stem.with_suffix(f".{fmt}"), data.getvalue()))
+    return out
 
 
 def score_figure(runs: list):
