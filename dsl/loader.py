@@ -18,7 +18,7 @@ from pathlib import Path
 import attrs
 
 from . import folder as files
-from .errors import LoadError, Pos, UsageError, remember_source
+from .errors import LoadError, Pos, UsageError, pos_at_index, remember_source
 from .schema import validate
 from .yamlpos import YList, YMap, YMap_at, YStr, load_yaml_text, plain
 
@@ -88,11 +88,9 @@ def read_yaml_file(path: Path, root: Path | None = None):
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise LoadError("file is not valid UTF-8", Pos(shown, line, col)) from None
+        raise LoadError("file is not valid UTF-8", pos_at_index(shown, raw, exc.start)) from None
     if "\x00" in text:
-        raise LoadError("file contains a NUL byte", Pos(shown, 1, 1))
+        raise LoadError("file contains a NUL byte", pos_at_index(shown, text, text.index("\x00")))
     key = (shown, text)
     doc = _READ.get(key)
     if doc is None:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 from meeplang.dsl import folder as files
 from meeplang.dsl.atomic import write_file
-from meeplang.dsl.errors import LoadError, Pos, UsageError
+from meeplang.dsl.errors import LoadError, Pos, UsageError, pos_at_index
 from meeplang.dsl.loader import games_dir
 from meeplang.dsl.resolve import load_game
 
@@ -49,8 +50,19 @@ def header(engine: Engine) -> dict:
     return out
 
 
+# Characters JSON may leave raw that other readers take for the end of a line (U+0085, U+2028,
+# U+2029: Python's str.splitlines, editors), and lone surrogates, which have no UTF-8: written as
+# JSON escapes, so a record is one line however the log is read, and every log can be written.
+_ESCAPED = re.compile("[\x85\u2028\u2029\ud800-\udfff]")
+
+
+def _escape(match) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
 def dumps_line(record: dict) -> str:
-    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _ESCAPED.sub(_escape, text)
 
 
 def log_lines(engine: Engine) -> list[str]:
@@ -73,15 +85,25 @@ def _bounded_int(text: str) -> int:
 
 
 def _read_records(path: str, expected_format: str) -> list[tuple[int, dict]]:
-    """(line number, record) of each non-blank line; a line that is not a JSON object (or is
-    absurd: huge numbers, deep nesting) is refused at its position."""
+    """(line number, record) of each non-blank line of a log or save file."""
     raw = files.read_bytes(Path(path), path, limit=MAX_LOG_BYTES)
     try:
         text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise LoadError("cannot read: not UTF-8 text", Pos(path, 1, 1)) from None
+    except UnicodeDecodeError as exc:
+        raise LoadError("cannot read: not UTF-8 text", pos_at_index(path, raw, exc.start)) \
+            from None
+    return records_of_text(text, path, expected_format)
+
+
+def records_of_text(text: str, path: str, expected_format: str) -> list[tuple[int, dict]]:
+    """(line number, record) of each non-blank line; a line that is not a JSON object (or is
+    absurd: huge numbers, deep nesting) is refused at its position. Lines end at "\\n" only (a
+    raw U+2028 in an older log's text is no line break); a leading byte order mark is skipped,
+    as it is in game files."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
     records = []
-    for n, line in enumerate(text.splitlines(), start=1):
+    for n, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
