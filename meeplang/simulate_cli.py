@@ -7,14 +7,23 @@
 Game i of a run has seed `game_seed(seed, i)`, whatever the number of jobs or the executor, so a
 run is reproducible anywhere and `meeplang play GAME --seed <that seed>` replays any one game.
 `--compare VARIANT` plays the same seeds with the variant, which makes the two runs comparable.
+
+Finished games are results: a run stopped part-way (Ctrl-C, SIGTERM, SIGHUP, a worker process
+that died) prints the summary of the games it finished, marked partial (`"partial"` in `--json`,
+and in the report's summary.json), says why on stderr and exits 130, 143, 129 (128 + the signal)
+or 1; its worker processes are stopped, never left running.
 """
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
+import signal
 import sys
+import threading
 import time
+from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,11 +33,11 @@ from meeplang.dsl.model import players_text
 from meeplang.interpreter import stats
 from meeplang.interpreter.agents import make_agents
 from meeplang.interpreter.engine import Engine
-from meeplang.interpreter.parallel import default_jobs, open_runner
+from meeplang.interpreter.parallel import default_jobs, in_order, open_runner
 from meeplang.interpreter.simulation import SimSpec, load_cached
 
 from .arguments import parse_options, split_target
-from .output import Table, print_table
+from .output import Table, print_table, raw_stream
 
 PLOTS_HINT = "pip install meeplang[plots]"
 TIMING_KEYS = ("elapsed_seconds", "games_per_second", "run")  # differ between identical runs
@@ -90,6 +99,54 @@ class Plan:
     jobs: int
     executor: str
     scheduler: str | None
+    stopped: "Stop | None" = None  # why the games stopped before all were played
+
+
+@dataclass
+class Stop:
+    """Why a simulation stopped part-way, and the exit status that says so."""
+
+    reason: str
+    status: int
+
+
+class Signalled(Exception):
+    """SIGTERM or SIGHUP arrived: stop the run as Ctrl-C does."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def stop_on_signals():
+    """Inside the `with`, SIGTERM and SIGHUP raise Signalled (once: a second one while the run
+    shuts down is ignored) so the workers are stopped and the finished games kept."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    raised = []
+
+    def handler(signum, frame):
+        if not raised:
+            raised.append(signum)
+            raise Signalled(signum)
+
+    names = [name for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    previous = {name: signal.signal(getattr(signal, name), handler) for name in names}
+    try:
+        yield
+    finally:
+        for name, old in previous.items():
+            signal.signal(getattr(signal, name), old)
+
+
+def stop_for(exc: BaseException) -> Stop:
+    if isinstance(exc, Signalled):
+        return Stop(f"stopped by {signal.Signals(exc.signum).name}", 128 + exc.signum)
+    if isinstance(exc, KeyboardInterrupt):
+        return Stop("interrupted", 130)
+    return Stop("a worker process died (killed, or out of memory?)", 1)
 
 
 def cmd_simulate(args) -> int:
@@ -97,15 +154,41 @@ def cmd_simulate(args) -> int:
     plan = make_plan(args)
     if args.report:
         require_matplotlib()
-    play_runs(plan, show_progress=not args.json and sys.stdout.isatty())
+    play_runs(plan, show_progress=sys.stderr.isatty())  # on stderr: --json > file shows it too
+    stopped = plan.stopped
+    if stopped is not None and not keep_finished(plan):
+        print(f"meeplang: {stopped.reason}: no game finished", file=sys.stderr)
+        return stopped.status
     out = result_object(plan)
+    if stopped is not None:
+        out["partial"] = {"reason": stopped.reason, "games": len(plan.runs[0].records),
+                          "planned": plan.n}
     if args.report:
         write_report(Path(args.report), plan, out)
     if args.json:
         print(json.dumps(out, indent=2))
     else:
         print_result(plan, out, args.report)
+    if stopped is not None:
+        sys.stdout.flush()
+        print(f"meeplang: {stopped.reason}: {len(plan.runs[0].records)} of {plan.n} games "
+              "finished; the summary is of those games", file=sys.stderr)
+        return stopped.status
     return 0
+
+
+def keep_finished(plan: Plan) -> bool:
+    """After a stop: keep the runs' finished games, compared on the seeds both runs finished
+    (a compared run with none is left out). False if the base run finished none."""
+    if len(plan.runs) > 1:
+        shared = {r["index"] for r in plan.runs[0].records} & \
+            {r["index"] for r in plan.runs[1].records}
+        if shared:
+            for run in plan.runs:
+                run.records = [r for r in run.records if r["index"] in shared]
+        else:
+            plan.runs = plan.runs[:1]
+    return bool(plan.runs[0].records)
 
 
 # ------------------------------------------------------------ checking the request
@@ -188,14 +271,21 @@ def play_runs(plan: Plan, show_progress: bool) -> None:
     plan.jobs = runner.jobs
     failed = True
     try:
-        with progress_bar(show_progress) as bar:
+        with stop_on_signals(), progress_bar(show_progress) as bar:
             tasks = [bar.add_task(run.label, total=plan.n) for run in plan.runs]
             for run, task in zip(plan.runs, tasks):
                 start = time.perf_counter()
-                run.records = runner.run(run.spec, plan.n,
-                                         lambda k, task=task: bar.advance(task, k))
+                done = []
+                try:
+                    run.records = runner.run(run.spec, plan.n,
+                                             lambda k, task=task: bar.advance(task, k), done)
+                except (KeyboardInterrupt, Signalled, BrokenExecutor) as exc:
+                    run.records = in_order([done])  # finished games are results
+                    run.elapsed = time.perf_counter() - start
+                    plan.stopped = stop_for(exc)
+                    break
                 run.elapsed = time.perf_counter() - start
-        failed = False
+        failed = plan.stopped is not None
     finally:
         runner.close(failed)
 
@@ -220,11 +310,14 @@ def progress_bar(show: bool):
     """rich's progress bar, or a silent stand-in."""
     if not show:
         return _NoProgress()
+    from rich.console import Console
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeElapsedColumn, TimeRemainingColumn)
 
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), TimeRemainingColumn(), transient=True)
+    # rich draws with escape sequences of its own: it writes to the terminal itself
+    return Progress(TextColumn("{task.description}", markup=False), BarColumn(),
+                    MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+                    transient=True, console=Console(file=raw_stream(sys.stderr)))
 
 
 # ------------------------------------------------------------ results
