@@ -170,13 +170,13 @@ def locate(target: str, variant: str | None = None) -> Located:
         return _variant_file_for(name, Path(str(variant)))
     variant = variant or named or None
     path = Path(name)
-    if is_yaml_path(name) and files.is_file(path):
+    if is_yaml_path(name) and files.present(path) and not files.is_dir(path):
         doc = read_yaml_file(path)
         if "extends" in doc:
             base = _resolve_extends(doc, path.parent)
             return Located(base.parent, base, str(doc.get("variant", path.stem)), path)
         return Located(path.parent, path, variant, None)
-    if files.is_dir(path) and files.is_file(path / GAME_FILE):
+    if files.is_dir(path) and files.present(path / GAME_FILE):
         return Located(path, path / GAME_FILE, variant, None)
     bundled = games_dir() / name
     if name and "/" not in name and files.is_file(bundled / GAME_FILE):
@@ -236,7 +236,7 @@ def load_source(target: str, variant: str | None = None) -> Source:
     doc = _with_includes(read_yaml_file(found.game_file, folder), folder)
     if variant and variant_file is None:
         variant_file = folder / "variants" / f"{variant}.yaml"
-        if not found.is_folder_game or not files.is_file(variant_file):
+        if not found.is_folder_game or not files.present(variant_file):
             known = ", ".join(variant_names(folder) if found.is_folder_game else []) or "none"
             raise UsageError(f"game {folder.name!r} has no variant {variant!r} (variants: {known})")
     if variant_file is not None:
@@ -279,7 +279,7 @@ def _variant_chain(folder: Path, variant_file: Path) -> list:
         parent = str(overlay.get("extends", "")).partition(":")[2]
         if parent:
             candidate = folder / "variants" / f"{parent}.yaml"
-            if not files.is_file(candidate):
+            if not files.present(candidate):
                 raise LoadError(f"extends: {folder.name} has no variant {parent!r}",
                                 overlay.pos_of("extends"))
             path = candidate

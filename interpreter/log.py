@@ -208,8 +208,8 @@ def replay_records(records: list[dict], path: str = "<log>",
         produced = [dumps_line(e) for e in engine.events]
         for n, a, b in zip(lines[1:], produced, logged):
             if a != b:
-                raise LoadError(f"replay differs from the log here: log says {b}, replay "
-                                f"gives {a}", Pos(path, n, 1))
+                raise LoadError(f"replay differs from the log here: log says {_cut(b)}, "
+                                f"replay gives {_cut(a)}", Pos(path, n, 1))
     if d is not None:
         raise LoadError("the log ends before the game does", Pos(path, lines[-1], 1))
     if len(produced) < len(logged):
@@ -220,6 +220,15 @@ def replay_records(records: list[dict], path: str = "<log>",
         raise LoadError(f"replay gives {len(produced)} events, the log has {len(logged)}",
                         Pos(path, lines[-1], 1))
     return engine
+
+
+MAX_SHOWN = 300  # characters of a log line an error quotes (a line may be megabytes long)
+
+
+def _cut(line: str) -> str:
+    if len(line) <= MAX_SHOWN:
+        return line
+    return f"{line[:MAX_SHOWN]}… ({len(line):,} characters)"
 
 
 def save(engine: Engine) -> dict:

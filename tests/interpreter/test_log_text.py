@@ -103,3 +103,48 @@ def test_a_nul_byte_in_a_game_file_is_refused_where_it_stands(write_game):
     with pytest.raises(LoadError) as info:
         load_game(name)
     assert str(info.value) == "g/game.yaml:3:10: error: file contains a NUL byte"
+
+
+def test_a_huge_differing_line_is_quoted_cut(tmp_path):
+    assert main(["play", "pig", "--seed", "2", "--log", str(tmp_path / "l.jsonl")]) == 0
+    path = tmp_path / "l.jsonl"
+    lines = path.read_text().split("\n")
+    record = json.loads(lines[2])
+    record["padding"] = "x" * 5_000_000
+    lines[2] = json.dumps(record)
+    path.write_text("\n".join(lines))
+    with pytest.raises(LoadError) as info:
+        L.replay(str(path))
+    message = str(info.value)
+    assert message.startswith(f"{path}:3:1: error: replay differs from the log here: log says ")
+    assert len(message) < 1000 and "(5,000,0" in message
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "dangling"])
+def test_a_game_file_that_is_not_a_file_is_refused_as_such(write_game, tmp_path, capsys, kind):
+    import os
+
+    folder = tmp_path / "odd"
+    folder.mkdir()
+    target = folder / "game.yaml"
+    if kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target.symlink_to("/dev/zero" if kind == "dev-zero" else folder / "gone.yaml")
+    assert main(["check", "odd"]) == 1
+    err = capsys.readouterr().err
+    # where it stands (the link's target for a dangling link), never "no game named"
+    assert err.startswith(("odd/game.yaml:1:1: error: ", "odd/gone.yaml:1:1: error: cannot "
+                           "read file")) and "no game named" not in err
+
+
+def test_a_variant_that_is_a_fifo_is_refused_as_such(write_game, tmp_path, capsys):
+    import os
+
+    name = write_game("game: g\nplayers: [2, 2]\nscoring: {score: 0}\n")
+    (tmp_path / name / "variants").mkdir()
+    os.mkfifo(tmp_path / name / "variants" / "x.yaml")
+    assert main(["check", f"{name}:x"]) == 1
+    assert capsys.readouterr().err.startswith(
+        "g/variants/x.yaml:1:1: error: not a regular file (a folder, device or pipe cannot be a "
+        "game file)")
