@@ -16,7 +16,8 @@ from meeplang.dsl.errors import RuleError
 from . import payments
 from .compile import (_MISSING, Ctx, EndGame, EndTurn, Graph, PassTurn, _bounder, _pool,
                       arith_values, divide_values, index_value, need_container, need_int, need_items,
-                      number_options, plain_value, plus_values, subsets_of)
+                      number_options, plain_value, plus_values, subsets_of, weigh,
+                      equal_lists, list_in)
 from .functions import FUNCTIONS, call_error
 from .state import FamilyRef, ZoneRef
 
@@ -239,6 +240,8 @@ def runtime(prog, constants: tuple = ()) -> dict:
         if type(x) is str:  # one item, the usual case
             c.eng.move_item(x, z, at_top, pos, gravity)
             return
+        if type(x) is list:  # as the closure: what moving goes through, charged
+            weigh(c, x, pos)
         for one in (x if isinstance(x, list) else [x]):
             c.eng.move_item(one, z, at_top, pos, gravity)
 
@@ -255,7 +258,7 @@ def runtime(prog, constants: tuple = ()) -> dict:
         return data
 
     def set_field(c, data, name, value, pos):
-        value = plain_value(value, f"field {name}", pos)
+        value = plain_value(value, f"field {name}", pos, c)
         eng = c.eng
         if eng.rehearsing:  # the rehearsal puts it back (rehearsal.py)
             eng.field_undo.append((data, name, data.get(name, _MISSING)))
@@ -283,6 +286,7 @@ def runtime(prog, constants: tuple = ()) -> dict:
             "type": type, "len": len, "MISSING": _MISSING,
             "pool": _pool,
             "number_options": number_options, "subsets_of": subsets_of,
+            "equal_lists": equal_lists, "list_in": list_in,
             "index": index_value, "divide": divide_values, "plus": plus_values, "arith": arith_values,
             "K": tuple(declared[kind](name) for kind, name in constants),
             **{f.__name__: f for f in helpers}}
