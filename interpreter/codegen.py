@@ -758,7 +758,7 @@ class _Generator:
         at = self.at(e.pos)
         if self.clean(e.left, "T") and self.clean(e.right, "T"):
             a, b, test = self.both_ints(e.left, e.right, scope)
-            return f"({a} {e.op} {b} if {test} else compare_values({a}, {b}, {e.op!r}, {at}))"
+            return f"({a} {e.op} {b} if {test} else compare_values(c, {a}, {b}, {e.op!r}, {at}))"
         sides = self.lazy(f"({self.x(e.left, scope)}, {self.x(e.right, scope)})", e.pos)
         return f"compare(c, {sides}, {e.op!r}, {at})"
 

@@ -17,7 +17,7 @@ from . import payments
 from .compile import (_MISSING, Ctx, EndGame, EndTurn, Graph, PassTurn, _bounder, _pool,
                       arith_values, divide_values, index_value, need_container, need_int, need_items,
                       number_options, plain_value, plus_values, subsets_of, weigh,
-                      equal_lists, list_in)
+                      weigh_sides, equal_lists, list_in)
 from .functions import FUNCTIONS, call_error
 from .state import FamilyRef, ZoneRef
 
@@ -190,6 +190,8 @@ def runtime(prog, constants: tuple = ()) -> dict:
         is reported here, as the closures do."""
         try:
             a, b = sides(c)
+            if type(a) is list or type(b) is list:
+                weigh_sides(c, a, b, pos)
             return _ORDER[op](a, b)
         except TypeError as exc:
             raise RuleError(f"cannot compare: {exc}", pos) from None
@@ -208,8 +210,11 @@ def runtime(prog, constants: tuple = ()) -> dict:
         except (ValueError, TypeError, KeyError, IndexError, ZeroDivisionError) as exc:
             raise call_error(name, exc, pos) from None
 
-    def compare_values(a, b, op, pos):
-        """`<`, `<=`, `>`, `>=` of two computed values that are not both ints."""
+    def compare_values(c, a, b, op, pos):
+        """`<`, `<=`, `>`, `>=` of two computed values that are not both ints (lists: what the
+        comparison may go through charged, as the closure charges it)."""
+        if type(a) is list or type(b) is list:
+            weigh_sides(c, a, b, pos)
         try:
             return _ORDER[op](a, b)
         except TypeError as exc:

@@ -720,7 +720,10 @@ class _Compiler:
 
         def compare(c: Ctx):
             try:
-                return fn(l(c), r(c))
+                a, b = l(c), r(c)
+                if type(a) is list or type(b) is list:  # lists compare value by value
+                    weigh_sides(c, a, b, pos)
+                return fn(a, b)
             except TypeError as exc:
                 raise RuleError(f"cannot compare: {exc}", pos) from None
         return compare
@@ -2385,12 +2388,17 @@ def weigh(c: Ctx, value: list, pos) -> None:
     eng.charge(n, pos)
 
 
-def equal_lists(c: Ctx, a, b, pos) -> bool:
-    """`==` where a side is a list: what the comparison may go through charged, then compared."""
+def weigh_sides(c: Ctx, a, b, pos) -> None:
+    """Charge what comparing two values may go through: the values of either that is a list."""
     if type(a) is list:
         weigh(c, a, pos)
     if type(b) is list:
         weigh(c, b, pos)
+
+
+def equal_lists(c: Ctx, a, b, pos) -> bool:
+    """`==` where a side is a list: what the comparison may go through charged, then compared."""
+    weigh_sides(c, a, b, pos)
     return a == b
 
 
