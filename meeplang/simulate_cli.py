@@ -110,8 +110,9 @@ class Stop:
     status: int
 
 
-class Signalled(Exception):
-    """SIGTERM or SIGHUP arrived: stop the run as Ctrl-C does."""
+class Signalled(BaseException):
+    """SIGTERM or SIGHUP arrived: stop the run as Ctrl-C does (a BaseException, as
+    KeyboardInterrupt is: no `except Exception` on the way may swallow it)."""
 
     def __init__(self, signum: int):
         super().__init__(signum)
