@@ -289,8 +289,8 @@ def main(argv=None) -> int:
     except ImportError as exc:  # a broken installation, e.g. a stale compiled build in a read-only
         print(f"meeplang: error: {exc}", file=sys.stderr)  # folder (interpreter/__init__.py)
         return 2
-    args = parser.parse_args(argv)
-    with safe_output():  # a game's texts reach the terminal as text, never as its commands
+    with safe_output():  # a game's texts (and arguments argparse echoes) reach the terminal
+        args = parser.parse_args(argv)  # as text, never as its commands
         return _run(args)
 
 

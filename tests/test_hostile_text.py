@@ -133,3 +133,11 @@ def test_a_closed_pipe_is_no_error(tmp_path):
     proc = subprocess.run(f"'{sys.executable}' -m meeplang.cli explain new-eden | head -c 10",
                           shell=True, capture_output=True, timeout=120)
     assert proc.stderr == b"" and len(proc.stdout) == 10
+
+
+def test_arguments_argparse_echoes_are_escaped(capsys):
+    with pytest.raises(SystemExit):
+        main(["check", "pig", "\x1b[2J\x1b]0;title\x07"])
+    err = capsys.readouterr().err
+    assert "unrecognized arguments: \\u001b[2J\\u001b]0;title\\u0007" in err
+    assert_safe(err)
