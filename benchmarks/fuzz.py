@@ -33,7 +33,7 @@ from meeplang.dsl.resolve import load_game  # noqa: E402
 from meeplang.interpreter.log import log_lines  # noqa: E402
 from meeplang.interpreter.simulation import play_game  # noqa: E402
 from tests.fuzz.mutations import (bundled_documents, copy_includes, dump, mutate,  # noqa: E402
-                                  mutate_argv, mutate_log)
+                                  mutate_argv, mutate_log, write_failure)
 from tests.fuzz.runner import try_cli, try_game, try_log  # noqa: E402
 
 CHUNK = 50  # inputs per unit of work (and between two saves of the totals)
@@ -76,8 +76,10 @@ class Fuzzer:
                                 encoding="utf-8")
             return kind, name, try_log(self.log)
         self.log.write_text("\n".join(self.logs["pig"]) + "\n", encoding="utf-8")
-        argv = [str(self.log) if a == "LOG" else a for a in mutate_argv(rng)]
-        return kind, "the CLI", try_cli(argv, self.tmp)
+        argv = [str(self.log) if a == "LOG" else "out.file" if a == "OUT" else a
+                for a in mutate_argv(rng)]
+        (self.tmp / "out.file").unlink(missing_ok=True)
+        return kind, "the CLI", try_cli(argv, self.tmp, write_failure(rng))
 
 
 _FUZZER: Fuzzer | None = None

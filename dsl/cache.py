@@ -13,6 +13,12 @@ Trust rules (docs/security.md):
   - an entry is read only if it is a regular file of the user's, at most MAX_ENTRY_BYTES, and is
     unpickled by `_Unpickler`, which builds Meeplang's own model classes and plain data and
     nothing else (no other class, no function: a planted entry cannot run code);
+  - an entry is signed (HMAC-SHA256) with a secret key of the user's, kept outside the cache
+    folder (`$MEEPLANG_CACHE_KEY`, else `$XDG_CONFIG_HOME/meeplang/cache-key`, else
+    `~/.config/meeplang/cache-key`; 32 random bytes, mode 600, made on first use): an entry whose
+    signature does not match (planted, copied from another machine or another user's cache,
+    edited) is a miss before a byte of it is unpickled. A key file that is not a regular file of
+    the user's that only the user can read turns the cache off, with a note;
   - what comes out must be an entry of this format, stored under the very key asked for, holding
     a Game: anything else is a miss, and the entry is rewritten;
   - only files named like entries (`<64 hex digits>.meeplang-game`) are ever pruned, oldest first,
@@ -25,24 +31,28 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 import importlib
 import io
 import os
 import pickle
 import re
+import secrets
 import stat
 import sys
-import tempfile
 from pathlib import Path
 
 from . import folder as files
+from .atomic import write_all, write_file
 
-FORMAT = 3  # bump when the pickled layout changes in a way the code digest would not show
-# (3: the model classes moved from dsl.* to meeplang.dsl.*, their pickled class paths)
+FORMAT = 4  # bump when the pickled layout changes in a way the code digest would not show
+# (3: the model classes moved from dsl.* to meeplang.dsl.*, their pickled class paths; 4: signed)
 SUFFIX = ".meeplang-game"
 MAX_ENTRY_BYTES = 16 * 1024 * 1024  # a larger entry is neither written nor read
 MAX_TOTAL_BYTES = 256 * 1024 * 1024  # beyond this, the least recently written entries go
 MAX_ENTRIES = 256  # and beyond this many entries (an edit rewrites its entry in place)
+KEY_BYTES = 32
+MAC_BYTES = hashlib.sha256().digest_size
 _ENTRY = re.compile(r"^[0-9a-f]{64}" + re.escape(SUFFIX) + "$")
 _noted: set[str] = set()
 
@@ -55,6 +65,68 @@ def cache_dir() -> Path | None:
         return Path(given)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "meeplang"
+
+
+def key_path() -> Path:
+    """Where the secret that signs entries lives: never inside the cache folder, so a cache
+    copied, restored or planted without it is worth nothing."""
+    given = os.environ.get("MEEPLANG_CACHE_KEY")
+    if given:
+        return Path(given)
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "meeplang" / "cache-key"
+
+
+def signing_key() -> bytes | None:
+    """The user's secret key (made on first use); None, with a note, if it cannot be trusted."""
+    path = key_path()
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            create_file_with(path, secrets.token_bytes(KEY_BYTES))
+        except FileExistsError:
+            pass  # another process made it first: read theirs
+        except OSError:
+            return None  # no place for a key (a read-only home): no cache, silently
+        try:
+            fd = os.open(path, flags)
+        except OSError:
+            return None
+    except OSError:
+        _note(cache_dir(), f"its signing key {path} cannot be read (or is a link)")
+        return None
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode) or not _own(info) or info.st_mode & 0o077:
+            _note(cache_dir(), f"its signing key {path} must be a file of yours that only you "
+                  f"can read (chmod 600 {path})")
+            return None
+        key = f.read(KEY_BYTES + 1)
+    if len(key) != KEY_BYTES:
+        _note(cache_dir(), f"its signing key {path} is not {KEY_BYTES} bytes long (delete it: "
+              "a new one is made)")
+        return None
+    return key
+
+
+def create_file_with(path: Path, data: bytes) -> None:
+    """A new file readable by the user only (never over anything there)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    try:
+        write_all(fd, data)
+        os.fsync(fd)
+    except OSError:
+        os.close(fd)
+        os.unlink(path)
+        raise
+    os.close(fd)
+
+
+def _mac(key: bytes, data: bytes) -> bytes:
+    return hmac.new(key, data, hashlib.sha256).digest()
 
 
 def _note(folder: Path, why: str) -> None:
@@ -156,7 +228,12 @@ def get(key: str):
             if not (stat.S_ISREG(info.st_mode) and _own(info) and
                     info.st_size <= MAX_ENTRY_BYTES):
                 return None
-            entry = _Unpickler(io.BytesIO(f.read(MAX_ENTRY_BYTES + 1))).load()
+            data = f.read(MAX_ENTRY_BYTES + 1)
+        secret = signing_key()
+        if secret is None or len(data) > MAX_ENTRY_BYTES or \
+                not hmac.compare_digest(data[:MAC_BYTES], _mac(secret, data[MAC_BYTES:])):
+            return None  # not an entry this user's Meeplang wrote: never unpickled
+        entry = _Unpickler(io.BytesIO(data[MAC_BYTES:])).load()
     except Exception:  # noqa: BLE001 - unpickling a damaged entry can raise anything: a miss
         return None
     if not (type(entry) is tuple and len(entry) == 4 and entry[0] == FORMAT and
@@ -172,25 +249,19 @@ def put(key: str, game, seen: list) -> None:
     folder = trusted_dir(create=True)
     if folder is None:
         return
-    tmp = None
+    secret = signing_key()
+    if secret is None:
+        return
     try:
         data = pickle.dumps((FORMAT, key, tuple(seen), game), protocol=pickle.HIGHEST_PROTOCOL)
+        data = _mac(secret, data) + data
         if len(data) > MAX_ENTRY_BYTES:
             return
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, folder / f"{key}{SUFFIX}")
-        tmp = None
+        # readable by the user only; not flushed to the disk: a lost entry only costs time
+        write_file(folder / f"{key}{SUFFIX}", data, mode=0o600, durable=False)
         _prune(folder)
     except (OSError, pickle.PicklingError, RecursionError):
         pass  # a cache that cannot be written only costs time
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
 
 
 def _prune(folder: Path) -> None:

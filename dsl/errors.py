@@ -22,6 +22,17 @@ class Pos:
 
 UNKNOWN = Pos("<unknown>", 0, 0)
 
+
+def pos_at_index(path: str, data, index: int) -> Pos:
+    """The position of `data[index]` in a file's text or bytes (lines end at "\\n"; the column
+    counts characters, a byte that is not UTF-8 as one)."""
+    nl = b"\n" if isinstance(data, bytes) else "\n"
+    start = data.rfind(nl, 0, index) + 1
+    before = data[start:index]
+    if isinstance(before, bytes):
+        before = before.decode("utf-8", "replace")
+    return Pos(path, data.count(nl, 0, index) + 1, len(before) + 1)
+
 _source_cache: dict[str, list[str]] = {}
 
 

@@ -38,6 +38,15 @@ def is_dir(path: Path) -> bool:
         return False
 
 
+def present(path: Path) -> bool:
+    """Is anything at `path`, a link that leads nowhere included? (A FIFO or a device named
+    game.yaml is there: reading it is refused as what it is, not as "no game".)"""
+    try:
+        return os.path.lexists(path)
+    except (OSError, ValueError):
+        return False
+
+
 def exists(path: Path) -> bool:
     """Is there anything at `path`? (A name the system refuses names nothing.)"""
     try:

@@ -18,7 +18,7 @@ from pathlib import Path
 import attrs
 
 from . import folder as files
-from .errors import LoadError, Pos, UsageError, remember_source
+from .errors import LoadError, Pos, UsageError, pos_at_index, remember_source
 from .schema import validate
 from .yamlpos import YList, YMap, YMap_at, YStr, load_yaml_text, plain
 
@@ -89,11 +89,9 @@ def read_yaml_file(path: Path, root: Path | None = None):
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise LoadError("file is not valid UTF-8", Pos(shown, line, col)) from None
+        raise LoadError("file is not valid UTF-8", pos_at_index(shown, raw, exc.start)) from None
     if "\x00" in text:
-        raise LoadError("file contains a NUL byte", Pos(shown, 1, 1))
+        raise LoadError("file contains a NUL byte", pos_at_index(shown, text, text.index("\x00")))
     key = (shown, text)
     doc = _READ.get(key)
     if doc is None:
@@ -187,13 +185,13 @@ def locate(target: str, variant=None) -> Located:
         return _variant_file_for(name, Path(str(variant)))
     variant = variant or named or None
     path = Path(name)
-    if is_yaml_path(name) and files.is_file(path):
+    if is_yaml_path(name) and files.present(path) and not files.is_dir(path):
         doc = read_yaml_file(path)
         if "extends" in doc:
             base = _resolve_extends(doc, path.parent)
             return Located(base.parent, base, str(doc.get("variant", path.stem)), path)
         return Located(path.parent, path, variant, None)
-    if files.is_dir(path) and files.is_file(path / GAME_FILE):
+    if files.is_dir(path) and files.present(path / GAME_FILE):
         return Located(path, path / GAME_FILE, variant, None)
     bundled = games_dir() / name
     if name and "/" not in name and files.is_file(bundled / GAME_FILE):
@@ -294,7 +292,7 @@ def load_source(target: str, variant: str | None = None) -> Source:
     _note_sample(doc, sample)
     if variant and variant_file is None:
         variant_file = folder / "variants" / f"{variant}.yaml"
-        if not found.is_folder_game or not files.is_file(variant_file):
+        if not found.is_folder_game or not files.present(variant_file):
             known = ", ".join(variant_names(folder) if found.is_folder_game else []) or "none"
             raise UsageError(f"game {folder.name!r} has no variant {variant!r} (variants: {known})")
     if found.stack:
@@ -404,7 +402,7 @@ def _variant_chain(folder: Path, variant_file: Path, sample: list | None = None)
         parent = str(overlay.get("extends", "")).partition(":")[2]
         if parent:
             candidate = folder / "variants" / f"{parent}.yaml"
-            if not files.is_file(candidate):
+            if not files.present(candidate):
                 raise LoadError(f"extends: {folder.name} has no variant {parent!r}",
                                 overlay.pos_of("extends"))
             path = candidate

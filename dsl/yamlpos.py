@@ -6,6 +6,8 @@ Nothing in a game file is ever executed.
 """
 from __future__ import annotations
 
+import re
+
 import yaml
 from yaml.events import AliasEvent
 
@@ -228,6 +230,7 @@ def _block_indent(lines: list[str], start_line0: int) -> int:
     return 1
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _BOOL, _STR, _INT = "tag:yaml.org,2002:bool", "tag:yaml.org,2002:str", "tag:yaml.org,2002:int"
 
 
@@ -257,6 +260,11 @@ def _convert(node, path: str, lines: list[str], loader: _Loader):
     if node.tag == _BOOL and node.value.lower() not in ("true", "false"):
         node.tag = _STR  # YAML 1.1 reads on/off/yes/no as booleans: a field `on:` became True
     if node.tag == _STR or node.tag == "tag:yaml.org,2002:timestamp":
+        half = _SURROGATE.search(node.value)
+        if half:  # "\uD800" in a double-quoted scalar: no character, and no UTF-8 to write
+            raise LoadError(f"the text holds \\u{ord(half.group()):04X}, half of a UTF-16 "
+                            "surrogate pair, which is not a character (write the character "
+                            "itself, or its \\U0001XXXX escape)", pos)
         s = YStr(node.value)
         s.pos, s.style = pos, node.style
         s.indent = _block_indent(lines, node.start_mark.line) if node.style in ("|", ">") else pos.col

@@ -6,6 +6,7 @@ game's random events depend only on the choices made: that is what makes replay 
 from __future__ import annotations
 
 import random
+import re
 import sys
 
 from meeplang.dsl.errors import UsageError
@@ -186,7 +187,7 @@ class HumanAgent(Agent):
         out = self.stdout
         me = view["players"][self.seat]
         for line in self._news(engine):
-            out.write(f"  · {line}\n")
+            out.write(f"  · {_one_line(line)}\n")
         out.write(f"\nPlayer {self.seat} — {decision.kind} ({decision.why})\n")
         if view["counters"]:
             out.write("  game: " + ", ".join(f"{k}={v}" for k, v in sorted(view["counters"].items()))
@@ -197,7 +198,7 @@ class HumanAgent(Agent):
                 out.write(f"  {key}: {', '.join(map(str, items[:12]))}"
                           f"{' …' if len(items) > 12 else ''}\n")
         for i, text in enumerate(decision.labels):
-            out.write(f"  [{i}] {text}\n")
+            out.write(f"  [{i}] {_one_line(text)}\n")
         while True:
             out.write("choose> ")
             out.flush()
@@ -212,6 +213,14 @@ class HumanAgent(Agent):
             out.write(f"  not an option: type 0 to {len(decision.options) - 1} or an option's "
                       "name\n")
 
+
+def _one_line(text: str) -> str:
+    """A game's text on one line of the prompt: a line break in it cannot start a line that
+    looks like the prompt's own (the command line escapes the other control characters)."""
+    return _LINE_BREAKS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+_LINE_BREAKS = re.compile("[\n\r\x85\u2028\u2029]")
 
 AGENTS = {cls.name: cls for cls in (RandomAgent, FirstLegalAgent, GreedyAgent, MCTSAgent,
                                      HumanAgent)}

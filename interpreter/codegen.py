@@ -770,17 +770,27 @@ class _Generator:
 
     def x_Compare(self, e, scope) -> str:
         if e.op in ("in", "not in"):  # a zone's items, or the value itself (as the closure)
-            b = self.temp()
-            return (f"({self.x(e.left, scope)} {e.op} (c.s['zones'][{b}.key] if "
-                    f"type({b} := {self.x(e.right, scope)}) is ZoneRef else {b} if type({b}) is list "
-                    f"else need_container({b}, {self.at(e.pos)})))")
+            a, b, at = self.temp(), self.temp(), self.at(e.pos)
+            within = (f"(c.s['zones'][{b}.key] if type({b} := {self.x(e.right, scope)}) is ZoneRef "
+                      f"else {b} if type({b}) is list else need_container({b}, {at}))")
+            # a list's search charged, as the closure charges it (list_in)
+            found = f"list_in(c, {a}, {within}, {at})"
+            return (f"(({'not ' if e.op == 'not in' else ''}{found}) if type({a} := "
+                    f"{self.x(e.left, scope)}) is list else {a} {e.op} {within})")
         if e.op in ("==", "!="):
-            return f"({self.x(e.left, scope)} {e.op} {self.x(e.right, scope)})"
+            const = e.right if isinstance(e.right, (A.Num, A.Str, A.Const)) else None
+            if const is not None:  # as the closure: a literal side is never a list
+                return f"({self.x(e.left, scope)} {e.op} {self.x(e.right, scope)})"
+            a, b = self.temp(), self.temp()
+            # lists (which may share structure) compared with their values charged (equal_lists)
+            return (f"({'not ' if e.op == '!=' else ''}equal_lists(c, {a}, {b}, {self.at(e.pos)}) "
+                    f"if list in (type({a} := {self.x(e.left, scope)}), "
+                    f"type({b} := {self.x(e.right, scope)})) else {a} {e.op} {b})")
         assert e.op in _ORDER_OPS
         at = self.at(e.pos)
         if self.clean(e.left, "T") and self.clean(e.right, "T"):
             a, b, test = self.both_ints(e.left, e.right, scope)
-            return f"({a} {e.op} {b} if {test} else compare_values({a}, {b}, {e.op!r}, {at}))"
+            return f"({a} {e.op} {b} if {test} else compare_values(c, {a}, {b}, {e.op!r}, {at}))"
         sides = self.lazy(f"({self.x(e.left, scope)}, {self.x(e.right, scope)})", e.pos)
         return f"compare(c, {sides}, {e.op!r}, {at})"
 

@@ -16,7 +16,8 @@ from meeplang.dsl.errors import RuleError
 from . import payments
 from .compile import (_MISSING, Ctx, EndGame, EndTurn, Graph, PassTurn, _bounder, _pool,
                       arith_values, divide_values, index_value, need_container, need_int, need_items,
-                      number_options, plain_value, plus_values, subsets_of)
+                      number_options, plain_value, plus_values, subsets_of, weigh,
+                      weigh_sides, equal_lists, list_in)
 from .functions import FUNCTIONS, call_error
 from .state import FamilyRef, ZoneRef
 
@@ -189,6 +190,8 @@ def runtime(prog, constants: tuple = ()) -> dict:
         is reported here, as the closures do."""
         try:
             a, b = sides(c)
+            if type(a) is list or type(b) is list:
+                weigh_sides(c, a, b, pos)
             return _ORDER[op](a, b)
         except TypeError as exc:
             raise RuleError(f"cannot compare: {exc}", pos) from None
@@ -207,8 +210,11 @@ def runtime(prog, constants: tuple = ()) -> dict:
         except (ValueError, TypeError, KeyError, IndexError, ZeroDivisionError) as exc:
             raise call_error(name, exc, pos) from None
 
-    def compare_values(a, b, op, pos):
-        """`<`, `<=`, `>`, `>=` of two computed values that are not both ints."""
+    def compare_values(c, a, b, op, pos):
+        """`<`, `<=`, `>`, `>=` of two computed values that are not both ints (lists: what the
+        comparison may go through charged, as the closure charges it)."""
+        if type(a) is list or type(b) is list:
+            weigh_sides(c, a, b, pos)
         try:
             return _ORDER[op](a, b)
         except TypeError as exc:
@@ -239,6 +245,8 @@ def runtime(prog, constants: tuple = ()) -> dict:
         if type(x) is str:  # one item, the usual case
             c.eng.move_item(x, z, at_top, pos, gravity)
             return
+        if type(x) is list:  # as the closure: what moving goes through, charged
+            weigh(c, x, pos)
         for one in (x if isinstance(x, list) else [x]):
             c.eng.move_item(one, z, at_top, pos, gravity)
 
@@ -255,7 +263,7 @@ def runtime(prog, constants: tuple = ()) -> dict:
         return data
 
     def set_field(c, data, name, value, pos):
-        value = plain_value(value, f"field {name}", pos)
+        value = plain_value(value, f"field {name}", pos, c)
         eng = c.eng
         if eng.rehearsing:  # the rehearsal puts it back (rehearsal.py)
             eng.field_undo.append((data, name, data.get(name, _MISSING)))
@@ -283,6 +291,7 @@ def runtime(prog, constants: tuple = ()) -> dict:
             "type": type, "len": len, "MISSING": _MISSING,
             "pool": _pool,
             "number_options": number_options, "subsets_of": subsets_of,
+            "equal_lists": equal_lists, "list_in": list_in,
             "index": index_value, "divide": divide_values, "plus": plus_values, "arith": arith_values,
             "K": tuple(declared[kind](name) for kind, name in constants),
             **{f.__name__: f for f in helpers}}

@@ -698,6 +698,8 @@ class _Compiler:
                     b = c.s["zones"][b.key]
                 elif type(b) is not list:
                     b = need_container(b, pos)
+                if type(a) is list:  # each comparison may go through a's values and b's
+                    return list_in(c, a, b, pos) != neg
                 return (a not in b) if neg else (a in b)
             return contains
         fn = _CMP[e.op]
@@ -707,13 +709,21 @@ class _Compiler:
                 if e.op == "==":
                     return lambda c: l(c) == const
                 return lambda c: l(c) != const
-            if e.op == "==":
-                return lambda c: l(c) == r(c)
-            return lambda c: l(c) != r(c)
+            ne = e.op == "!="
+
+            def equal(c: Ctx):
+                a, b = l(c), r(c)
+                if type(a) is list or type(b) is list:  # charged: lists may share structure
+                    return equal_lists(c, a, b, pos) != ne
+                return (a != b) if ne else (a == b)
+            return equal
 
         def compare(c: Ctx):
             try:
-                return fn(l(c), r(c))
+                a, b = l(c), r(c)
+                if type(a) is list or type(b) is list:  # lists compare value by value
+                    weigh_sides(c, a, b, pos)
+                return fn(a, b)
             except TypeError as exc:
                 raise RuleError(f"cannot compare: {exc}", pos) from None
         return compare
@@ -891,7 +901,7 @@ class _Compiler:
             data = c.s["items"].get(x) if isinstance(x, str) else None
             if data is None:
                 raise RuleError(f"{x!r} is not an item, so its {name!r} cannot be set", pos)
-            v = plain_value(value(c), f"field {name}", pos)
+            v = plain_value(value(c), f"field {name}", pos, c)
             if sign:
                 old = data.get(name, 0)
                 if type(old) is not int or type(v) is not int:
@@ -1223,6 +1233,8 @@ class _Compiler:
 
             def move_at(c: Ctx):
                 x, z = item(c), dest(c)
+                if type(x) is list:
+                    weigh(c, x, pos)
                 n = need_int(place_at(c), "the position", pos)
                 for one in (x if isinstance(x, list) else [x]):
                     c.eng.move_to_position(one, z, n, pos, gravity)
@@ -1232,6 +1244,8 @@ class _Compiler:
         def move(c: Ctx):
             x = item(c)
             z = dest(c)
+            if type(x) is list:  # what moving goes through (and an error may show)
+                weigh(c, x, pos)
             for one in (x if isinstance(x, list) else [x]):
                 c.eng.move_item(one, z, at_top, pos, gravity)
         return move, False
@@ -1571,6 +1585,8 @@ class _Compiler:
             p = c.you if who is None else who(c)
             bound = {name: f(c) for name, f in args}  # evaluated once, before the first time
             target = None if value is None else value(c)
+            if type(target) is list:  # what choosing among it goes through (and errors show)
+                weigh(c, target, pos)
             done_any = False
             for _ in range(n):
                 c.eng.tick(pos)
@@ -2372,11 +2388,53 @@ def _describe(value) -> str:
     return repr(value)
 
 
-def plain_value(value, what: str, pos):
-    """State holds plain data only: numbers, strings, true/false, none, and lists of them."""
+def weigh(c: Ctx, value: list, pos) -> None:
+    """Charge to the work budget the values inside a list, those of its lists counted each time
+    they are reached: lists may share structure (`let a = [a, a]` forty times holds 2**40 values
+    in 41 lists), and comparing, searching or copying one goes through every one of them. The
+    walk stops as soon as the budget is spent, and the charge then stops the game."""
+    eng = c.eng
+    room = eng.limit - eng.steps
+    n, stack = 1, [value]
+    while stack:
+        v = stack.pop()
+        n += len(v)
+        if n > room:
+            break
+        stack.extend(x for x in v if type(x) is list)
+    eng.charge(n, pos)
+
+
+def weigh_sides(c: Ctx, a, b, pos) -> None:
+    """Charge what comparing two values may go through: the values of either that is a list."""
+    if type(a) is list:
+        weigh(c, a, pos)
+    if type(b) is list:
+        weigh(c, b, pos)
+
+
+def equal_lists(c: Ctx, a, b, pos) -> bool:
+    """`==` where a side is a list: what the comparison may go through charged, then compared."""
+    weigh_sides(c, a, b, pos)
+    return a == b
+
+
+def list_in(c: Ctx, a: list, b: list, pos) -> bool:
+    """`a in b` for a list `a`: comparing it with b's values goes through at most a's values
+    and b's: both charged, then searched."""
+    weigh(c, a, pos)
+    weigh(c, b, pos)
+    return a in b
+
+
+def plain_value(value, what: str, pos, c: Ctx | None = None):
+    """State holds plain data only: numbers, strings, true/false, none, and lists of them. With
+    `c`, a list's values are charged to the work budget before it is copied."""
     if value is None or type(value) in (int, bool, str):
         return value
     if isinstance(value, list):
+        if c is not None:
+            weigh(c, value, pos)
         return [plain_value(v, what, pos) for v in value]
     raise RuleError(f"{what} can hold numbers, text, true/false or lists, not "
                     f"{_describe(value)}", pos)

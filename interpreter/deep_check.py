@@ -7,7 +7,6 @@ the bound.
 """
 from __future__ import annotations
 
-import json
 import random
 
 import attrs
@@ -19,7 +18,7 @@ from meeplang.dsl.resolve import load_game
 from . import invariants
 from .agents import make_agents
 from .engine import Engine
-from .log import dumps_line, header, load, replay_records, save
+from .log import FORMAT, load, log_lines, records_of_text, replay_records, save
 from .simulation import game_seed
 
 
@@ -82,10 +81,16 @@ def _play_checked(game, target, players, seed, agents, options=None):
 
 
 def _replay_and_reload(engine, target, players, seed, rng) -> Break | None:
-    # through JSON and back, exactly as a log file would be read
-    records = [json.loads(dumps_line(r)) for r in [header(engine)] + engine.events]
+    # the log's text as write_log writes it, read back exactly as replay reads a log file
+    where = f"<log of {target} seed {seed}>"
     try:
-        replay_records(records, f"<log of {target} seed {seed}>")
+        text = "\n".join(log_lines(engine)) + "\n"
+        text.encode("utf-8")  # a log that could not be written is broken too
+        numbered = records_of_text(text, where, FORMAT)
+        replay_records([r for _, r in numbered], where, [n for n, _ in numbered])
+    except UnicodeEncodeError as exc:
+        return Break(target, players, seed, len(engine.choices), f"the log cannot be written: "
+                     f"{exc}")
     except MeeplangError as exc:
         return Break(target, players, seed, len(engine.choices), f"replay failed: {exc}")
     k = rng.randrange(len(engine.choices) + 1)

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 from meeplang.dsl import folder as files
-from meeplang.dsl.errors import LoadError, Pos, UsageError
+from meeplang.dsl.atomic import write_file
+from meeplang.dsl.errors import LoadError, Pos, UsageError, pos_at_index
 from meeplang.dsl.loader import games_dir
 from meeplang.dsl.resolve import load_game
 
@@ -51,8 +53,19 @@ def header(engine: Engine) -> dict:
     return out
 
 
+# Characters JSON may leave raw that other readers take for the end of a line (U+0085, U+2028,
+# U+2029: Python's str.splitlines, editors), and lone surrogates, which have no UTF-8: written as
+# JSON escapes, so a record is one line however the log is read, and every log can be written.
+_ESCAPED = re.compile("[\x85\u2028\u2029\ud800-\udfff]")
+
+
+def _escape(match) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
 def dumps_line(record: dict) -> str:
-    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _ESCAPED.sub(_escape, text)
 
 
 def log_lines(engine: Engine) -> list[str]:
@@ -60,7 +73,7 @@ def log_lines(engine: Engine) -> list[str]:
 
 
 def write_log(path: str, engine: Engine) -> None:
-    Path(path).write_text("\n".join(log_lines(engine)) + "\n", encoding="utf-8")
+    write_file(path, "\n".join(log_lines(engine)) + "\n")
 
 
 MAX_LOG_BYTES = 64 * 1024 * 1024  # a game stops at 20,000 decisions: its log is far smaller
@@ -75,15 +88,25 @@ def _bounded_int(text: str) -> int:
 
 
 def _read_records(path: str, expected_format: str) -> list[tuple[int, dict]]:
-    """(line number, record) of each non-blank line; a line that is not a JSON object (or is
-    absurd: huge numbers, deep nesting) is refused at its position."""
+    """(line number, record) of each non-blank line of a log or save file."""
     raw = files.read_bytes(Path(path), path, limit=MAX_LOG_BYTES)
     try:
         text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise LoadError("cannot read: not UTF-8 text", Pos(path, 1, 1)) from None
+    except UnicodeDecodeError as exc:
+        raise LoadError("cannot read: not UTF-8 text", pos_at_index(path, raw, exc.start)) \
+            from None
+    return records_of_text(text, path, expected_format)
+
+
+def records_of_text(text: str, path: str, expected_format: str) -> list[tuple[int, dict]]:
+    """(line number, record) of each non-blank line; a line that is not a JSON object (or is
+    absurd: huge numbers, deep nesting) is refused at its position. Lines end at "\\n" only (a
+    raw U+2028 in an older log's text is no line break); a leading byte order mark is skipped,
+    as it is in game files."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
     records = []
-    for n, line in enumerate(text.splitlines(), start=1):
+    for n, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
@@ -223,8 +246,8 @@ def replay_records(records: list[dict], path: str = "<log>",
         produced = [dumps_line(e) for e in engine.events]
         for n, a, b in zip(lines[1:], produced, logged):
             if a != b:
-                raise LoadError(f"replay differs from the log here: log says {b}, replay "
-                                f"gives {a}", Pos(path, n, 1))
+                raise LoadError(f"replay differs from the log here: log says {_cut(b)}, "
+                                f"replay gives {_cut(a)}", Pos(path, n, 1))
     if d is not None:
         raise LoadError("the log ends before the game does", Pos(path, lines[-1], 1))
     if len(produced) < len(logged):
@@ -235,6 +258,15 @@ def replay_records(records: list[dict], path: str = "<log>",
         raise LoadError(f"replay gives {len(produced)} events, the log has {len(logged)}",
                         Pos(path, lines[-1], 1))
     return engine
+
+
+MAX_SHOWN = 300  # characters of a log line an error quotes (a line may be megabytes long)
+
+
+def _cut(line: str) -> str:
+    if len(line) <= MAX_SHOWN:
+        return line
+    return f"{line[:MAX_SHOWN]}… ({len(line):,} characters)"
 
 
 def save(engine: Engine) -> list[dict]:
@@ -248,7 +280,7 @@ def save(engine: Engine) -> list[dict]:
 
 
 def save_file(path: str, engine: Engine) -> None:
-    Path(path).write_text("".join(dumps_line(r) + "\n" for r in save(engine)), encoding="utf-8")
+    write_file(path, "".join(dumps_line(r) + "\n" for r in save(engine)))
 
 
 def load(records: list[dict], path: str = "<save>", lines: list[int] | None = None) -> Engine:

@@ -4,6 +4,11 @@ Every game's seed comes from the master seed and its index (`simulation.game_see
 is just a list of indexes, so how games are split and where they run never changes the results:
 they are put back in index order. A runner is opened once (a pool or a cluster costs seconds to
 start) and may run several simulations, e.g. the base game and a variant under `--compare`.
+
+A run that stops part-way (Ctrl-C, a signal, a worker that died) keeps what it finished: every
+`run` appends the records of finished games to the list `done` it is given (the serial runner game
+by game, the pools chunk by chunk), and a runner closed after a failure stops its workers at once
+rather than waiting for their chunks: no process is left behind.
 """
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ import contextlib
 import math
 import os
 import signal
+import sys
 import threading
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -51,13 +57,13 @@ class SerialRunner:
     name = "local"
     jobs = 1
 
-    def run(self, spec: SimSpec, n: int, progress=_noop) -> list[dict]:
+    def run(self, spec: SimSpec, n: int, progress=_noop, done: list | None = None) -> list[dict]:
         """Play n games chunk by chunk, reporting the games done after each chunk."""
-        parts = []
+        done = [] if done is None else done
         for part in chunks(n, 4):  # split as for 4 jobs: about 32 progress steps
-            parts.append(play_chunk(spec, list(part)))
+            play_chunk(spec, list(part), done)
             progress(len(part))
-        return in_order(parts)
+        return in_order([done])
 
     def close(self, failed: bool = False) -> None:
         """Nothing to release."""
@@ -77,9 +83,23 @@ def sigint_ignored():
         signal.signal(signal.SIGINT, previous)
 
 
-def _ignore_sigint() -> None:
-    """Pool workers leave Ctrl-C to the main process, which cancels the run cleanly."""
+def _worker_start(parent: int) -> None:
+    """Pool workers leave Ctrl-C to the main process, which cancels the run cleanly; a SIGTERM or
+    SIGHUP ends them (not the handler the main process has for those); and on Linux they end
+    when the main process does, however it ends (killed, too)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # pragma: no cover - no prctl here
+            pass
+    if os.getppid() != parent:  # the main process ended before the line above ran
+        os._exit(1)
 
 
 class PoolRunner:
@@ -89,24 +109,38 @@ class PoolRunner:
 
     def __init__(self, jobs: int):
         self.jobs = jobs
-        self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+        self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start,
+                                        initargs=(os.getpid(),))
         # Start the workers now, before a progress bar's thread runs: forking while another
         # thread holds a lock (stdout's) can leave a worker stuck on it.
         self.pool.submit(int).result()
 
-    def run(self, spec: SimSpec, n: int, progress=_noop) -> list[dict]:
+    def run(self, spec: SimSpec, n: int, progress=_noop, done: list | None = None) -> list[dict]:
         """Submit every chunk, collect them as they finish, and return the records in order."""
+        done = [] if done is None else done
         futures = [self.pool.submit(play_chunk, spec, list(part)) for part in chunks(n, self.jobs)]
-        parts = []
         for future in as_completed(futures):
             part = future.result()
-            parts.append(part)
+            done.extend(part)
             progress(len(part))
-        return in_order(parts)
+        return in_order([done])
 
     def close(self, failed: bool = False) -> None:
-        """Shut the pool down; after a failure, drop the chunks not yet started."""
-        self.pool.shutdown(wait=True, cancel_futures=failed)
+        """Shut the pool down; after a failure (an interrupt too), stop the workers at once
+        rather than wait for the chunks they are playing."""
+        if not failed:
+            self.pool.shutdown(wait=True)
+            return
+        workers = list((getattr(self.pool, "_processes", None) or {}).values())
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            process.terminate()
+        for process in workers:
+            process.join(5)
+            if process.is_alive():  # pragma: no cover - a worker that ignores SIGTERM
+                process.kill()
+                process.join()
+        self.pool.shutdown(wait=True)
 
 
 class DaskRunner:
@@ -133,21 +167,21 @@ class DaskRunner:
                     from None
             self.jobs = max(1, sum(self.client.nthreads().values()))
 
-    def run(self, spec: SimSpec, n: int, progress=_noop) -> list[dict]:
+    def run(self, spec: SimSpec, n: int, progress=_noop, done: list | None = None) -> list[dict]:
         """Submit every chunk to the cluster and gather them as they finish."""
         from distributed import as_completed as dask_completed
 
+        done = [] if done is None else done
         futures = [self.client.submit(play_chunk, spec, list(part), pure=False)
                    for part in chunks(n, self.jobs)]
-        parts = []
         try:
             for future in dask_completed(futures):
                 part = future.result()
-                parts.append(part)
+                done.extend(part)
                 progress(len(part))
         finally:
             self.client.cancel(futures)
-        return in_order(parts)
+        return in_order([done])
 
     def close(self, failed: bool = False) -> None:
         """Disconnect, and stop the cluster if this runner started it."""

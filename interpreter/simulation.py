@@ -81,8 +81,10 @@ def game_record(game, players: int, master_seed: int, index: int, agents="random
             "turns": e.turns_taken}
 
 
-def play_chunk(spec: SimSpec, indexes) -> list[dict]:
+def play_chunk(spec: SimSpec, indexes, out: list | None = None) -> list[dict]:
     """Play the games `indexes` of a run; the unit of work sent to a process or dask worker.
+    Each game's record is appended to `out` (a new list if not given) as soon as it is played,
+    so a run stopped part-way keeps the games it finished.
 
     A game that fails gets a hint naming its seed, since `meeplang play --seed` replays it alone.
     """
@@ -90,7 +92,7 @@ def play_chunk(spec: SimSpec, indexes) -> list[dict]:
     if spec.rules is not None and game.rules_hash != spec.rules:
         raise UsageError(f"this worker's {spec.target!r} has other rules ({game.rules_hash}, "
                          f"expected {spec.rules}): install the same meeplang and games everywhere")
-    out = []
+    out = [] if out is None else out
     for i in indexes:
         try:
             out.append(game_record(game, spec.players, spec.seed, i, spec.agents, spec.options))

@@ -17,7 +17,7 @@ from meeplang.dsl.resolve import load_game
 from . import __version__
 from .arguments import (add_output_misuse, check_writable, parse_options, split_target,
                         target_text)
-from .output import error_object, print_json
+from .output import error_object, one_line, print_json, safe_output
 
 # Modules that add their own subcommands: each has `register(subparsers)`; each parser it adds sets
 # `func=handler(args) -> exit status`. Handlers raise MeeplangError for bad input like the rest.
@@ -45,10 +45,11 @@ def cmd_games(args) -> int:
                                                    for v in r["variants"]] + [16])
     for r in rows:
         lo, hi = r["players"]
-        print(f"{r['name']:<{names}} {r['title']:<{width}}  {players_text(lo, hi)}")
+        print(f"{r['name']:<{names}} {one_line(r['title']):<{width}}  {players_text(lo, hi)}")
         for v in r["variants"]:
             vlo, vhi = v["players"]
-            print(f"  :{v['name']:<{names - 3}} {v['title']:<{width}}  {players_text(vlo, vhi)}")
+            print(f"  :{v['name']:<{names - 3}} {one_line(v['title']):<{width}}  "
+                  f"{players_text(vlo, vhi)}")
     return 0
 
 
@@ -78,7 +79,7 @@ def cmd_check(args) -> int:
         if args.strict and game.warnings:
             problems += 1
         if not args.json:
-            print(f"ok: {label} ({game.title.get('en', game.name)}, "
+            print(f"ok: {label} ({one_line(game.title.get('en', game.name))}, "
                   f"{players_text(game.min_players, game.max_players)}, {len(game.actions)} actions, "
                   f"{len(game.triggers)} triggers"
                   + (f", {len(game.warnings)} warnings" if game.warnings else "") + ")")
@@ -202,12 +203,13 @@ def cmd_play(args) -> int:
     title = game.title.get("en", game.name)
     if game.variant and game.variant not in title:  # a variant's own title may name it already
         title += f" ({game.variant})"
-    print(f"{title}: {players_text(players, players)}, seed {args.seed}, {len(engine.choices)} decisions")
+    print(f"{one_line(title)}: {players_text(players, players)}, seed {args.seed}, "
+          f"{len(engine.choices)} decisions")
     ranks = result.get("ranks") or [None] * len(result["scores"])
     for p, score in enumerate(result["scores"]):
         mark = "  winner" if p in result["winners"] else ""
         who = seats[p].name if p < len(seats) else (game.automa[0] if game.automa else "automa")
-        title = f" ({game.term(ranks[p])})" if ranks[p] is not None else ""
+        title = f" ({one_line(game.term(ranks[p]))})" if ranks[p] is not None else ""
         print(f"  player {p} ({who}): {score}{title}{mark}")
     if not result["winners"]:
         print("  no winner")
@@ -315,7 +317,12 @@ def main(argv=None) -> int:
     except ImportError as exc:  # a broken installation, e.g. a stale compiled build in a read-only
         print(f"meeplang: error: {exc}", file=sys.stderr)  # folder (interpreter/__init__.py)
         return 2
-    args = parser.parse_args(argv)
+    with safe_output():  # a game's texts (and arguments argparse echoes) reach the terminal
+        args = parser.parse_args(argv)  # as text, never as its commands
+        return _run(args)
+
+
+def _run(args) -> int:
     try:
         return args.func(args)
     except MeeplangError as exc:
@@ -326,6 +333,9 @@ def main(argv=None) -> int:
             return 2
         print(exc.render(), file=sys.stderr)
         return 1
+    except BrokenPipeError:  # `meeplang ... | head`: the reader has all it wanted
+        _silence_stdout()
+        return 0
     except OSError as exc:  # the disk refused (full, read-only, a folder where a file goes)
         print(f"meeplang: error: {exc.filename or 'output'}: {exc.strerror or exc}",
               file=sys.stderr)
@@ -333,8 +343,6 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
     except Exception as exc:  # noqa: BLE001 - the last resort: a bug of ours, never a traceback
         if os.environ.get("MEEPLANG_DEBUG"):
             raise
@@ -342,6 +350,17 @@ def main(argv=None) -> int:
               "This is a bug in meeplang, not in your rules; please report it "
               "(MEEPLANG_DEBUG=1 shows the traceback).", file=sys.stderr)
         return 3
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, send what is still buffered for stdout nowhere (flushing it at exit
+    would fail again, with a message)."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError, AttributeError):  # stdout is no file (a test's capture)
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -11,6 +11,7 @@ import re
 import sys
 from pathlib import Path
 
+from meeplang.dsl.atomic import create_file
 from meeplang.dsl.errors import UsageError
 
 WIDE = 100  # a table longer than this on one line is listed by name only
@@ -43,9 +44,10 @@ def cmd_new_variant(args) -> int:
         sys.stdout.write(text)
         return 0
     out = Path(args.output or f"{args.name}.yaml")
-    if out.exists():
-        raise UsageError(f"{out} exists already; give another name or -o FILE")
-    out.write_text(text, encoding="utf-8")
+    try:  # never over anything: a file, a folder, a link (one that leads nowhere too)
+        create_file(out, text)
+    except FileExistsError:
+        raise UsageError(f"{out} exists already; give another name or -o FILE") from None
     print(f"wrote {out}: uncomment what you change, then `meeplang check {out}`")
     return 0
 

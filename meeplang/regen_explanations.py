@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from meeplang.dsl.atomic import write_file
 from meeplang.visualizer.prose.regen import REGEN_COMMAND, default_folder, expected, problems
 
 
@@ -25,7 +26,7 @@ def main(argv=None) -> int:
     for path in folder.glob("*.txt"):
         path.unlink()
     for name, text in expected().items():
-        (folder / name).write_text(text, encoding="utf-8")
+        write_file(folder / name, text)
         print(folder / name)
     return 0
 

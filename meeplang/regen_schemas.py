@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from meeplang.dsl.atomic import write_file
 from meeplang.dsl.schema import derived_schemas, schema_text
 
 REGEN_COMMAND = "python -m meeplang.regen_schemas"
@@ -24,7 +25,7 @@ def main(argv=None) -> int:
         if args.check:
             print(f"out of date: {path.name} (run {REGEN_COMMAND})")
         else:
-            path.write_text(schema_text(schema), encoding="utf-8")
+            write_file(path, schema_text(schema))
             print(f"wrote {path}")
     return 1 if args.check and stale else 0
 

@@ -7,26 +7,37 @@
 Game i of a run has seed `game_seed(seed, i)`, whatever the number of jobs or the executor, so a
 run is reproducible anywhere and `meeplang play GAME --seed <that seed>` replays any one game.
 `--compare VARIANT` plays the same seeds with the variant, which makes the two runs comparable.
+
+Finished games are results: a run stopped part-way (Ctrl-C, SIGTERM, SIGHUP, a worker process
+that died) prints the summary of the games it finished, marked partial (`"partial"` in `--json`,
+and in the report's summary.json), says why on stderr and exits 130, 143, 129 (128 + the signal)
+or 1; its worker processes are stopped, never left running.
 """
 from __future__ import annotations
 
+import contextlib
 import csv
+import io
 import json
+import signal
 import sys
+import threading
 import time
+from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from meeplang.dsl.atomic import write_files
 from meeplang.dsl.errors import UsageError
 from meeplang.dsl.model import players_text
 from meeplang.interpreter import stats
 from meeplang.interpreter.agents import make_agents
 from meeplang.interpreter.engine import Engine
-from meeplang.interpreter.parallel import default_jobs, open_runner
+from meeplang.interpreter.parallel import default_jobs, in_order, open_runner
 from meeplang.interpreter.simulation import SimSpec, load_cached
 
 from .arguments import add_output_misuse, parse_options, split_target
-from .output import Table, print_table
+from .output import Table, print_table, raw_stream
 
 PLOTS_HINT = "pip install meeplang[plots]"
 TIMING_KEYS = ("elapsed_seconds", "games_per_second", "seconds_per_game", "run")  # differ between identical runs
@@ -96,6 +107,55 @@ class Plan:
     jobs: int
     executor: str
     scheduler: str | None
+    stopped: "Stop | None" = None  # why the games stopped before all were played
+
+
+@dataclass
+class Stop:
+    """Why a simulation stopped part-way, and the exit status that says so."""
+
+    reason: str
+    status: int
+
+
+class Signalled(BaseException):
+    """SIGTERM or SIGHUP arrived: stop the run as Ctrl-C does (a BaseException, as
+    KeyboardInterrupt is: no `except Exception` on the way may swallow it)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def stop_on_signals():
+    """Inside the `with`, SIGTERM and SIGHUP raise Signalled (once: a second one while the run
+    shuts down is ignored) so the workers are stopped and the finished games kept."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    raised = []
+
+    def handler(signum, frame):
+        if not raised:
+            raised.append(signum)
+            raise Signalled(signum)
+
+    names = [name for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    previous = {name: signal.signal(getattr(signal, name), handler) for name in names}
+    try:
+        yield
+    finally:
+        for name, old in previous.items():
+            signal.signal(getattr(signal, name), old)
+
+
+def stop_for(exc: BaseException) -> Stop:
+    if isinstance(exc, Signalled):
+        return Stop(f"stopped by {signal.Signals(exc.signum).name}", 128 + exc.signum)
+    if isinstance(exc, KeyboardInterrupt):
+        return Stop("interrupted", 130)
+    return Stop("a worker process died (killed, or out of memory?)", 1)
 
 
 def cmd_simulate(args) -> int:
@@ -103,15 +163,41 @@ def cmd_simulate(args) -> int:
     plan = make_plan(args)
     if args.report:
         require_matplotlib()
-    play_runs(plan, show_progress=not args.json and sys.stdout.isatty())
+    play_runs(plan, show_progress=sys.stderr.isatty())  # on stderr: --json > file shows it too
+    stopped = plan.stopped
+    if stopped is not None and not keep_finished(plan):
+        print(f"meeplang: {stopped.reason}: no game finished", file=sys.stderr)
+        return stopped.status
     out = result_object(plan)
+    if stopped is not None:
+        out["partial"] = {"reason": stopped.reason, "games": len(plan.runs[0].records),
+                          "planned": plan.n}
     if args.report:
         write_report(Path(args.report), plan, out)
     if args.json:
         print(json.dumps(out, indent=2))
     else:
         print_result(plan, out, args.report)
+    if stopped is not None:
+        sys.stdout.flush()
+        print(f"meeplang: {stopped.reason}: {len(plan.runs[0].records)} of {plan.n} games "
+              "finished; the summary is of those games", file=sys.stderr)
+        return stopped.status
     return 0
+
+
+def keep_finished(plan: Plan) -> bool:
+    """After a stop: keep the runs' finished games, compared on the seeds both runs finished
+    (a compared run with none is left out). False if the base run finished none."""
+    if len(plan.runs) > 1:
+        shared = {r["index"] for r in plan.runs[0].records} & \
+            {r["index"] for r in plan.runs[1].records}
+        if shared:
+            for run in plan.runs:
+                run.records = [r for r in run.records if r["index"] in shared]
+        else:
+            plan.runs = plan.runs[:1]
+    return bool(plan.runs[0].records)
 
 
 # ------------------------------------------------------------ checking the request
@@ -194,14 +280,21 @@ def play_runs(plan: Plan, show_progress: bool) -> None:
     plan.jobs = runner.jobs
     failed = True
     try:
-        with progress_bar(show_progress) as bar:
+        with stop_on_signals(), progress_bar(show_progress) as bar:
             tasks = [bar.add_task(run.label, total=plan.n) for run in plan.runs]
             for run, task in zip(plan.runs, tasks):
                 start = time.perf_counter()
-                run.records = runner.run(run.spec, plan.n,
-                                         lambda k, task=task: bar.advance(task, k))
+                done = []
+                try:
+                    run.records = runner.run(run.spec, plan.n,
+                                             lambda k, task=task: bar.advance(task, k), done)
+                except (KeyboardInterrupt, Signalled, BrokenExecutor) as exc:
+                    run.records = in_order([done])  # finished games are results
+                    run.elapsed = time.perf_counter() - start
+                    plan.stopped = stop_for(exc)
+                    break
                 run.elapsed = time.perf_counter() - start
-        failed = False
+        failed = plan.stopped is not None
     finally:
         runner.close(failed)
 
@@ -226,11 +319,14 @@ def progress_bar(show: bool):
     """rich's progress bar, or a silent stand-in."""
     if not show:
         return _NoProgress()
+    from rich.console import Console
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeElapsedColumn, TimeRemainingColumn)
 
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), TimeRemainingColumn(), transient=True)
+    # rich draws with escape sequences of its own: it writes to the terminal itself
+    return Progress(TextColumn("{task.description}", markup=False), BarColumn(),
+                    MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+                    transient=True, console=Console(file=raw_stream(sys.stderr)))
 
 
 # ------------------------------------------------------------ results
@@ -438,17 +534,22 @@ def write_report(folder: Path, plan: Plan, out: dict) -> list[Path]:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"cannot create report folder {str(folder)!r}: {exc.strerror}") from None
-    files = []
+    contents = []  # every file made in memory first, then all written together
     for i, run in enumerate(plan.runs):
         name = "games.csv" if i == 0 else f"games-{run.spec.variant}.csv"
-        files.append(write_csv(folder / name, run))
+        contents.append((folder / name, csv_text(run)))
     summaries = [out] + ([out["compare"]["summary"]] if "compare" in out else [])
-    files += save_figure(score_figure(plan.runs), folder / "scores")
-    files += save_figure(win_rate_figure(plan.runs, summaries), folder / "win_rates")
-    path = folder / "summary.json"
-    path.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+    contents += figure_files(score_figure(plan.runs), folder / "scores")
+    contents += figure_files(win_rate_figure(plan.runs, summaries), folder / "win_rates")
+    contents.append((folder / "summary.json", json.dumps(out, indent=2) + "\n"))
+    pages = [folder / "replays" / f"game-{r['index']}.html" for r in plan.runs[0].records[:REPLAYS]]
+    csvs = [path.name for path, _ in contents if path.suffix == ".csv"]
+    contents.append((folder / "index.html", index_page(plan, out, pages, csvs)))
+    # a full disk leaves the previous report whole, never a cut CSV beside an older summary; the
+    # replays come after it, each file whole or not at all
+    write_files(contents)
     replays = write_replays(folder / "replays", plan.runs[0])
-    return files + [path, *replays, write_index(folder, plan, out, replays)]
+    return [path for path, _ in contents] + replays
 
 
 REPLAYS = 3  # games of a run replayed with their logs for the viewer (the first ones)
@@ -472,7 +573,7 @@ def write_replays(folder: Path, run: Run) -> list[Path]:
     return out
 
 
-def write_index(folder: Path, plan: Plan, out: dict, replays: list[Path]) -> Path:
+def index_page(plan: Plan, out: dict, pages: list[Path], csv_names: list[str]) -> str:
     """index.html: the plots, the files, and links to the replayed games' pages."""
     from html import escape as e
 
@@ -482,9 +583,8 @@ def write_index(folder: Path, plan: Plan, out: dict, replays: list[Path]) -> Pat
         f'{e(", ".join(map(str, r["scores"])))}; winners '
         f'{e(" ".join(map(str, r["winners"])) or "none")}) · '
         f'<a href="replays/{e(page.stem)}.jsonl">log</a></li>'
-        for r, page in zip(run.records, [p for p in replays if p.suffix == ".html"]))
-    csvs = "".join(f'<li><a href="{e(p.name)}">{e(p.name)}</a></li>'
-                   for p in sorted(folder.glob("games*.csv")))
+        for r, page in zip(run.records, pages))
+    csvs = "".join(f'<li><a href="{e(name)}">{e(name)}</a></li>' for name in csv_names)
     page = f"""<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><title>{e(run.label)}: {out["games"]} games</title>
@@ -499,23 +599,21 @@ img {{ max-width: 100%; }}</style></head>
 </body>
 </html>
 """
-    path = folder / "index.html"
-    path.write_text(page, encoding="utf-8")
-    return path
+    return page
 
 
-def write_csv(path: Path, run: Run) -> Path:
+def csv_text(run: Run) -> str:
     """One row per game: index, seed, a score column per seat, winners (space-separated seats,
     empty when nobody won), turns and decisions."""
     players = max([run.spec.players] + [len(r["scores"]) for r in run.records])  # automa seats too
-    with path.open("w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(["index", "seed", *(f"score_{p}" for p in range(players)), "winners",
-                    "turns", "decisions"])
-        for r in run.records:
-            w.writerow([r["index"], r["seed"], *r["scores"], " ".join(map(str, r["winners"])),
-                        r["turns"], r["decisions"]])
-    return path
+    f = io.StringIO(newline="")
+    w = csv.writer(f)
+    w.writerow(["index", "seed", *(f"score_{p}" for p in range(players)), "winners",
+                "turns", "decisions"])
+    for r in run.records:
+        w.writerow([r["index"], r["seed"], *r["scores"], " ".join(map(str, r["winners"])),
+                    r["turns"], r["decisions"]])
+    return f.getvalue()
 
 
 def _figure(width: float, height: float):
@@ -528,12 +626,14 @@ def _figure(width: float, height: float):
     return fig
 
 
-def save_figure(fig, stem: Path) -> list[Path]:
-    """The same figure as PNG (to look at) and SVG (to put in documents)."""
-    paths = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
-    for path in paths:
-        fig.savefig(path, dpi=120)
-    return paths
+def figure_files(fig, stem: Path) -> list[tuple[Path, bytes]]:
+    """The same figure as PNG (to look at) and SVG (to put in documents): (path, bytes) each."""
+    out = []
+    for fmt in ("png", "svg"):
+        data = io.BytesIO()
+        fig.savefig(data, format=fmt, dpi=120)
+        out.append((stem.with_suffix(f".{fmt}"), data.getvalue()))
+    return out
 
 
 def score_figure(runs: list):

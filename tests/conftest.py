@@ -16,10 +16,15 @@ import pytest
 
 # Checked games are cached (dsl/cache.py); the tests use a cache of their own, new for each run,
 # so a second load of a game in the suite goes through the cache as it does for users.
+# Its entries are signed with a key of its own too (never the user's ~/.config/meeplang/cache-key).
 if "MEEPLANG_CACHE_DIR" not in os.environ:
     _cache = tempfile.mkdtemp(prefix="meeplang-test-cache-")
     os.environ["MEEPLANG_CACHE_DIR"] = _cache
     atexit.register(shutil.rmtree, _cache, True)
+if "MEEPLANG_CACHE_KEY" not in os.environ:
+    _keys = tempfile.mkdtemp(prefix="meeplang-test-key-")
+    os.environ["MEEPLANG_CACHE_KEY"] = os.path.join(_keys, "cache-key")
+    atexit.register(shutil.rmtree, _keys, True)
 
 
 def dedent(text: str) -> str:

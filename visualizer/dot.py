@@ -27,6 +27,7 @@ Nothing here knows any particular game: everything comes from the model.
 from __future__ import annotations
 
 import json
+import re
 
 import attrs
 import graphviz
@@ -721,7 +722,8 @@ def _event_text(w: Words, t) -> str:
 
 def _edge_label(lines) -> str:
     """A plain-text edge label: backslashes kept literal, lines joined with DOT's \\n."""
-    return graphviz.nohtml("\\n".join(line.replace("\\", "\\\\") for line in lines))
+    return graphviz.nohtml("\\n".join(_CONTROL.sub("\ufffd", line)[:MAX_NAME]
+                                     .replace("\\", "\\\\") for line in lines))
 
 
 def _border(colour: str, changed) -> dict:
@@ -745,11 +747,24 @@ def build_diagram(game, detail: str = "phases", lang: str = "en", changes=None,
 
 
 # ---------------------------------------------------------------- DOT
+MAX_NAME = 1000  # DOT refuses a name (a token) longer than 16,384 characters
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def graph_name(title: str) -> str:
+    """The title as the graph's name (SVG's <title>): no control characters (NUL ends DOT's
+    text), no backslash (a trailing one would escape the closing quote), at most MAX_NAME
+    characters."""
+    name = re.sub(r"[\x00-\x1f\x7f-\x9f\\]", " ", title)
+    return name if len(name) <= MAX_NAME else name[:MAX_NAME - 1] + "…"
+
+
 def to_digraph(d: Diagram) -> graphviz.Digraph:
     title = f"{d.game_name} ({d.detail}, {d.lang})"
     g = graphviz.Digraph(
-        # nohtml: a title written `<...>` is text, not an HTML-like string that ends the DOT
-        name=graphviz.nohtml(d.title),
+        # a title written `<...>` is text (nohtml), not an HTML-like string that ends the DOT;
+        # no control characters, no trailing backslash, bounded (graph_name)
+        name=graphviz.nohtml(graph_name(d.title)),
         comment=f"Meeplang rules diagram: {title}. Generated from the game model; do not edit.",
         graph_attr=d.graph_attrs,
         node_attr={"fontname": FONT, "fontsize": "11", "margin": "0.12,0.06", "penwidth": "1.2"},

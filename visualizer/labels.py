@@ -7,6 +7,7 @@ Every word a diagram shows comes from `Words`: a game's `terms:` entry wins (so 
 from __future__ import annotations
 
 import html
+import re
 import textwrap
 
 from meeplang.dsl.ast import block_source, expr_source
@@ -248,9 +249,18 @@ def code_excerpt(block, max_lines: int, width: int, words: Words) -> list[str]:
 
 
 # ---------------------------------------------------------------- Graphviz HTML-like labels
+MAX_TEXT = 1_000  # characters of one text in a label (a title, a line)
+MAX_LABEL = 12_000  # characters of a label's source: DOT refuses one over 16,384
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
 def h(text: str) -> str:
-    """Escape text for a Graphviz HTML-like label."""
-    return html.escape(str(text), quote=True)
+    """Escape text for a Graphviz HTML-like label: control characters (NUL ends DOT's text)
+    shown as U+FFFD, at most MAX_TEXT characters."""
+    text = _CONTROL.sub("\ufffd", str(text))
+    if len(text) > MAX_TEXT:
+        text = text[:MAX_TEXT - 1] + "…"
+    return html.escape(text, quote=True)
 
 
 def html_label(title: str | None = None, lines=(), code=(), title_size: int = 12,
@@ -261,15 +271,25 @@ def html_label(title: str | None = None, lines=(), code=(), title_size: int = 12
     if title:
         parts.append(f'<B>{h(title)}</B>')
     sub = [f'<FONT POINT-SIZE="{sub_size}">{h(line)}</FONT>' for line in lines]
-    parts.extend(sub)
+    parts.extend(_within(sub, MAX_LABEL // 2, f'<FONT POINT-SIZE="{sub_size}">…</FONT>'))
     body = "<BR/>".join(parts)
     if code:
-        code_text = "".join(
-            f'{_nbsp(line)}<BR ALIGN="LEFT"/>' for line in code)
+        code_text = "".join(_within([f'{_nbsp(line)}<BR ALIGN="LEFT"/>' for line in code],
+                                    MAX_LABEL // 2, '…<BR ALIGN="LEFT"/>'))
         face = f' FACE="{code_face}"' if code_face else ""
         code_html = f'<FONT{face} POINT-SIZE="{code_size}">{code_text}</FONT>'
         body = f"{body}<BR/>{code_html}" if body else code_html
     return f"<{body or ' '}>"
+
+
+def _within(parts: list[str], most: int, more: str) -> list[str]:
+    """The first parts whose lengths add up to at most `most`, then `more` if any was left."""
+    total = 0
+    for n, part in enumerate(parts):
+        total += len(part)
+        if total > most:
+            return parts[:n] + [more]
+    return parts
 
 
 def _nbsp(line: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from meeplang.dsl.atomic import write_files
 from meeplang.dsl.loader import bundled_games
 from meeplang.dsl.resolve import load_game
 
@@ -90,8 +91,8 @@ def regenerate(folder: Path | None = None) -> list[Path]:
     written = []
     for stem, dot_text in want.items():
         svg_text = render_source(dot_text, "svg").decode("utf-8")
-        (folder / f"{stem}.dot").write_text(dot_text, encoding="utf-8")
-        (folder / f"{stem}.svg").write_text(stamp_svg(svg_text, dot_text), encoding="utf-8")
+        write_files([(folder / f"{stem}.dot", dot_text),
+                     (folder / f"{stem}.svg", stamp_svg(svg_text, dot_text))])
         written += [folder / f"{stem}.dot", folder / f"{stem}.svg"]
     for f in sorted(folder.iterdir()):
         if f.suffix in (".dot", ".svg") and f.stem not in want:

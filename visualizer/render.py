@@ -11,6 +11,7 @@ from pathlib import Path
 
 import graphviz
 
+from meeplang.dsl.atomic import write_file
 from meeplang.dsl.errors import UsageError
 
 from .dot import DETAILS, dot_source
@@ -63,7 +64,7 @@ def write(game, path, fmt: str = "svg", detail: str = "phases", lang: str = "en"
     data = render(game, fmt, detail, lang, changes, text)
     if path.parent and not path.parent.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
+    write_file(path, data)
     return path
 
 

@@ -9,6 +9,7 @@ import html
 import json
 from pathlib import Path
 
+from meeplang.dsl.atomic import write_file
 from meeplang.dsl.diff import changed_parts
 from meeplang.dsl.model import PhaseStep, TurnsStep, member_name
 
@@ -307,7 +308,7 @@ def write_report(game, folder, detail: str = "actions", lang: str = "en",
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     index = folder / "index.html"
-    index.write_text(build_html(game, svg_text, lang, changes, text), encoding="utf-8")
+    write_file(index, build_html(game, svg_text, lang, changes, text))
     return index
 
 

@@ -20,6 +20,7 @@ import json
 import re
 from pathlib import Path
 
+from meeplang.dsl.atomic import write_file
 from meeplang.dsl.errors import LoadError, Pos, UsageError, remember_source, source_line
 from meeplang.dsl.loader import games_dir
 from meeplang.dsl.model import DoStep, IfStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
@@ -730,7 +731,7 @@ def write_view(path: str, out, lang: str = "en", seat=None, detail: str = "phase
     out = Path(out)
     if out.parent and not out.parent.exists():
         out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(page, encoding="utf-8")
+    write_file(out, page)  # whole or not at all (dsl/atomic.py)
     return out
 
 

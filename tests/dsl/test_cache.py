@@ -248,3 +248,62 @@ def test_an_entry_that_is_a_link_is_not_followed(write_game, cache_dir, tmp_path
     entry.symlink_to(elsewhere)
     assert cache.get(entry.name[:-len(cache.SUFFIX)]) is None
     assert load_game(name) == game
+
+
+# ------------------------------------------------------------ signed entries (issue #32 H)
+def _forged(entry_bytes: bytes, key: bytes | None = None) -> bytes:
+    """The entry's own key and file hashes, with another model in it (a changed title): what
+    a planted entry looks like; signed with `key` if given, else left with the old signature."""
+    mac, data = entry_bytes[:cache.MAC_BYTES], entry_bytes[cache.MAC_BYTES:]
+    fmt, key_name, seen, game = pickle.loads(data)
+    import attrs
+
+    forged = pickle.dumps((fmt, key_name, seen, attrs.evolve(game, title={"en": "Planted"})))
+    return (cache._mac(key, forged) if key else mac) + forged
+
+
+@pytest.mark.parametrize("signed_with", ["old signature", "another key"])
+def test_a_planted_entry_with_the_right_key_and_file_hashes_is_not_used(
+        write_game, cache_dir, tmp_path, signed_with):
+    name = write_game(GAME)
+    game = load_game(name)
+    (entry,) = cache_dir.glob(f"*{cache.SUFFIX}")
+    other_key = os.urandom(cache.KEY_BYTES) if signed_with == "another key" else None
+    entry.write_bytes(_forged(entry.read_bytes(), other_key))
+    loaded = load_game(name)
+    assert loaded.title != {"en": "Planted"} and loaded == game
+
+
+def test_an_entry_signed_with_the_users_key_is_used(write_game, cache_dir, no_building):
+    """The signature is what decides: the same forgery signed with the user's key is trusted
+    (so the test above fails for the right reason)."""
+    name = write_game(GAME)
+    load_game(name)
+    (entry,) = cache_dir.glob(f"*{cache.SUFFIX}")
+    entry.write_bytes(_forged(entry.read_bytes(), cache.signing_key()))
+    no_building()
+    assert load_game(name).title == {"en": "Planted"}
+
+
+def test_the_key_is_made_once_outside_the_cache_folder(write_game, cache_dir, tmp_path,
+                                                      monkeypatch):
+    key = tmp_path / "config" / "cache-key"
+    monkeypatch.setenv("MEEPLANG_CACHE_KEY", str(key))
+    load_game(write_game(GAME))
+    assert key.stat().st_mode & 0o777 == 0o600 and len(key.read_bytes()) == cache.KEY_BYTES
+    first = key.read_bytes()
+    load_game(write_game(GAME.replace("initial: 3", "initial: 4"), name="h"))
+    assert key.read_bytes() == first and not (cache_dir / "cache-key").exists()
+
+
+def test_a_key_others_can_read_turns_the_cache_off(write_game, cache_dir, tmp_path, monkeypatch,
+                                                  capsys):
+    key = tmp_path / "cache-key"
+    key.write_bytes(os.urandom(cache.KEY_BYTES))
+    key.chmod(0o644)
+    monkeypatch.setenv("MEEPLANG_CACHE_KEY", str(key))
+    monkeypatch.setattr(cache, "_noted", set())
+    load_game(write_game(GAME))
+    assert entries(cache_dir) == []
+    assert f"its signing key {key} must be a file of yours that only you can read" \
+        in capsys.readouterr().err

@@ -384,7 +384,7 @@ def test_nul_byte_is_refused(write_game, capsys, tmp_path):
     folder = write_game(b"game: g\ntitle: a\x00b\n")
     with pytest.raises(LoadError) as info:
         load_game(folder)
-    assert str(info.value) == "g/game.yaml:1:1: error: file contains a NUL byte"
+    assert str(info.value) == "g/game.yaml:2:9: error: file contains a NUL byte"
     check_cli_fails(capsys, tmp_path, folder, str(info.value))
 
 

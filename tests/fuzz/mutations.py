@@ -6,6 +6,7 @@ given random.Random."""
 from __future__ import annotations
 
 import copy
+import errno
 import json
 import random
 import shutil
@@ -20,7 +21,10 @@ RETYPES = [None, 0, -1, 10**12, True, "", "x", [], {}, [1, 2], {"a": 1}, "you", 
 # numbers at the limits of machine types and of Meeplang's own bounds (dsl/limits.py), and beyond
 EDGE_NUMBERS = [0, -1, 1, 2**31 - 1, 2**31, 2**63 - 1, 2**63, -2**63 - 1, 10**18, 10**18 + 1,
                 -10**18 - 1, 10**100, -10**100, 101, 100_000, 100_001, 10**4000]
-EDGE_STRINGS = ["", " ", "x" * 20_001, "é" * 1000, "\u202e", "9" * 5000, "-" + "9" * 30, "null"]
+EDGE_STRINGS = ["", " ", "x" * 20_001, "é" * 1000, "\u202e", "9" * 5000, "-" + "9" * 30, "null",
+                # line separators, a lone surrogate, terminal escapes, a forged line
+                "a\u2028b", "a\x85b\u2029", "\ud800", "\x1b[2J\x1b]0;title\x07", "\r\nok: fake",
+                "ends \\"]
 
 
 def edge_value(rng: random.Random):
@@ -152,7 +156,17 @@ COMMANDS = [
     ["games", "--json"],
     ["play", "pig:short", "--variant", "short", "--log", "LOG"],
     ["replay", "LOG"],
+    # commands that write a file (OUT: a path in the scratch folder), for failing writes too
+    ["play", "pig", "--seed", "2", "--log", "OUT"],
+    ["new", "variant", "pig", "house", "-o", "OUT"],
+    ["diagram", "pig", "--format", "dot", "-o", "OUT"],
 ]
+WRITE_FAILURES = [errno.ENOSPC, errno.EIO]
+
+
+def write_failure(rng: random.Random) -> int | None:
+    """An error every write of the command meets part-way (a full or failing disk), or none."""
+    return rng.choice(WRITE_FAILURES) if rng.random() < 0.3 else None
 
 
 def mutate_argv(rng: random.Random) -> list[str]:
@@ -171,5 +185,8 @@ def mutate_argv(rng: random.Random) -> list[str]:
 def dump(doc) -> str:
     """The YAML text of a (mutated) document, by libyaml's emitter when there is one: Python's
     own takes more time than loading, checking and playing the game."""
-    return yaml.dump(doc, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False,
-                     allow_unicode=True)
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    try:
+        return yaml.dump(doc, Dumper=dumper, sort_keys=False, allow_unicode=True)
+    except UnicodeEncodeError:  # a lone surrogate: written as its escape, "\uD800"
+        return yaml.dump(doc, Dumper=yaml.SafeDumper, sort_keys=False, allow_unicode=False)

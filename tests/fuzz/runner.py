@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
+import re
 import traceback
 from pathlib import Path
 
@@ -55,15 +57,43 @@ def try_log(path: Path) -> str | None:
     return None
 
 
-def try_cli(argv: list[str], cwd: Path) -> str | None:
+# what no output may hold raw: the control characters a terminal obeys, lone surrogates
+RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+@contextlib.contextmanager
+def failing_writes(code: int | None):
+    """Every file write fails part-way with `code` (ENOSPC, EIO) inside the `with`."""
+    from meeplang.dsl import atomic
+
+    if code is None:
+        yield
+        return
+    real = atomic.write_all
+
+    def write(fd, data):
+        os.write(fd, bytes(data[: len(data) // 2]))
+        raise OSError(code, os.strerror(code))
+
+    atomic.write_all = write
+    try:
+        yield
+    finally:
+        atomic.write_all = real
+
+
+def try_cli(argv: list[str], cwd: Path, fail_writes: int | None = None) -> str | None:
     """None if `meeplang ARGV`, run in the folder `cwd` (where any file it writes lands), exits
-    0, 1 or 2 without a traceback or an internal error."""
+    0, 1 or 2 without a traceback or an internal error, prints no raw control character, and,
+    with every write failing (`fail_writes`: an errno), changes no file and leaves none."""
     from meeplang.cli import main
+    from meeplang.dsl.atomic import TEMP_PREFIX
 
     out, err = io.StringIO(), io.StringIO()
+    before = {p: p.read_bytes() for p in Path(cwd).iterdir() if p.is_file()}
     try:
         with contextlib.chdir(cwd), contextlib.redirect_stdout(out), \
-                contextlib.redirect_stderr(err):
+                contextlib.redirect_stderr(err), failing_writes(fail_writes):
             status = main(argv)
     except SystemExit as exc:  # argparse refusing the arguments
         status = exc.code
@@ -71,4 +101,10 @@ def try_cli(argv: list[str], cwd: Path) -> str | None:
         return f"{argv}: {traceback.format_exc()}"
     if status not in (0, 1, 2) or "Traceback" in err.getvalue():
         return f"{[a[:60] for a in argv]}: exit {status}: {err.getvalue()[-600:]}"
+    if RAW.search(out.getvalue()) or RAW.search(err.getvalue()):
+        return f"{[a[:60] for a in argv]}: a raw control character in the output"
+    if fail_writes is not None:
+        after = {p: p.read_bytes() for p in Path(cwd).iterdir() if p.is_file()}
+        if after != before or any(p.name.startswith(TEMP_PREFIX) for p in Path(cwd).iterdir()):
+            return f"{[a[:60] for a in argv]}: a failing write changed or left files"
     return None

@@ -8,7 +8,8 @@ from meeplang.interpreter.log import log_lines
 from meeplang.interpreter.simulation import play_game
 from meeplang.dsl.resolve import load_game
 
-from .mutations import bundled_documents, copy_includes, dump, mutate, mutate_argv, mutate_log
+from .mutations import (bundled_documents, copy_includes, dump, mutate, mutate_argv, mutate_log,
+                        write_failure)
 from .runner import try_cli, try_game, try_log
 
 DOCS = bundled_documents()
@@ -41,6 +42,7 @@ def test_mutated_command_lines_exit_cleanly(tmp_path_factory, seed):
     folder = tmp_path_factory.mktemp("cli")
     log = folder / "game.jsonl"
     log.write_text("\n".join(PIG_LOG) + "\n", encoding="utf-8")
-    argv = [str(log) if a == "LOG" else a for a in mutate_argv(random.Random(seed))]
-    escape = try_cli(argv, folder)
+    rng = random.Random(seed)
+    argv = [str(log) if a == "LOG" else "out.file" if a == "OUT" else a for a in mutate_argv(rng)]
+    escape = try_cli(argv, folder, write_failure(rng))
     assert escape is None, escape

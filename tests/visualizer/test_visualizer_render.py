@@ -110,3 +110,31 @@ def test_bad_detail_is_refused_by_argparse(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["diagram", "pig", "--detail", "everything"])
     assert exc.value.code == 2
+
+
+@needs_dot
+@pytest.mark.parametrize("title", ["ends in a backslash \\\\", "holds a NUL \\0 here",
+                                   "x" * 17_000, "quote \\\" and \\\\\\\" mixed"])
+@pytest.mark.parametrize("text", ["prose", "rules"])
+def test_any_title_term_or_rule_draws(write_game, title, text):
+    """DOT's own limits (a NUL ends its text, a trailing backslash escapes the closing quote, a
+    token is at most 16,384 characters) are never met: every text is cleaned and cut."""
+    effect = "\\n".join(["gain 1 coins"] * 1_500)  # 19,500 characters: within a rule's limit
+    name = write_game(f'''
+        game: g
+        title: "{title}"
+        players: [2, 2]
+        terms:
+          earn: {{en: "{title}"}}
+        counters:
+          coins: {{per: player, initial: 0}}
+        flow:
+          - turns: {{first: 0, actions: [earn], per_turn: 1, until: one_round}}
+        actions:
+          earn:
+            effect: "{effect}"
+        scoring: {{score: coins}}
+    ''')
+    game = load_game(name)
+    data = render(game, "svg", "full", text=text)
+    assert data.startswith(b"<?xml") or b"<svg" in data[:500]

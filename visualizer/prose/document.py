@@ -456,16 +456,28 @@ def explain(game, lang: str, fmt: str = "text") -> str:
     return {"text": to_text, "md": to_markdown, "html": to_html}[fmt](title, sections, lang)
 
 
+_LINE_BREAKS = re.compile("[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    """A text (a title, a term) kept on its line of the document: a line break in it is shown
+    as its escape, so it cannot start a line of its own (a heading, an item, an `ok:`)."""
+    return _LINE_BREAKS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def to_text(title: str, sections, lang: str) -> str:
+    title = one_line(title)
     out = [title, "=" * len(title)]
     for s in sections:
-        out += ["", s.title, "-" * len(s.title)]
-        out += ["  " * line.depth + "- " + line.text for line in s.lines]
+        out += ["", one_line(s.title), "-" * len(one_line(s.title))]
+        out += ["  " * line.depth + "- " + one_line(line.text) for line in s.lines]
     return "\n".join(out) + "\n"
 
 
 def to_markdown(title: str, sections, lang: str) -> str:
-    e = markdown_escape
+    def e(text: str) -> str:
+        return markdown_escape(one_line(text))
+
     out = [f"# {e(title)}"]
     for s in sections:
         out += ["", f"## {e(s.title)}", ""]

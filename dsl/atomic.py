@@ -1,0 +1,135 @@
+"""Writing files whole or not at all: every file Meeplang writes (logs, saves, reports, diagrams,
+cache entries, `new variant`) goes through here.
+
+A file is first written to a temporary file in the same folder, flushed to the disk, and only
+then renamed over its name: a write that fails (a full disk, an I/O error, text that cannot be
+encoded) leaves what was there before untouched and no temporary file behind, and the error
+names the file that was to be written. Several files that belong together (a simulation report)
+are all written to temporary files before any is renamed, so a failure leaves the previous set
+whole rather than a new file beside old ones.
+"""
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import tempfile
+from pathlib import Path
+
+TEMP_PREFIX = ".meeplang-"
+TEMP_SUFFIX = ".tmp"
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte of `data` to `fd` (os.write may write fewer than asked)."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _encoded(data, path) -> bytes:
+    if isinstance(data, bytes):
+        return data
+    try:
+        return data.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate: no UTF-8 for it, nothing written
+        raise OSError(errno.EILSEQ, f"cannot write text holding {data[exc.start]!r}, which is "
+                      "not a character", str(path)) from None
+
+
+def _error(exc: OSError, path) -> OSError:
+    """The same error, naming the file that was to be written (not the temporary one)."""
+    return OSError(exc.errno, exc.strerror or str(exc), str(path))
+
+
+def _temp_for(path: Path, data: bytes, mode: int | None, durable: bool) -> str:
+    """A temporary file beside `path` holding `data`; removed again if anything fails."""
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX)
+    except OSError as exc:
+        raise _error(exc, path) from None
+    try:
+        try:
+            if mode is None:  # an existing file keeps its mode; a new one gets the usual one
+                try:
+                    mode = os.stat(path).st_mode & 0o7777
+                except OSError:
+                    mode = 0o666 & ~_umask()
+            os.fchmod(fd, mode)
+            write_all(fd, data)
+            if durable:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        _remove(tmp)
+        raise _error(exc, path) from None
+    except BaseException:
+        _remove(tmp)
+        raise
+    return tmp
+
+
+def _remove(tmp: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(tmp)
+
+
+def write_file(path, data, *, mode: int | None = None, durable: bool = True) -> None:
+    """Replace the file at `path` with `data` (bytes, or text written as UTF-8), whole or not at
+    all. `mode`: the new file's permissions (default: an existing file's, else 0o666 less the
+    umask). `durable=False` skips flushing to the disk (for a cache, where a lost entry only
+    costs time). Raises OSError naming `path`."""
+    write_files([(path, data)], mode=mode, durable=durable)
+
+
+def write_files(items, *, mode: int | None = None, durable: bool = True) -> None:
+    """Write several files that belong together: all of them to temporary files first, then
+    each renamed into place, so a failure while writing leaves every old file as it was."""
+    staged = []
+    try:
+        for path, data in items:
+            path = Path(path)
+            staged.append((_temp_for(path, _encoded(data, path), mode, durable), path))
+        while staged:
+            tmp, path = staged[0]
+            try:
+                os.replace(tmp, path)
+            except OSError as exc:
+                raise _error(exc, path) from None
+            staged.pop(0)
+    finally:
+        for tmp, _ in staged:
+            _remove(tmp)
+
+
+def create_file(path, data, *, durable: bool = True) -> None:
+    """Write a new file at `path`, whole or not at all, never replacing anything there: not a
+    file, not a folder, not a link (even one that leads nowhere). Raises FileExistsError if the
+    name is taken, or OSError naming `path`."""
+    path = Path(path)
+    tmp = _temp_for(path, _encoded(data, path), None, durable)
+    try:
+        try:
+            os.link(tmp, path)  # fails if anything has the name, a dangling link included
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS):
+                raise
+            # no hard links on this file system: claim the name (O_EXCL fails on a link too),
+            # then move the whole file over the empty one
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            os.replace(tmp, path)
+    except OSError as exc:
+        if exc.errno == errno.EEXIST:
+            raise FileExistsError(errno.EEXIST, "exists already", str(path)) from None
+        raise _error(exc, path) from None
+    finally:
+        _remove(tmp)
