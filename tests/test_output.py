@@ -103,7 +103,11 @@ def test_diagram_report_and_deep_check_have_json(tmp_path, monkeypatch, capsys):
     assert "digraph" in (tmp_path / "pig.dot").read_text()
     assert main(["check", "--deep", "pig", "-n", "1", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["ok"] is True and data["games"] == len(data["runs"]) and data["broken"] is None
+    assert data["ok"] is True and data["broken"] is None
+    # a game per variant and player count, and one per option bound and fewest/most players
+    assert data["games"] == len(data["runs"]) + sum(len(b["players"]) for b in data["bounds"])
+    assert {(b["target"], b["option"], b["value"]) for b in data["bounds"]} >= {
+        ("pig", "target", 1), ("pig", "target", 100000), ("pig", "horizon", 1)}
     if shutil.which("dot"):
         assert main(["report", "pig", "-o", "r", "--json"]) == 0
         data = json.loads(capsys.readouterr().out)
