@@ -37,7 +37,8 @@ def cmd_diff(args) -> int:
     for change in changes:
         for line in changes_lines(a, b, [change], args.lang):
             print(line)
-        for line in reach(a, b, change):
-            print(f"  reach:  {line}")
+        if not args.lang:  # reach is said in English with the rules' own names (--json keeps it)
+            for line in reach(a, b, change):
+                print(f"  reach:  {line}")
     print(f"{len(changes)} change{'s' if len(changes) != 1 else ''} from {args.a} to {args.b}")
     return 0
