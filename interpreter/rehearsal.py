@@ -27,6 +27,7 @@ from .compile import _MISSING, EndGame, EndTurn
 
 REHEARSAL_RUNS = 64
 MAX_NESTING = 2
+CLOSED = (None, (), False)  # a free-action window that closes them all (Engine.windows)
 
 def rehearse(eng, run: Callable[..., Any], *args) -> bool:
     """Can the generator made by `run(*args)` run to its end on this game? The game is unchanged
@@ -43,7 +44,7 @@ def rehearse(eng, run: Callable[..., Any], *args) -> bool:
             if runs:
                 _restore(eng, saved)
                 eng.record = False
-                eng.windows.append((None, ()))
+                eng.windows.append(CLOSED)
             runs += 1
             if _run(run(*args), list(paths.pop()), paths):
                 return True
@@ -69,7 +70,7 @@ def _begin(eng) -> tuple:
     eng.rng_marks.append(None)
     eng.rehearsing += 1
     eng.record = False
-    eng.windows.append((None, ()))  # no free actions inside a rehearsal
+    eng.windows.append(CLOSED)  # no free actions inside a rehearsal
     return saved
 
 
@@ -111,14 +112,14 @@ def _save(eng) -> tuple:
               s["turn"]["player"], list(s["turn"]["passed"]), s["phase"])
     return (counts, len(eng.field_undo), len(eng.place_undo), len(eng.events), eng.record,
             eng.steps, eng.turns_taken, eng.depth, list(eng.windows), list(eng.pending),
-            list(eng.pending_now), eng.secret_mark)
+            list(eng.pending_now), eng.secret_mark, list(eng.acting), eng.busy)
 
 
 def _restore(eng, saved: tuple) -> None:
     """Back to the saved game, in place (paused rules hold references to the state's lists),
     copying out of what was saved so that it serves again for the next run."""
     (counts, undo, places, events, eng.record, eng.steps, eng.turns_taken, eng.depth, windows,
-     pending, pending_now, eng.secret_mark) = saved
+     pending, pending_now, eng.secret_mark, acting, eng.busy) = saved
     s = eng.state
     counters, players, uses, fired, soon, s["turn"]["player"], passed, s["phase"] = counts
     _set_dict(s["counters"], counters)
@@ -143,6 +144,7 @@ def _restore(eng, saved: tuple) -> None:
         eng.rng.setstate(eng.rng_marks[-1])
     del eng.events[events:]
     eng.windows[:] = windows
+    eng.acting[:] = acting
     eng.pending[:] = pending
     eng.pending_now[:] = pending_now
 
