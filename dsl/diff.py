@@ -24,8 +24,8 @@ SECTIONS = ("min_players", "max_players", "options", "tables", "counters", "zone
 SKIPPED_FIELDS = {"name", "doc"}
 # How some model fields read in a path (the YAML key the author wrote).
 FIELD_NAMES = {"min_players": "players.min", "max_players": "players.max", "param": "choose",
-               "limits": "limit", "cond": "if",
-               "free_if": "free_actions_if", "other": "else", "automa_decide": "automa.decide",
+               "limits": "limit", "cond": "if", "free_if": "free_actions_if",
+               "free_at": "free_actions_at", "other": "else", "automa_decide": "automa.decide",
                "until_cond": "until", "order_list": "order", "steps": "", "sources": "from"}
 
 

@@ -11,6 +11,10 @@ from .errors import Pos
 
 _pos = attrs.field(eq=False, repr=False, kw_only=True)
 
+# When a turn's or a phase's free actions are offered (`free_actions_at:`): between actions (the
+# default: where no rule is half done, docs/language.md "Free actions"), or at any time.
+FREE_AT = ("between_actions", "any_time")
+
 
 @attrs.frozen
 class Option:
@@ -231,6 +235,7 @@ class PhaseStep:
     free_actions: tuple = ()  # offered at every decision of every human player in the phase
     free_if: object = None  # condition (checked when the phase starts) for those free actions
     pos: Pos = _pos
+    free_at: str = "between_actions"  # or "any_time": also inside an action (FREE_AT)
 
 
 @attrs.frozen
@@ -279,6 +284,7 @@ class TurnsStep:
     order_list: object = None  # order "list": an expression giving the seats in turn order
     free_turn: bool = False  # free actions may be the whole turn: `end turn` once one is taken
     pos: Pos = _pos
+    free_at: str = "between_actions"  # or "any_time": also inside an action (FREE_AT)
 
 
 @attrs.frozen

@@ -22,6 +22,7 @@ from .lookalike import text_warnings
 from .terms import NAMED as TERM_NAMED, doc_warnings, term_warnings
 from .loader import Source, load_source, locate, variant_names
 from .model import (
+    FREE_AT,
     TRIGGER_LOCALS,
     Action,
     Cost,
@@ -893,7 +894,8 @@ class _Builder:
             self._offerable(free, free)
             return PhaseStep(str(spec["phase"]), sub, tuple(free),
                              self.expr(spec.get("free_actions_if"), "free_actions_if",
-                                       spec.pos_of("free_actions_if")), pos=pos)
+                                       spec.pos_of("free_actions_if")), pos=pos,
+                             free_at=self._free_at(spec))
         if kind == "repeat":
             return RepeatStep(self.expr(spec["repeat"], "repeat", spec.pos_of("repeat")),
                               str(spec["as"]) if "as" in spec else None, sub, name, pos=pos)
@@ -931,7 +933,20 @@ class _Builder:
                          tuple(t.get("automa_actions") or ()),
                          self.expr(t.get("until_round"), "until_round", t.pos_of("until_round")),
                          bool(t.get("free_after_last", False)), order_list,
-                         bool(t.get("free_turn", False)), pos=pos)
+                         bool(t.get("free_turn", False)), pos=pos, free_at=self._free_at(t))
+
+    def _free_at(self, spec: YMap) -> str:
+        """`free_actions_at:` of a turns step or a phase: when its free actions are offered."""
+        if "free_actions_at" not in spec:
+            return FREE_AT[0]
+        at = spec["free_actions_at"]
+        if at not in FREE_AT:
+            raise SchemaError(f"free_actions_at must be {' or '.join(FREE_AT)}, not {at!r}",
+                              spec.pos_of("free_actions_at"))
+        if not spec.get("free_actions"):
+            raise ResolveError("free_actions_at says when free actions are offered, but this step "
+                               "has no free_actions", spec.key_pos["free_actions_at"])
+        return str(at)
 
     def _offerable(self, names, node):
         """Actions a step offers to players must exist and take no arguments."""

@@ -1876,7 +1876,7 @@ class _Compiler:
             return do_step
         if isinstance(s, PhaseStep):
             body, name = self.steps(s.steps, scope), s.name
-            free = s.free_actions
+            free, any_time = s.free_actions, s.free_at == "any_time"
             free_if = self.ex(s.free_if, scope) if s.free_if is not None else None
 
             def phase(c: Ctx):
@@ -1886,7 +1886,7 @@ class _Compiler:
                     outer = state["phase"]
                     window = bool(free) and (free_if is None or bool(free_if(c)))
                     if window:
-                        eng.windows.append(("all", free))
+                        eng.windows.append(("all", free, any_time))
                 else:
                     outer, window = at
                 eng.frames.append([outer, window])
@@ -1981,6 +1981,7 @@ class _Compiler:
         step = -1 if s.order == "counterclockwise" else 1
         actions, free, until, var, pos = s.actions, s.free_actions, s.until, s.var, s.pos
         automa_actions, free_after, free_turn = s.automa_actions, s.free_after_last, s.free_turn
+        any_time = s.free_at == "any_time"
         order_list = self.ex(s.order_list, scope) if s.order_list is not None else None
         until_round = self.ex(s.until_round, scope) if s.until_round is not None else None
         why = str(pos)
@@ -2037,7 +2038,8 @@ class _Compiler:
                         limit = _per_turn(per_turn(c), per_turn_pos) if per_turn is not None \
                             else None
                         acted = yield from eng.take_turn(tc, actions, free, limit, passed, why,
-                                                         automa_actions, free_after, free_turn)
+                                                         automa_actions, free_after, free_turn,
+                                                         any_time)
                         if until_cond is not None and until_cond(c):
                             break
                         if acted > 0:

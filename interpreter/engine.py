@@ -28,7 +28,7 @@ from .compile import (_MISSING, Compiled, Ctx, EndGame, EndTurn, PassTurn, limit
                       need_items, plain_value)
 from .decisions import ActionOption, Decision, label
 from .generated import program
-from .rehearsal import rehearse
+from .rehearsal import CLOSED as _CLOSED, rehearse
 
 DEFAULT_STEP_BUDGET = 10_000_000  # per game: loop passes, turns, actions, values gone through
 MAX_DECISIONS = 20_000  # a game asking for more never ends: stop before its log fills memory
@@ -131,7 +131,14 @@ class Engine:
         self.limit = step_budget  # the budget or the end of the unasked stretch, whichever is less
         self.turns_taken = 0  # turns of `turns` steps, for the length of a game
         self.depth = 0
+        # Free-action windows, innermost last: (who, actions, any_time); who is a seat (a turn's),
+        # "all" (a phase's) or None (closes every window: a free action, a forced trigger).
         self.windows: list = []
+        # The rules being carried out (actions, rule text, triggers), one flag each: true while it
+        # is half done, false while it is at a `do` (its last action finished, the next not
+        # begun); `busy` counts the true ones. With none, a decision is between actions.
+        self.acting: list[bool] = []
+        self.busy = 0
         self.events: list = []
         self.choices: list[int] = []
         self.choosers: list[int] = []  # who made each choice
@@ -899,7 +906,9 @@ class Engine:
             self.state["fired"].append(once_key)
         forced = event in _EVENTS
         if forced:  # what such a trigger asks is forced: no free actions beside it
-            self.windows.append((None, ()))
+            self.windows.append(_CLOSED)
+        self.acting.append(True)  # a trigger is resolved entirely, like an action
+        self.busy += 1
         try:
             if self.record:
                 self.events.append({"event": "trigger", "trigger": trig.name,
@@ -909,19 +918,23 @@ class Engine:
                 yield from self.flush(tc)
         finally:
             self.depth -= 1
+            if self.acting.pop():
+                self.busy -= 1
             if forced:
                 self.windows.pop()
 
     def free_window(self, player: int) -> tuple:
         """The free actions open to `player` at a decision now: the innermost window that applies
-        (a turn's window is its player's; a phase's is every human's; a forced trigger closes all)."""
+        (a turn's window is its player's; a phase's is every human's; a forced trigger closes all).
+        A window's free actions are offered between actions (no rule half done: `busy` is 0),
+        or at any time when it says so (`free_actions_at: any_time`)."""
         if player >= self.humans:
             return ()
-        for who, free in self.windows[::-1]:  # innermost first
+        for who, free, any_time in self.windows[::-1]:  # innermost first
             if who is None:
                 return ()
             if (who == player or who == "all") and free:
-                return free
+                return free if any_time or not self.busy else ()
         return ()
 
     def ask(self, player: int, kind: str, options: list, why: str, remake, secret: bool = False,
@@ -1055,7 +1068,7 @@ class Engine:
         """A free action, during which no free action is offered: they do not nest (one that
         asks something would otherwise be offered again inside itself, and could take effect
         twice on the same choice)."""
-        self.windows.append((None, ()))
+        self.windows.append(_CLOSED)
         try:
             yield from self.run_action(option, player)
         finally:
@@ -1068,20 +1081,26 @@ class Engine:
             ac.v.update(option.args)
         if ca.limits:
             self.count_use(ca, player)
-        if ca.before:
-            yield from self._fire(ca.before, "before_action", ca.name, ac)
+        self.acting.append(True)  # under way until its after-triggers are done
+        self.busy += 1
         try:
-            yield from ca.effect(ac)
-        except EndTurn:
+            if ca.before:
+                yield from self._fire(ca.before, "before_action", ca.name, ac)
+            try:
+                yield from ca.effect(ac)
+            except EndTurn:
+                if self.pending or self.watching:
+                    yield from self.flush(ac)
+                if ca.after:
+                    yield from self._fire(ca.after, "after_action", ca.name, ac)
+                raise
             if self.pending or self.watching:
                 yield from self.flush(ac)
             if ca.after:
                 yield from self._fire(ca.after, "after_action", ca.name, ac)
-            raise
-        if self.pending or self.watching:
-            yield from self.flush(ac)
-        if ca.after:
-            yield from self._fire(ca.after, "after_action", ca.name, ac)
+        finally:
+            if self.acting.pop():
+                self.busy -= 1
 
     def _run_plain(self, ca, option: ActionOption, player: int) -> None:
         """run_action for an action whose effect and triggers never ask anything: plain calls."""
@@ -1142,10 +1161,13 @@ class Engine:
             raise RuleError(f"`do {name}` nested more than {self.max_depth} deep: does an action "
                             "do itself, directly or through others?", pos)
         self.depth += 1
+        mid = self._at_do()
         try:
             return (yield from self._do_action(name, player, pos, optional, args or None))
         finally:
             self.depth -= 1
+            if mid:
+                self._done_do()
 
     def _do_action(self, name: str, player: int, pos, optional: bool, args):
         """`do NAME`: the rules say to do it, so it is not rehearsed (if it fails half way, the
@@ -1202,6 +1224,7 @@ class Engine:
             raise RuleError(f"`do` nested more than {self.max_depth} deep: does an action do "
                             "itself, directly or through others?", pos)
         self.depth += 1
+        mid = self._at_do()
         try:
             c = Ctx(self.state, player, {}, self)
             if value is None and not mode:  # no effect (a null cell): nothing to do, not a failure
@@ -1221,6 +1244,23 @@ class Engine:
             return (yield from self._do_any_of(c, values, args, pos))
         finally:
             self.depth -= 1
+            if mid:
+                self._done_do()
+
+    def _at_do(self) -> bool:
+        """A `do` statement begins: the rule carrying it out (if any, and half done) is now at a
+        boundary between actions until the `do` is over. Returns whether it was half done."""
+        acting = self.acting
+        if acting and acting[-1]:
+            acting[-1] = False
+            self.busy -= 1
+            return True
+        return False
+
+    def _done_do(self) -> None:
+        """The `do` is over (its nested rules are over too): its rule is half done again."""
+        self.acting[-1] = True
+        self.busy += 1
 
     def _options_of(self, c: Ctx, values: list, args: dict, pos) -> list:
         return [o for v in values for o in self.value_options(c, v, args or None, pos)]
@@ -1274,16 +1314,24 @@ class Engine:
                 raise RuleError(f"this rule text reads {name!r}: give it with `do ... with {name} "
                                 "= ...`", rule.rule.pos)
         rc = Ctx(self.state, player, dict(given), self)
-        yield from rule.effect(rc)
-        if self.pending or self.watching:
-            yield from self.flush(rc)
+        self.acting.append(True)
+        self.busy += 1
+        try:
+            yield from rule.effect(rc)
+            if self.pending or self.watching:
+                yield from self.flush(rc)
+        finally:
+            if self.acting.pop():
+                self.busy -= 1
 
     def take_turn(self, tc: Ctx, actions, free, limit, passed: list, why: str, automa_actions=(),
-                  free_after: bool = False, free_turn: bool = False):
+                  free_after: bool = False, free_turn: bool = False, any_time: bool = False):
         """One player's turn; returns how many actions they took: 0 if they ended it without one,
         -1 if nothing at all was legal. With `free_after`, the turn's free actions are still
         offered after its last main action, beside `end turn`; with `free_turn`, `end turn` is
-        offered as soon as a free action was taken (free actions may be the whole turn)."""
+        offered as soon as a free action was taken (free actions may be the whole turn). The free
+        actions are offered at the turn's choice of an action and, inside actions, between them;
+        with `any_time`, at every decision of the turn's player."""
         player = tc.you
         if player >= self.humans and automa_actions:
             actions, free = automa_actions, ()
@@ -1293,7 +1341,7 @@ class Engine:
             yield from self.fire("before_turn", None, tc)
         done = taken = 0
         self.turns_taken += 1
-        self.windows.append((player, free))
+        self.windows.append((player, free, any_time))
         only_free = False
         try:
             while True:

@@ -33,6 +33,7 @@ from .compile import _MISSING, EndGame, EndTurn
 
 REHEARSAL_RUNS = 64
 MAX_NESTING = 2
+CLOSED = (None, (), False)  # a free-action window that closes them all (Engine.windows)
 
 def rehearse(eng, run: Callable[..., Any], *args) -> bool:
     """Can the generator made by `run(*args)` run to its end on this game? The game is unchanged
@@ -49,7 +50,7 @@ def rehearse(eng, run: Callable[..., Any], *args) -> bool:
             if runs:
                 _restore(eng, saved, charged=True)
                 eng.record = False
-                eng.windows.append((None, ()))
+                eng.windows.append(CLOSED)
             runs += 1
             if _run(run(*args), list(paths.pop()), paths):
                 return True
@@ -75,7 +76,7 @@ def _begin(eng) -> tuple:
     eng.rng_marks.append(None)
     eng.rehearsing += 1
     eng.record = False
-    eng.windows.append((None, ()))  # no free actions inside a rehearsal
+    eng.windows.append(CLOSED)  # no free actions inside a rehearsal
     return saved
 
 
@@ -117,7 +118,7 @@ def _save(eng) -> tuple:
               s["turn"]["player"], list(s["turn"]["passed"]), s["phase"])
     return (counts, len(eng.field_undo), len(eng.place_undo), len(eng.events), eng.record,
             eng.steps, eng.turns_taken, eng.depth, list(eng.windows), list(eng.pending),
-            list(eng.pending_now), eng.secret_mark)
+            list(eng.pending_now), eng.secret_mark, list(eng.acting), eng.busy)
 
 
 def _restore(eng, saved: tuple, charged: bool = False) -> None:
@@ -125,7 +126,7 @@ def _restore(eng, saved: tuple, charged: bool = False) -> None:
     copying out of what was saved so that it serves again for the next run. With `charged`, the
     steps taken stay counted (a rehearsal's work is the game's)."""
     (counts, undo, places, events, eng.record, steps, eng.turns_taken, eng.depth, windows,
-     pending, pending_now, eng.secret_mark) = saved
+     pending, pending_now, eng.secret_mark, acting, eng.busy) = saved
     if not charged:
         eng.steps = steps
     s = eng.state
@@ -152,6 +153,7 @@ def _restore(eng, saved: tuple, charged: bool = False) -> None:
         eng.rng.setstate(eng.rng_marks[-1])
     del eng.events[events:]
     eng.windows[:] = windows
+    eng.acting[:] = acting
     eng.pending[:] = pending
     eng.pending_now[:] = pending_now
 

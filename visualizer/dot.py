@@ -325,6 +325,16 @@ class _Builder:
 
     def phase(self, step: PhaseStep, where: Cluster) -> _Seg:
         c = self.cluster(where, "phase", self.w.term(step.name), C_PHASE, name=step.name)
+        if step.free_actions:  # its free actions, and when: under the phase's name
+            w = self.w
+            names = ", ".join(w.term(a) for a in step.free_actions)
+            free = w.ui("phase_free_any_time" if step.free_at == "any_time" else
+                        "phase_free_between", names)
+            if step.free_if is not None:
+                free += " (" + w.ui("phase_free_if", self.text.expr(step.free_if)) + ")"
+            lines = "".join(f'<BR ALIGN="LEFT"/><FONT POINT-SIZE="10">{h(line)}</FONT>'
+                            for line in wrap(free, 48, 3))
+            c.attrs["label"] = f"<<B>{h(w.term(step.name))}</B>{lines}>"
         seg = self.body(step.steps, c)
         self.d.phases.append((step, c.id))
         self.d.step_ids.append((step, c.id))
@@ -428,6 +438,8 @@ class _Builder:
             lines = wrap(w.ui("order_list", self.text.expr(step.order_list)), 34, 3)
         if step.per_turn is not None:
             lines.append(w.ui("per_turn", shorten(self.text.expr(step.per_turn), 20)))
+        if step.free_actions:
+            lines.append(w.ui("free_any_time" if step.free_at == "any_time" else "free_between"))
         if getattr(step, "free_after_last", False) and step.free_actions:
             lines.append(w.ui("free_after_last"))
         if getattr(step, "free_turn", False) and step.free_actions:

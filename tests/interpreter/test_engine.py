@@ -377,7 +377,9 @@ def test_a_players_view_does_not_contain_others_pending_picks(load):
     assert e.view(1)["zones"]["played@0"] == []
 
 
-def test_free_actions_at_turn_and_nested_choices(load):
+def test_free_actions_any_time_at_turn_and_nested_choices(load):
+    """`free_actions_at: any_time` (New Eden FR l.168 « à tout moment de ton tour »): offered
+    at the turn's choice and inside its action's own choices."""
     game = load("""
         game: g
         players: 2
@@ -397,6 +399,7 @@ def test_free_actions_at_turn_and_nested_choices(load):
           - turns:
               actions: [main]
               free_actions: [extra]
+              free_actions_at: any_time
               until: one_round
         scoring:
           score: x + bonus
@@ -902,6 +905,7 @@ def test_free_actions_do_not_nest(load):
           - turns:
               actions: [work]
               free_actions: [complete, tidy]
+              free_actions_at: any_time
               per_turn: 2
               until: one_round
         scoring:
@@ -916,7 +920,7 @@ def test_free_actions_do_not_nest(load):
     assert e.state["players"][0]["notoriety"] == 3
     assert d.labels == ["work", "complete contract#0.2", "tidy"]
     d = e.choose_label("work")
-    assert d.labels == ["1", "2", "complete contract#0.2", "tidy"]  # inside a main action: offered
+    assert d.labels == ["1", "2", "complete contract#0.2", "tidy"]  # inside a main action: any time
 
 
 AS_SOON_AS = """

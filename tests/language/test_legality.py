@@ -93,7 +93,8 @@ zones:
 items:
   token: {count: TOKENS, zone: tokens}
 flow:
-  - turns: {first: 0, actions: [pick], free_actions: [burn], per_turn: 1, until: one_round}
+  - turns: {first: 0, actions: [pick], free_actions: [burn], free_actions_at: any_time, per_turn: 1,
+            until: one_round}
 actions:
   pick:
     effect: |
@@ -206,7 +207,8 @@ items:
 formulas:
   budget(): coins
 flow:
-  - turns: {first: 0, actions: [pick], free_actions: [spend], per_turn: 1, until: one_round}
+  - turns: {first: 0, actions: [pick], free_actions: [spend], free_actions_at: any_time, per_turn: 1,
+            until: one_round}
 actions:
   pick:
     effect: |

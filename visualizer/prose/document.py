@@ -238,7 +238,8 @@ class Explanation:
                 lines = [Line(depth, self._s(self._fill("PhaseStep", "phase",
                                                         name=say.term(step.name))))]
                 if step.free_actions:
-                    form = "free" if step.free_if is None else "free_if"
+                    form = "free" if step.free_at == "any_time" else "between"
+                    form += "" if step.free_if is None else "_if"
                     lines.append(Line(depth + 1, self._s(self._fill(
                         "PhaseStep", form, actions=self._actions(step.free_actions),
                         cond=say.condition(step.free_if)))))
@@ -287,7 +288,8 @@ class Explanation:
             lines.append(self._s(self._fill("TurnsStep", "actions",
                                             actions=self._actions(t.actions))))
         if t.free_actions:
-            lines.append(self._s(self._fill("TurnsStep", "free",
+            form = "free" if t.free_at == "any_time" else "between"
+            lines.append(self._s(self._fill("TurnsStep", form,
                                             actions=self._actions(t.free_actions))))
         for flag in ("free_after_last", "free_turn"):
             if getattr(t, flag):

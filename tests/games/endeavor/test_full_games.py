@@ -63,3 +63,11 @@ def test_full_game_greedy_two_players():
 def test_full_games_more_seeds(variant, players, agents):
     for seed in range(10, 13):
         finished(play_checked(variant, players, seed, agents), players, 7 if variant == "solo" else 6)
+
+
+def test_a_dive_token_spent_inside_a_discover_no_longer_stops_the_game():
+    """The game of `meeplang simulate endeavor-deep-sea --players 3 -n 200` that stopped (game
+    177): a Sonar dive token spent at a Discover's draw filled the space that Discover needed
+    ("cannot keep 1 of the 2 drawn"). Free actions wait until the action is resolved (FR
+    l.336-337), so the game ends."""
+    finished(play_checked(None, 3, 469835129697, "random"), 3)

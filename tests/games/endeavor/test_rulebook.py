@@ -4,6 +4,8 @@ data of components.yaml stands in and the test checks the mechanism. Positions a
 moving components (helpers.put and friends), never by doing a rule's work."""
 from __future__ import annotations
 
+import pytest
+
 from .helpers import (disc_to, finish, formula, item, labels, lay, me, one, play, preset, put,
                       recruit_into_team, refresh, start, sub_to, to_turns, zone)
 
@@ -154,6 +156,7 @@ def test_rulebook_e7_single_action_reef_diver_dives():
     e = turn_start()
     n = len(zone(e, "transit@0"))
     diver = activate(e, "reef_diver")
+    play(e, first(e, "dive"))
     assert len(zone(e, "transit@0")) == n - 1 and any(
         item(e, d)["spec"] == diver for d in zone(e, "activation_spaces@0"))
     assert len(zone(e, "dive_tokens@0")) == 1 and len(zone(e, "dive_stack[star_of_the_seas]")) == 3
@@ -249,7 +252,7 @@ def test_rulebook_e12_arrival_bonus_of_the_destination_only():
     me(e)["ingenuity"] = 4
     research = me(e)["research"]
     activate(e, "pilot")
-    play(e, f"voyage {one(e, 'hydrothermal_vents')}")      # through the Ruins (+1 research there)
+    play(e, first(e, "travel"), f"voyage {one(e, 'hydrothermal_vents')}")      # through the Ruins (+1 research there)
     assert me(e)["ingenuity"] == 5 and me(e)["research"] == research
 
 
@@ -267,12 +270,12 @@ def test_rulebook_e13_sonar_track_choice_leftmost_free_space():
     sub_to(e, 0, "calm_waters")
     yellow = disc_to(e, 1, "sonar_track[calm_right]", "sonar")   # Yellow on the right track's space 1
     activate(e, "lab_assistant")                                  # "Sonar"
-    assert sorted(labels(e)) == ["sonar calm_left", "sonar calm_right"]
+    assert sorted(labels(e)) == ["skip", "sonar calm_left", "sonar calm_right"]   # or not (FR l.339)
     research = me(e)["research"]
     play(e, "sonar calm_right")
     assert zone(e, "sonar_track[calm_right]")[0] == yellow        # the disc goes on space 2 ...
     assert zone(e, "sonar_track[calm_right]")[1].startswith("disc#0.")
-    assert e.decision.kind == "draw pile" and me(e)["research"] == research   # ... and Discovers
+    assert labels(e) == ["discover", "skip"] and me(e)["research"] == research   # ... and may Discover
 
 
 def discover_position(e):
@@ -287,7 +290,7 @@ def test_rulebook_e14_discover_draw_two_keep_one_place_below():
     put(e, one(e, "atoll"), "pile[1]", top=True)                  # the Atoll and the Ruins on top
     put(e, one(e, "sunken_ruins"), "pile[2]", top=True)
     discover_position(e)
-    play(e, "sonar calm_right")
+    play(e, "sonar calm_right", "discover")
     assert labels(e) == ["pile[1]", "pile[2]"]                   # levels 1-2 have room
     play(e, "pile[1]", "pile[2]")                                 # the Atoll and the Ruins
     ruins, atoll = one(e, "sunken_ruins"), one(e, "atoll")
@@ -302,6 +305,23 @@ def test_rulebook_e14_discover_draw_two_keep_one_place_below():
     assert me(e)["research"] == research + 2                      # its discovery bonus (sample)
 
 
+def test_a_dive_token_waits_until_the_discover_is_resolved():
+    """FR l.336-337 « résoudre complètement chaque action avant de passer à la suivante », l.594-596
+    tokens « avant et/ou après avoir activé un spécialiste, ou même entre les actions qu'il vous
+    offre »: a Sonar dive token is not offered while a Discover draws, keeps and places its tile
+    (its own Discover could take the space this one needs); it is once the Sonar is done."""
+    e = turn_start()
+    token = top_token(e, "star_of_the_seas", "sonar", 2)
+    put(e, token, "dive_tokens@0")
+    discover_position(e)
+    assert f"spend_dive_token {token}" in labels(e)               # activated, its action not begun
+    play(e, "sonar calm_right", "discover")
+    while e.decision.kind != "action":                            # the draw, the keep, the space
+        assert f"spend_dive_token {token}" not in labels(e), e.decision.kind
+        play(e, labels(e)[0])
+    assert f"spend_dive_token {token}" in labels(e)               # after the action: free again
+
+
 def test_rulebook_e15_discover_falls_back_to_the_shallowest_open_level():
     e = turn_start()
     for col, name in zip((1, 2, 5, 6), ("atoll", "lagoon", "reef_edge", "shallows")):
@@ -311,7 +331,7 @@ def test_rulebook_e15_discover_falls_back_to_the_shallowest_open_level():
     for x in list(zone(e, "pile[2]")):
         put(e, x, "tile_box")                                     # no level-2 tile left
     discover_position(e)
-    play(e, "sonar calm_right")
+    play(e, "sonar calm_right", "discover")
     assert labels(e) == ["pile[3]"]                               # the shallowest one only
 
 
@@ -342,7 +362,7 @@ def test_rulebook_e16_discover_when_the_play_area_is_complete():
             put(e, x, "tile_box")
     discover_position(e)
     research = me(e)["research"]
-    play(e, "sonar calm_right")
+    play(e, "sonar calm_right", "discover")
     assert me(e)["research"] == research + 1                      # the fixed reward (sample)
     assert e.decision.kind == "action"                            # nothing drawn
 
@@ -352,6 +372,7 @@ def test_rulebook_e17_dive_then_spend_for_research_or_travel_or_keep_one():
     e = turn_start()
     token = top_token(e, "star_of_the_seas", "travel", 3)
     activate(e, "reef_diver")
+    play(e, first(e, "dive"))
     assert zone(e, "dive_tokens@0") == [token]
     assert sorted(labels(e)) == ["end turn", f"spend_dive_token {token}"]
     play(e, f"spend_dive_token {token}")
@@ -367,7 +388,7 @@ def test_rulebook_e17_a_second_token_must_be_spent_at_the_end_of_the_turn():
     put(e, kept, "dive_tokens@0")
     found = top_token(e, "star_of_the_seas", "travel", 3)
     activate(e, "reef_diver")
-    play(e, "end turn")
+    play(e, first(e, "dive"), "end turn")
     assert e.decision.player == 0 and sorted(labels(e)) == sorted([kept, found])
     play(e, found, "research")
     assert zone(e, "dive_tokens@0") == [kept]
@@ -417,7 +438,7 @@ def test_rulebook_e21_conservation_pays_the_site_cost():
     play(e, "conservation lagoon_c1")
     assert me(e)["research"] == 1                                  # cost 2
     assert [item(e, d)["owner"] for d in zone(e, "site[lagoon_c1]")] == [0]
-    assert offered(e) == ["place_impact"]                         # its reward: 1 impact
+    assert offered(e) == ["place_impact", "skip"]                 # its reward: 1 impact, or not
     play(e, "place_impact a1")
     assert len(formula(e, "impact_tokens_played(you)")) == placed + 1
 
@@ -461,6 +482,75 @@ def test_rulebook_e23_promotion_flips_and_returns_the_disc_to_the_reserve():
     assert me(e)["ingenuity"] == ingenuity + 1                    # its promotion reward (sample)
 
 
+# ---------------------------------------------------------------- declining (FR l.339-340, 348-349)
+def journal_on_display(e, name: str) -> str:
+    j = one(e, name)
+    if j not in zone(e, "display"):
+        put(e, zone(e, "display")[0], "journal_deck", top=True)
+        put(e, j, "display")
+    return j
+
+
+@pytest.mark.parametrize("name, action", [("pilot", "travel"), ("reef_diver", "dive"),
+                                          ("lab_assistant", "sonar"),
+                                          ("archivist", "publication")])
+def test_a_specialist_may_be_activated_without_doing_its_action(name, action):
+    """FR l.339-340 « Vous pouvez activer un spécialiste sans pour autant accomplir la ou les
+    actions qu'il vous offre »: the single-action Juniors too (their icon is a « may »)."""
+    e = turn_start()
+    me(e)["research"] = 4                                         # a Publication can be paid
+    journal_on_display(e, "effective_teaching_of_ecosystem_risks")
+    tokens = len(zone(e, "dive_stack[star_of_the_seas]"))
+    s = activate(e, name)
+    assert offered(e) == sorted([action, "skip"])
+    play(e, "skip")
+    assert any(item(e, d)["spec"] == s for d in zone(e, "activation_spaces@0"))   # activated
+    assert len(zone(e, "dive_stack[star_of_the_seas]")) == tokens and me(e)["research"] == 4
+    assert zone(e, "dive_tokens@0") == [] and zone(e, "journals@0") == []
+
+
+def test_rulebook_e25_the_impact_reward_may_be_declined():
+    """FR l.348-349 « Les récompenses et actions ne sont jamais obligatoires ; vous êtes libre
+    d'y renoncer »: the Impact token of the zone's after-dive effect."""
+    e = turn_start()
+    lay(e, "sunken_ruins", 2, 4)
+    sub_to(e, 0, "sunken_ruins")
+    put(e, zone(e, "token_supply")[0], "dive_stack[sunken_ruins]")
+    activate(e, "reef_diver")
+    play(e, first(e, "dive"))
+    assert offered(e) == ["place_impact", "skip"]
+    play(e, "skip")
+    assert formula(e, "impact_tokens_played(you)") == []
+
+
+def test_the_promotion_of_a_journal_may_be_declined():
+    """FR l.348-349: a journal's promotion (« You ») is a reward the publisher may decline."""
+    e = turn_start()
+    letters = journal_on_display(e, "ocean_letters")
+    pilot = recruit_into_team(e, 0, "pilot")                      # a Junior to promote
+    me(e)["research"] = 4
+    activate(e, "archivist")
+    play(e, "publication star_p2")                                # its icon: risk
+    if e.decision.kind == "choose j":
+        play(e, letters)
+    assert zone(e, "journals@0") == [letters]
+    assert offered(e) == ["promote", "skip"]
+    play(e, "skip")
+    assert not item(e, pilot)["promoted"]
+
+
+def test_a_sonar_spaces_discover_may_be_declined():
+    """FR l.348-349: the Discover a sonar space gives is a reward: nothing is drawn if declined."""
+    e = turn_start()
+    discover_position(e)
+    piles = {level: list(zone(e, f"pile[{level}]")) for level in range(1, 6)}
+    play(e, "sonar calm_right")
+    assert offered(e) == ["discover", "skip"]
+    play(e, "skip")
+    assert e.decision.kind == "action"
+    assert {level: list(zone(e, f"pile[{level}]")) for level in range(1, 6)} == piles
+
+
 # ---------------------------------------------------------------- connections (FR l.560-585)
 def test_rulebook_e24_connections_pay_the_active_player_first_then_clockwise():
     e = turn_start()
@@ -496,6 +586,7 @@ def sonar_on_the_reef_edge(space_1_taken: bool):
     before = [me(e, p)["research"] for p in range(3)]
     start = len(e.events)
     activate(e, "lab_assistant")                                  # the zone's only track
+    play(e, first(e, "sonar"))
     gained = [me(e, p)["research"] - before[p] for p in range(3)]
     paid = [ev["player"] for ev in e.events[start:] if ev.get("trigger") == "connection_established"]
     return gained, paid
@@ -520,8 +611,9 @@ def test_rulebook_e25_after_dive_here_one_impact():
     sub_to(e, 0, "sunken_ruins")
     put(e, zone(e, "token_supply")[0], "dive_stack[sunken_ruins]")
     activate(e, "reef_diver")
+    play(e, first(e, "dive"))
     assert len(zone(e, "dive_tokens@0")) == 1
-    assert offered(e) == ["place_impact"]                        # the zone's action effect
+    assert offered(e) == ["place_impact", "skip"]                # the zone's action effect
     play(e, "place_impact a1")
     assert len(formula(e, "impact_tokens_played(you)")) == 1
 
@@ -538,7 +630,7 @@ def test_rulebook_e26_special_space_lets_you_conserve_again_here():
     activate(e, "marine_warden")                                 # "Dive Conservation"
     play(e, "conservation ruins_c2")                             # cost 2
     assert me(e)["research"] == 0
-    while offered(e) == ["place_impact"]:                        # its reward, the c1-c2 line's
+    while "place_impact" in offered(e):                        # its reward, the c1-c2 line's
         play(e, labels(e)[0])
     research = me(e)["research"]
     # the special space: another Conservation in this zone (only ruins_c3 is left), or not
@@ -558,7 +650,7 @@ def test_rulebook_e26_without_the_special_space_one_conservation():
     me(e)["research"] = 2
     activate(e, "marine_warden")
     play(e, "conservation ruins_c2")
-    while offered(e) == ["place_impact"]:
+    while "place_impact" in offered(e):
         play(e, labels(e)[0])
     assert not any(x.startswith("conserve_again_here") for x in labels(e))
 
@@ -747,4 +839,4 @@ def test_the_first_time_on_an_extra_submersible_space_launches_one():
 def test_past_the_end_of_a_track_back_to_the_impact_space_and_one_impact():
     e, _ = promote_the_pilot(7)                                   # the last space, + 1
     assert me(e)["ingenuity"] == 5                                # back to the Impact space
-    assert offered(e) == ["place_impact"]                         # ... and 1 impact
+    assert offered(e) == ["place_impact", "skip"]                 # ... and 1 impact (a « may »)

@@ -2,8 +2,8 @@
 author's variant (FR l.487), the advanced Sponsor sides (FR l.369-413)."""
 from __future__ import annotations
 
-from .helpers import (cubes, diver, empty_out, item, labels, me, place_diver, play, refresh, roles,
-                      sponsor_at, start, types, use, zone)
+from .helpers import (cubes, dive_with_key, diver, empty_out, item, labels, me, place_diver, play,
+                      refresh, roles, sponsor_at, start, types, use, zone)
 
 
 def spy_copies_the_fuels_expert(variant=None):
@@ -139,3 +139,31 @@ def test_sponsor_4_is_not_offered_without_2_credits():
     refresh(e)
     play(e, "take_turn key#0.3", "3")
     assert labels(e) == ["0", "1"]
+
+
+def test_a_contract_drawn_by_the_spy_is_completed_only_once_kept():
+    """FR l.481 « piocher 4 cartes Contrat. Choisissez une carte [...] et remettez sous la pioche
+    les autres »: the draw is one action, resolved entirely. A contract among the four cannot be
+    completed while the player chooses which one to keep (it would score and then be kept, or a
+    second one kept); once the kept card is in hand, it can be, before the ascent (FR l.299)."""
+    e = start()
+    place_diver(e, "spy", 2)
+    empty_out(e, "public")
+    for level in range(1, 6):
+        empty_out(e, f"dig[{level}]@0")
+    cubes(e, "dig[3]@0", "metal")
+    dive_with_key(e, 2)
+    deck = zone(e, "deck")[:]                            # (the public row refilled from it)
+    for c in deck[:4]:
+        item(e, c).update(needs=["metal"], groups=[], points=2, credit=0, battery=0)
+    for c in zone(e, "public"):
+        item(e, c).update(needs=["technology"] * 3, groups=[])   # none of them can be completed
+    play(e, "spy_contracts")
+    assert sorted(labels(e)) == sorted(deck[:4])         # only the four: nothing free inside
+    play(e, deck[1])
+    assert "complete_contract 3" in labels(e)            # kept: it may be completed now
+    play(e, "complete_contract 3", deck[1])
+    play(e, labels(e)[0])                                # the metal
+    assert me(e)["notoriety"] == 2 and deck[1] in zone(e, "contract_discard")
+    assert zone(e, "hand@0") == []
+    assert sorted(zone(e, "deck")[-3:]) == sorted([deck[0], deck[2], deck[3]])
