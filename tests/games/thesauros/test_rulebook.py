@@ -873,3 +873,27 @@ def test_rulebook_zodiacs_that_cross_exchange_items_and_meeples():
         assert [item(e, t)["name"] for t in zone(e, f"aboard[{item(e, other)['slot']}]")] == ["mask"]
         assert zone(e, f"crew[{item(e, mover)['slot']}]") == ["meeple#0.4"]
         assert zone(e, f"crew[{item(e, other)['slot']}]") == ["meeple#0.1"]
+
+
+@pytest.mark.parametrize("order", [("0.2", "0.1", "0.3"), ("0.2", "0.3", "0.1")])
+def test_rulebook_one_boss_trains_one_worker_a_quadrimester(order):
+    """FR l.484, 494: with its Boss in the line, the player's "1er ouvrier de base" learns from it,
+    the hat put on just before the first of the two acts. Red's line 2 is worker, Boss, worker
+    (or worker, worker, Boss) at 3 players, 2 hats of Zone 2 left: the first worker is hatted;
+    the second is not, once the first has acted and left the line."""
+    e = start(3)
+    drive(e, at("action"), budget=RICH)
+    lines = _line_up(e, {0: [(m, "2") for m in order], 1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")],
+                         2: [("2.1", "6"), ("2.2", "6"), ("2.3", "6")]})
+    drive(e, lambda e: e.decision.kind != "action" and "put_hat" in labels(e), answer=lines)
+    assert e.decision.player == 0 and zone(e, "line[2]") == [f"meeple#{m}" for m in order]
+    play(e, "put_hat")
+    assert item(e, f"meeple#{order[0]}")["hat"] is not None
+    offered = []
+    while zone(e, "line[2]"):
+        offered.append("put_hat" in labels(e))
+        play(e, "skip")                               # no action taken in Zone 2
+    assert offered == [False] * 3
+    assert item(e, f"meeple#{order[1]}")["hat"] is None and item(e, f"meeple#{order[2]}")["hat"] is None
+    assert len(formula(e, "hats_left(2)")) == 1
+
