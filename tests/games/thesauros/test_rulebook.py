@@ -897,3 +897,15 @@ def test_rulebook_one_boss_trains_one_worker_a_quadrimester(order):
     assert item(e, f"meeple#{order[1]}")["hat"] is None and item(e, f"meeple#{order[2]}")["hat"] is None
     assert len(formula(e, "hats_left(2)")) == 1
 
+
+def test_rulebook_a_q1_recruit_cannot_join_zone_4():
+    """FR l.520: the recruit goes on a free space of a line "sauf zones 1, 5 et 10. Il sera donc
+    activé dès ce tour"; Zone 4 is skipped in Q1 (EN l.696), so in Q1 its line is not offered to
+    a recruit, who would otherwise stand there until Q2."""
+    e = start(2)
+    drive(e, at("action"), budget={"hr": 30, "rd": 0, "ge": 0, "me": 0})
+    drive(e, lambda e: e.decision.kind == "may one of" and "recruit" in labels(e),
+          answer=_line_up(e, {0: [("0.1", "1"), ("0.2", "6"), ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    play(e, "recruit", "skip")
+    assert labels(e) == ["2", "3", "6", "7", "8", "9"]
