@@ -909,3 +909,23 @@ def test_rulebook_a_q1_recruit_cannot_join_zone_4():
                               1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
     play(e, "recruit", "skip")
     assert labels(e) == ["2", "3", "6", "7", "8", "9"]
+
+
+def test_rulebook_a_shark_that_fled_is_not_faced_again_by_the_second_treasure():
+    """FR l.790: a shark not killed "est considéré en fuite provisoire jusqu'à ce que votre
+    plongeur soit remonté à bord" (EN l.1334, 1339: it "disappears until the end of your turn").
+    The Boss with a Harpoon and a Tank (sample tile t10, column 3: a shark, then $5 and $7)
+    faces the shark once on the way to the $5, and not again on the way on down to the $7."""
+    fled = 0
+    for seed in range(6):
+        e = start(2, seed=seed)
+        drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 10})
+        _at_sea(e, 0, 1, ["harpoon", "tank"], tile="t10")
+        shark, first, second = (_cell(e, "t10", 3, r) for r in (1, 2, 3))
+        _to_zone_5(e, "0.1")
+        rolls = len([ev for ev in e.events if ev["event"] == "roll"])
+        play(e, f"dive {first}", f"second_treasure {second}")
+        assert zone(e, "treasures@0") == [first, second]
+        assert len([ev for ev in e.events if ev["event"] == "roll"]) == rolls + 1
+        fled += shark not in zone(e, "cold_room@0")
+    assert fled > 0
