@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import (accounts, at, counter, drive, formula, in_quadrimester, item, labels, me, play, start,
-                      supply, zone)
+from .helpers import (accounts, at, counter, drive, formula, in_quadrimester, item, labels, me, play, put,
+                      start, supply, zone)
 from .test_lawless import do_trick, hire
 from .test_rulebook import _line_up
 from .test_solo import _open_every_room_in, solo
@@ -244,3 +244,89 @@ def test_lawless_one_double_action_tile_of_three_is_used_at_a_time():
     drive(e, lambda e: e.decision.kind == "may put_double_tile" and e.decision.player == seat)
     play(e, "put_double_tile")
     assert me(e, seat)["double_tiles"] == 2
+
+
+def _q1_lines(e, budget, mine, until, theirs=(("1.1", "6"), ("1.2", "6"), ("1.3", "6"))):
+    """Q1 at 2 players: the budget, then Red's meeples `mine` and Blue's `theirs` to their lines;
+    stops at Red's first decision offering `until`."""
+    drive(e, at("action"), budget=budget)
+    return drive(e, lambda e: e.decision.player == 0 and any(x.split()[0] == until for x in labels(e)),
+                 answer=_line_up(e, {0: list(mine), 1: list(theirs)}))
+
+
+def test_only_the_boss_recruits_for_2_less():
+    """FR l.516 (EN l.528): "Seul le boss bénéficie d'une réduction de 2$ à l'embauche d'un
+    ouvrier": Red's Boss on the 1st space of Zone 1 pays the space's cost less $2, Red's worker
+    on the 2nd pays its cost in full, from HR (costs read from the sample `recruit_costs`)."""
+    e = _q1_lines(start(2), {"hr": 30, "rd": 0, "ge": 0, "me": 0}, [("0.1", "1"), ("0.2", "1"), ("0.3", "6")],
+                  "recruit")
+    cost = formula(e, "recruit_costs")
+    paid = []
+    for _ in range(2):
+        hr = accounts(e)["hr"]
+        recruit_into_zone_6(e)
+        paid.append(hr - accounts(e)["hr"])
+    assert paid == [cost[1] - 2, cost[2]]
+
+
+def test_only_the_boss_advertises_for_2_less():
+    """FR l.979 (EN l.1004): "Seul le boss bénéficie d'une réduction de -2$": Red's Boss then Red's
+    worker advertise in Zone 9, paying the space's cost (sample `ad_costs`) less $2, then in
+    full, from GE."""
+    e = _q1_lines(start(2), {"hr": 20, "rd": 0, "ge": 20, "me": 0}, [("0.1", "9"), ("0.2", "9"), ("0.3", "6")],
+                  "advertise")
+    cost = formula(e, "ad_costs")
+    paid = []
+    for _ in range(2):
+        ge = accounts(e)["ge"]
+        play(e, "advertise")
+        paid.append(ge - accounts(e)["ge"])
+    assert paid == [cost[1] - 2, cost[2]]
+
+
+@pytest.mark.parametrize("hat", [True, False])
+def test_the_boss_and_a_sw8_sell_to_the_museum_for_2_more(hat):
+    """FR l.969 (EN l.990): "Le boss et les ouvriers "OS n°8" bénéficient d'un gain supplémentaire
+    de 2$ sur la vente au musée de chaque trésor": Red's worker (hatted #8 by the Boss behind
+    it, or not) then Red's Boss each sell a treasure into the storeroom; each earns its value,
+    +$2 for the SW#8 and the Boss."""
+    e = start(2)
+    treasures = [x for x in zone(e, "seabed") if not item(e, x)["shark"]][:2]
+    for x in treasures:
+        put(e, x, "treasures@0")
+    e = _q1_lines(e, {"hr": 20, "rd": 0, "ge": 0, "me": 0}, [("0.2", "8"), ("0.1", "8"), ("0.3", "6")],
+                  "put_hat")
+    play(e, "put_hat" if hat else "skip")
+    earned = []
+    for x in treasures:
+        rd = accounts(e)["rd"]
+        play(e, f"sell_treasure {x}", "0", "rd")     # into the storeroom, the money into R&D
+        earned.append(accounts(e)["rd"] - rd - item(e, x)["value"])
+    assert earned == [2 if hat else 0, 2] and zone(e, "storeroom") == treasures
+
+
+def test_a_sponsorship_is_paid_from_general_expenses():
+    """FR l.389 (EN l.380): the GE account "finance [...] la location de salles au musée (zone 8)":
+    Red's Boss sponsors a room, paying its cost less $2 from GE; no other account pays (HR
+    then pays the quadrimester's salaries, $2 for each of the 2 workers)."""
+    e = _q1_lines(start(2), {"hr": 10, "rd": 10, "ge": 10, "me": 10}, [("0.1", "8"), ("0.2", "6"), ("0.3", "6")],
+                  "sponsor")
+    before = accounts(e)
+    play(e, "sponsor 2")
+    cost = formula(e, "rooms[2].cost")
+    assert accounts(e) == dict(before, ge=10 - (cost - 2), hr=before["hr"] - 2 * 2)
+
+
+def test_a_sw57_looks_at_2_island_tiles_and_keeps_1():
+    """FR l.911 (EN l.931): "L'avantage du boss ou d'un "OS n°5/7" est de pouvoir choisir
+    secrètement une tuile parmi 2 regardées": Red's worker, hatted #5/7 by the Boss behind it in
+    Zone 7, goes to the island and keeps one of the top 2 tiles."""
+    e = _q1_lines(start(2), {"hr": 20, "rd": 0, "ge": 0, "me": 0}, [("0.2", "7"), ("0.1", "7"), ("0.3", "6")],
+                  "put_hat")
+    play(e, "put_hat")
+    island = list(zone(e, "island"))
+    play(e, "lagoon_trip")
+    play(e, labels(e)[0], "island", *["skip"] * len(supply(e, 0)))  # no item loaded
+    assert e.decision.kind == "keep kept" and labels(e) == island[:2]
+    play(e, island[1])
+    assert zone(e, "island") == island[2:] + island[:1]
