@@ -330,3 +330,17 @@ def test_a_sw57_looks_at_2_island_tiles_and_keeps_1():
     assert e.decision.kind == "keep kept" and labels(e) == island[:2]
     play(e, island[1])
     assert zone(e, "island") == island[2:] + island[:1]
+
+
+def test_no_recruit_once_the_3_are_recruited():
+    """FR l.509 (EN l.520): "3 sont disponibles pour chaque joueur": once Red's 3 recruitable
+    workers are in its rest area, Red's Boss in Zone 1 has no action (and loses 1 RP)."""
+    e = start(2)
+    for x in list(zone(e, "recruits@0")):
+        put(e, x, "rest@0")
+    drive(e, at("action"), budget={"hr": 30, "rd": 0, "ge": 0, "me": 0})
+    drive(e, lambda e: e.decision.player == 0 and e.decision.kind == "may one of",
+          answer=_line_up(e, {0: [("0.1", "1")] + [(f"0.{n}", "6") for n in range(2, 7)],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    assert "fish_mussels" in labels(e) and zone(e, "line[1]") == []     # Zone 1 is over:
+    assert me(e, 0)["rp"] == 10 - 1 and "meeple#0.1" in zone(e, "rest@0")  # the Boss did not act
