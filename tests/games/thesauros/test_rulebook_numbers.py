@@ -66,7 +66,7 @@ def test_the_turn_order_is_scored_at_the_end_of_years_1_and_2():
 def test_the_double_action_tile_gives_one_second_action_once():
     """EN l.440-442 (FR l.443, 538): the tile placed under a meeple lets it "play a 2nd action in
     the same Zone"; "This single-use token" then goes to the box. Red recruits twice in Q1 (the
-    2nd brings the tile), puts it under its first meeple of Q2: 5 meeples fish 6 times in Q2,
+    2nd brings the tile, kept in the rest area), puts it under its first meeple of Q2: 5 meeples fish 6 times in Q2,
     5 in Q3, and the tile is never offered again."""
     e = start(2)
     drive(e, at("action"), budget={"hr": 30, "rd": 0, "ge": 0, "me": 0})
@@ -80,12 +80,12 @@ def test_the_double_action_tile_gives_one_second_action_once():
         d = e.decision
         if d.player == 0 and d.kind == "may put_double_tile":
             offered.append(counter(e, "quad"))
-            return "put_double_tile"
+            return "put_double_tile" if counter(e, "quad") > 1 else "skip"   # kept in Q1 (FR l.532)
         if d.player == 0 and "fish_mussels" in d.labels:
             fished[counter(e, "quad")] += 1
         return None
     drive(e, in_quadrimester(4), answer=answer)
-    assert offered == [2] and fished == {1: 3, 2: 6, 3: 5}
+    assert offered == [1, 2] and fished == {1: 3, 2: 6, 3: 5}
     assert me(e, 0)["double_tiles"] == 0
 
 
@@ -330,6 +330,28 @@ def test_a_sw57_looks_at_2_island_tiles_and_keeps_1():
     assert e.decision.kind == "keep kept" and labels(e) == island[:2]
     play(e, island[1])
     assert zone(e, "island") == island[2:] + island[:1]
+
+
+@pytest.mark.parametrize("at_once", [True, False])
+def test_the_2nd_recruit_may_take_its_double_action_tile_at_once(at_once):
+    """FR l.527-532 (EN l.539-541): the 2nd recruit's Double Action tile goes "soit immédiatement
+    sous ce meeple que vous venez de recruter [...] soit dans la salle de repos": Red's Boss and
+    worker recruit in Q1, both recruits into Zone 6; the 2nd is offered its tile at once, and
+    with it fishes twice in Q1 (4 fishings for Red), else the tile waits in the rest area."""
+    e = start(2)
+    drive(e, at("action"), budget={"hr": 30, "rd": 0, "ge": 0, "me": 0})
+    lines = {0: [("0.1", "1"), ("0.2", "1"), ("0.3", "6")], 1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}
+    drive(e, lambda e: e.decision.kind == "may one of" and "recruit" in labels(e), answer=_line_up(e, lines))
+    recruit_into_zone_6(e)
+    assert e.decision.kind != "may put_double_tile"
+    recruit_into_zone_6(e)
+    assert e.decision.player == 0 and e.decision.kind == "may put_double_tile"
+    play(e, "put_double_tile" if at_once else "skip")
+    fished = []
+    drive(e, in_quadrimester(2), answer=lambda e: fished.append(e.decision.player) if (
+        "fish_mussels" in labels(e)) else None)
+    assert fished.count(0) == (4 if at_once else 3)
+    assert me(e, 0)["double_tiles"] == (0 if at_once else 1)
 
 
 def test_no_recruit_once_the_3_are_recruited():
