@@ -29,7 +29,8 @@ def start(players: int = 4, seed: int = 0, variant: str | None = None) -> Engine
 
 # ------------------------------------------------------------------ reading the state
 def accounts(e: Engine, seat: int = 0) -> dict:
-    return {a: me(e, seat)[f"accounts[{a}]"] for a in ACCOUNTS}
+    """The seat's accounts by key (the solo game has no Slush Fund)."""
+    return {a: me(e, seat)[f"accounts[{a}]"] for a in ACCOUNTS if f"accounts[{a}]" in me(e, seat)}
 
 
 def counter(e: Engine, name: str):

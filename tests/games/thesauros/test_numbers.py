@@ -2,7 +2,11 @@
 plays (or reads) the rule holding it: change the number in tables.yaml and its test fails."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+
+from meeplang.dsl.mutation import game_mutants
 
 from .helpers import accounts, at, counter, drive, formula, item, items_of, labels, me, play, put, start, zone
 from .test_rulebook import _at_sea, _line_up, _posting, _to_zone_5
@@ -136,3 +140,23 @@ def test_the_game_ends_after_the_salaries_of_q9():
     drive(e, lambda e: False)
     assert e.result is not None and counter(e, "quad") == 9
     assert zone(e, "zodiac_store") == ["meeple#0.2"]
+
+
+def test_the_board_values_lost_with_the_images_are_labelled_sample():
+    """Values no rulebook line gives are listed under `sample:` (README, "Sample data"), so the
+    mutation harness leaves them out and an owner of the game replaces them: the Flea Market's
+    10 spaces, Zone 9's 5 spaces (Zone 6's 3 are FR l.853: $1, $2, 1 RP), the $2 compensation
+    on the 1/2-player board (EN l.350 gives the 3-4 player side's $2/$4/$6) and solo's 5 cube
+    spaces in Zone 2 (FR l.1604 counts them, the images placed them)."""
+    found = game_mutants(Path(__file__).parents[3] / "games" / "thesauros")
+
+    def whats(mutants, file, key):
+        return {m.what for m in mutants if m.file.name == file
+                and m.file.read_text(encoding="utf-8").split("\n")[m.line - 1].lstrip().startswith(key)}
+    sample, live = found.sample, found.live
+    assert whats(sample, "tables.yaml", "price_spaces:") and not whats(live, "tables.yaml", "price_spaces:")
+    assert "5 -> 6" in whats(sample, "tables.yaml", "track_end:")
+    assert "3 -> 4" in whats(live, "tables.yaml", "track_end:")
+    assert whats(sample, "tables.yaml", "2: [0, 2]") and not whats(live, "tables.yaml", "2: [0, 2]")
+    assert "2 -> 3" in whats(live, "tables.yaml", "4: [0, 2, 4, 6]")
+    assert whats(sample, "solo.yaml", "virtual_spaces:") and not whats(live, "solo.yaml", "virtual_spaces:")

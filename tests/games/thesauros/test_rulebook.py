@@ -873,3 +873,59 @@ def test_rulebook_zodiacs_that_cross_exchange_items_and_meeples():
         assert [item(e, t)["name"] for t in zone(e, f"aboard[{item(e, other)['slot']}]")] == ["mask"]
         assert zone(e, f"crew[{item(e, mover)['slot']}]") == ["meeple#0.4"]
         assert zone(e, f"crew[{item(e, other)['slot']}]") == ["meeple#0.1"]
+
+
+@pytest.mark.parametrize("order", [("0.2", "0.1", "0.3"), ("0.2", "0.3", "0.1")])
+def test_rulebook_one_boss_trains_one_worker_a_quadrimester(order):
+    """FR l.484, 494: with its Boss in the line, the player's "1er ouvrier de base" learns from it,
+    the hat put on just before the first of the two acts. Red's line 2 is worker, Boss, worker
+    (or worker, worker, Boss) at 3 players, 2 hats of Zone 2 left: the first worker is hatted;
+    the second is not, once the first has acted and left the line."""
+    e = start(3)
+    drive(e, at("action"), budget=RICH)
+    lines = _line_up(e, {0: [(m, "2") for m in order], 1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")],
+                         2: [("2.1", "6"), ("2.2", "6"), ("2.3", "6")]})
+    drive(e, lambda e: e.decision.kind != "action" and "put_hat" in labels(e), answer=lines)
+    assert e.decision.player == 0 and zone(e, "line[2]") == [f"meeple#{m}" for m in order]
+    play(e, "put_hat")
+    assert item(e, f"meeple#{order[0]}")["hat"] is not None
+    offered = []
+    while zone(e, "line[2]"):
+        offered.append("put_hat" in labels(e))
+        play(e, "skip")                               # no action taken in Zone 2
+    assert offered == [False] * 3
+    assert item(e, f"meeple#{order[1]}")["hat"] is None and item(e, f"meeple#{order[2]}")["hat"] is None
+    assert len(formula(e, "hats_left(2)")) == 1
+
+
+def test_rulebook_a_q1_recruit_cannot_join_zone_4():
+    """FR l.520: the recruit goes on a free space of a line "sauf zones 1, 5 et 10. Il sera donc
+    activé dès ce tour"; Zone 4 is skipped in Q1 (EN l.696), so in Q1 its line is not offered to
+    a recruit, who would otherwise stand there until Q2."""
+    e = start(2)
+    drive(e, at("action"), budget={"hr": 30, "rd": 0, "ge": 0, "me": 0})
+    drive(e, lambda e: e.decision.kind == "may one of" and "recruit" in labels(e),
+          answer=_line_up(e, {0: [("0.1", "1"), ("0.2", "6"), ("0.3", "6")],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    play(e, "recruit", "skip")
+    assert labels(e) == ["2", "3", "6", "7", "8", "9"]
+
+
+def test_rulebook_a_shark_that_fled_is_not_faced_again_by_the_second_treasure():
+    """FR l.790: a shark not killed "est considéré en fuite provisoire jusqu'à ce que votre
+    plongeur soit remonté à bord" (EN l.1334, 1339: it "disappears until the end of your turn").
+    The Boss with a Harpoon and a Tank (sample tile t10, column 3: a shark, then $5 and $7)
+    faces the shark once on the way to the $5, and not again on the way on down to the $7."""
+    fled = 0
+    for seed in range(6):
+        e = start(2, seed=seed)
+        drive(e, in_quadrimester(2), budget={"hr": 20, "rd": 0, "ge": 0, "me": 10})
+        _at_sea(e, 0, 1, ["harpoon", "tank"], tile="t10")
+        shark, first, second = (_cell(e, "t10", 3, r) for r in (1, 2, 3))
+        _to_zone_5(e, "0.1")
+        rolls = len([ev for ev in e.events if ev["event"] == "roll"])
+        play(e, f"dive {first}", f"second_treasure {second}")
+        assert zone(e, "treasures@0") == [first, second]
+        assert len([ev for ev in e.events if ev["event"] == "roll"]) == rolls + 1
+        fled += shark not in zone(e, "cold_room@0")
+    assert fled > 0

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import (accounts, at, counter, drive, formula, in_quadrimester, item, labels, me, play, start,
-                      supply, zone)
+from .helpers import (accounts, at, counter, drive, formula, in_quadrimester, item, labels, me, play, put,
+                      start, supply, zone)
 from .test_lawless import do_trick, hire
 from .test_rulebook import _line_up
 from .test_solo import _open_every_room_in, solo
@@ -66,7 +66,7 @@ def test_the_turn_order_is_scored_at_the_end_of_years_1_and_2():
 def test_the_double_action_tile_gives_one_second_action_once():
     """EN l.440-442 (FR l.443, 538): the tile placed under a meeple lets it "play a 2nd action in
     the same Zone"; "This single-use token" then goes to the box. Red recruits twice in Q1 (the
-    2nd brings the tile), puts it under its first meeple of Q2: 5 meeples fish 6 times in Q2,
+    2nd brings the tile, kept in the rest area), puts it under its first meeple of Q2: 5 meeples fish 6 times in Q2,
     5 in Q3, and the tile is never offered again."""
     e = start(2)
     drive(e, at("action"), budget={"hr": 30, "rd": 0, "ge": 0, "me": 0})
@@ -80,12 +80,12 @@ def test_the_double_action_tile_gives_one_second_action_once():
         d = e.decision
         if d.player == 0 and d.kind == "may put_double_tile":
             offered.append(counter(e, "quad"))
-            return "put_double_tile"
+            return "put_double_tile" if counter(e, "quad") > 1 else "skip"   # kept in Q1 (FR l.532)
         if d.player == 0 and "fish_mussels" in d.labels:
             fished[counter(e, "quad")] += 1
         return None
     drive(e, in_quadrimester(4), answer=answer)
-    assert offered == [2] and fished == {1: 3, 2: 6, 3: 5}
+    assert offered == [1, 2] and fished == {1: 3, 2: 6, 3: 5}
     assert me(e, 0)["double_tiles"] == 0
 
 
@@ -244,3 +244,125 @@ def test_lawless_one_double_action_tile_of_three_is_used_at_a_time():
     drive(e, lambda e: e.decision.kind == "may put_double_tile" and e.decision.player == seat)
     play(e, "put_double_tile")
     assert me(e, seat)["double_tiles"] == 2
+
+
+def _q1_lines(e, budget, mine, until, theirs=(("1.1", "6"), ("1.2", "6"), ("1.3", "6"))):
+    """Q1 at 2 players: the budget, then Red's meeples `mine` and Blue's `theirs` to their lines;
+    stops at Red's first decision offering `until`."""
+    drive(e, at("action"), budget=budget)
+    return drive(e, lambda e: e.decision.player == 0 and any(x.split()[0] == until for x in labels(e)),
+                 answer=_line_up(e, {0: list(mine), 1: list(theirs)}))
+
+
+def test_only_the_boss_recruits_for_2_less():
+    """FR l.516 (EN l.528): "Seul le boss bénéficie d'une réduction de 2$ à l'embauche d'un
+    ouvrier": Red's Boss on the 1st space of Zone 1 pays the space's cost less $2, Red's worker
+    on the 2nd pays its cost in full, from HR (costs read from the sample `recruit_costs`)."""
+    e = _q1_lines(start(2), {"hr": 30, "rd": 0, "ge": 0, "me": 0}, [("0.1", "1"), ("0.2", "1"), ("0.3", "6")],
+                  "recruit")
+    cost = formula(e, "recruit_costs")
+    paid = []
+    for _ in range(2):
+        hr = accounts(e)["hr"]
+        recruit_into_zone_6(e)
+        paid.append(hr - accounts(e)["hr"])
+    assert paid == [cost[1] - 2, cost[2]]
+
+
+def test_only_the_boss_advertises_for_2_less():
+    """FR l.979 (EN l.1004): "Seul le boss bénéficie d'une réduction de -2$": Red's Boss then Red's
+    worker advertise in Zone 9, paying the space's cost (sample `ad_costs`) less $2, then in
+    full, from GE."""
+    e = _q1_lines(start(2), {"hr": 20, "rd": 0, "ge": 20, "me": 0}, [("0.1", "9"), ("0.2", "9"), ("0.3", "6")],
+                  "advertise")
+    cost = formula(e, "ad_costs")
+    paid = []
+    for _ in range(2):
+        ge = accounts(e)["ge"]
+        play(e, "advertise")
+        paid.append(ge - accounts(e)["ge"])
+    assert paid == [cost[1] - 2, cost[2]]
+
+
+@pytest.mark.parametrize("hat", [True, False])
+def test_the_boss_and_a_sw8_sell_to_the_museum_for_2_more(hat):
+    """FR l.969 (EN l.990): "Le boss et les ouvriers "OS n°8" bénéficient d'un gain supplémentaire
+    de 2$ sur la vente au musée de chaque trésor": Red's worker (hatted #8 by the Boss behind
+    it, or not) then Red's Boss each sell a treasure into the storeroom; each earns its value,
+    +$2 for the SW#8 and the Boss."""
+    e = start(2)
+    treasures = [x for x in zone(e, "seabed") if not item(e, x)["shark"]][:2]
+    for x in treasures:
+        put(e, x, "treasures@0")
+    e = _q1_lines(e, {"hr": 20, "rd": 0, "ge": 0, "me": 0}, [("0.2", "8"), ("0.1", "8"), ("0.3", "6")],
+                  "put_hat")
+    play(e, "put_hat" if hat else "skip")
+    earned = []
+    for x in treasures:
+        rd = accounts(e)["rd"]
+        play(e, f"sell_treasure {x}", "0", "rd")     # into the storeroom, the money into R&D
+        earned.append(accounts(e)["rd"] - rd - item(e, x)["value"])
+    assert earned == [2 if hat else 0, 2] and zone(e, "storeroom") == treasures
+
+
+def test_a_sponsorship_is_paid_from_general_expenses():
+    """FR l.389 (EN l.380): the GE account "finance [...] la location de salles au musée (zone 8)":
+    Red's Boss sponsors a room, paying its cost less $2 from GE; no other account pays (HR
+    then pays the quadrimester's salaries, $2 for each of the 2 workers)."""
+    e = _q1_lines(start(2), {"hr": 10, "rd": 10, "ge": 10, "me": 10}, [("0.1", "8"), ("0.2", "6"), ("0.3", "6")],
+                  "sponsor")
+    before = accounts(e)
+    play(e, "sponsor 2")
+    cost = formula(e, "rooms[2].cost")
+    assert accounts(e) == dict(before, ge=10 - (cost - 2), hr=before["hr"] - 2 * 2)
+
+
+def test_a_sw57_looks_at_2_island_tiles_and_keeps_1():
+    """FR l.911 (EN l.931): "L'avantage du boss ou d'un "OS n°5/7" est de pouvoir choisir
+    secrètement une tuile parmi 2 regardées": Red's worker, hatted #5/7 by the Boss behind it in
+    Zone 7, goes to the island and keeps one of the top 2 tiles."""
+    e = _q1_lines(start(2), {"hr": 20, "rd": 0, "ge": 0, "me": 0}, [("0.2", "7"), ("0.1", "7"), ("0.3", "6")],
+                  "put_hat")
+    play(e, "put_hat")
+    island = list(zone(e, "island"))
+    play(e, "lagoon_trip")
+    play(e, labels(e)[0], "island", *["skip"] * len(supply(e, 0)))  # no item loaded
+    assert e.decision.kind == "keep kept" and labels(e) == island[:2]
+    play(e, island[1])
+    assert zone(e, "island") == island[2:] + island[:1]
+
+
+@pytest.mark.parametrize("at_once", [True, False])
+def test_the_2nd_recruit_may_take_its_double_action_tile_at_once(at_once):
+    """FR l.527-532 (EN l.539-541): the 2nd recruit's Double Action tile goes "soit immédiatement
+    sous ce meeple que vous venez de recruter [...] soit dans la salle de repos": Red's Boss and
+    worker recruit in Q1, both recruits into Zone 6; the 2nd is offered its tile at once, and
+    with it fishes twice in Q1 (4 fishings for Red), else the tile waits in the rest area."""
+    e = start(2)
+    drive(e, at("action"), budget={"hr": 30, "rd": 0, "ge": 0, "me": 0})
+    lines = {0: [("0.1", "1"), ("0.2", "1"), ("0.3", "6")], 1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}
+    drive(e, lambda e: e.decision.kind == "may one of" and "recruit" in labels(e), answer=_line_up(e, lines))
+    recruit_into_zone_6(e)
+    assert e.decision.kind != "may put_double_tile"
+    recruit_into_zone_6(e)
+    assert e.decision.player == 0 and e.decision.kind == "may put_double_tile"
+    play(e, "put_double_tile" if at_once else "skip")
+    fished = []
+    drive(e, in_quadrimester(2), answer=lambda e: fished.append(e.decision.player) if (
+        "fish_mussels" in labels(e)) else None)
+    assert fished.count(0) == (4 if at_once else 3)
+    assert me(e, 0)["double_tiles"] == (0 if at_once else 1)
+
+
+def test_no_recruit_once_the_3_are_recruited():
+    """FR l.509 (EN l.520): "3 sont disponibles pour chaque joueur": once Red's 3 recruitable
+    workers are in its rest area, Red's Boss in Zone 1 has no action (and loses 1 RP)."""
+    e = start(2)
+    for x in list(zone(e, "recruits@0")):
+        put(e, x, "rest@0")
+    drive(e, at("action"), budget={"hr": 30, "rd": 0, "ge": 0, "me": 0})
+    drive(e, lambda e: e.decision.player == 0 and e.decision.kind == "may one of",
+          answer=_line_up(e, {0: [("0.1", "1")] + [(f"0.{n}", "6") for n in range(2, 7)],
+                              1: [("1.1", "6"), ("1.2", "6"), ("1.3", "6")]}))
+    assert "fish_mussels" in labels(e) and zone(e, "line[1]") == []     # Zone 1 is over:
+    assert me(e, 0)["rp"] == 10 - 1 and "meeple#0.1" in zone(e, "rest@0")  # the Boss did not act

@@ -175,3 +175,16 @@ def test_solo_advertising_points_count_the_rp_of_zone_9():
     drive(e, lambda e: "advertise" in labels(e))
     play(e, "advertise")
     assert me(e, 0)["ad_points"] == 4
+
+
+def test_rulebook_solo_has_no_slush_fund():
+    """FR l.1596: the solo player takes the player's material "sauf le jeton Dessous de table et
+    la Caisse noire" (EN l.1605 "There is no black box"): the budget splits the $50 among HR, R&D, GE and ME (three amounts asked,
+    the rest into ME), and no money is hidden anywhere else."""
+    e = solo()
+    asked = []
+    while e.decision.kind == "choose amount":
+        asked.append(labels(e)[-1])
+        play(e, "10")
+    assert asked == ["50", "40", "30"]
+    assert accounts(e) == {"hr": 10, "rd": 10, "ge": 10, "me": 20}
