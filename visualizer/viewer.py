@@ -160,10 +160,11 @@ def shown_state(view: dict) -> dict:
 class _Say:
     """The page's words in one language, with the game's terms."""
 
-    def __init__(self, game, lang: str):
+    def __init__(self, game, lang: str, humans: int | None = None):
         self.w = Words(game, lang)
         self.game, self.lang = game, lang
         self.words = WORDS[lang]
+        self.humans = humans  # the seats agents play; the others are the automa's
 
     def __call__(self, key: str, *args) -> str:
         text = self.words[key]
@@ -175,8 +176,7 @@ class _Say:
     def seat(self, seat) -> str:
         if not isinstance(seat, int) or isinstance(seat, bool):
             return str(seat)
-        automa = self.game.automa
-        humans = getattr(self, "humans", None)
+        automa, humans = self.game.automa, self.humans
         if automa and humans is not None and seat >= humans:
             return f"{self.term(automa[0])} ({self('player', seat)})"
         return self("player", seat)
@@ -591,8 +591,7 @@ def build_data(path: str, lang: str = "en", seat=None, detail: str = "phases") -
     probe = game_log.engine_from_header(records[0][1], Pos(path, records[0][0], 1))
     game = probe.game
     viewers = _check_viewers(seat, probe.humans, path)
-    say = _Say(game, lang)
-    say.humans = probe.humans
+    say = _Say(game, lang, probe.humans)
     diagram = build_diagram(game, detail, lang, _changes(game))
     rec = _Recorder(game, viewers, say, diagram)
     engine = game_log.replay_records([r for _, r in records], path, [n for n, _ in records], rec)
@@ -661,8 +660,8 @@ def build_page(game, data: dict, svg_text: str) -> str:
                        for i, v in enumerate(data["viewers"]))
         view_select = (f'<label>{e(w["view_as"])} <select id="ml-viewer">{opts}</select></label>')
     else:
-        view_select = f'<span id="ml-viewer-label">{e(w["view_as"])}: ' \
-                      f'{e(data["viewers"][0]["label"])}</span>'
+        view_select = (f'<span id="ml-viewer-label">'
+                       f'{e(w["colon"].format(w["view_as"], data["viewers"][0]["label"]))}</span>')
     last = len(data["steps"]) - 1
     return f"""<!DOCTYPE html>
 <html lang="{e(data['lang'])}">

@@ -242,7 +242,7 @@ def test_view_default_name_lang_and_seat(goof_log, tmp_path, monkeypatch, capsys
     result = json.loads(capsys.readouterr().out)
     page = (tmp_path / f"{goof_log.stem}.html").read_text(encoding="utf-8")
     assert result == {"ok": True, "path": f"{goof_log.stem}.html"}
-    assert '<html lang="fr">' in page and "Relecture" in page and "Vue de: Joueur 0" in page
+    assert '<html lang="fr">' in page and "Relecture" in page and "Vue de : Joueur 0" in page
     assert "Enchères" in page and 'id="ml-viewer"' not in page
 
 
