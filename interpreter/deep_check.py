@@ -7,6 +7,7 @@ the bound.
 """
 from __future__ import annotations
 
+import json
 import random
 
 import attrs
@@ -18,7 +19,7 @@ from meeplang.dsl.resolve import load_game
 from . import invariants
 from .agents import make_agents
 from .engine import Engine
-from .log import FORMAT, load, log_lines, records_of_text, replay_records, save
+from .log import FORMAT, dumps_line, load, log_lines, records_of_text, replay_records, save
 from .simulation import game_seed
 
 

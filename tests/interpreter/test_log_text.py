@@ -37,7 +37,7 @@ def seps(write_game):
 
 
 def test_line_separators_in_texts_are_escaped_and_the_log_replays(seps, tmp_path, capsys):
-    assert main(["play", seps, "--log", "l.jsonl", "-o", "motto=a\u2028b\x85c"]) == 0
+    assert main(["play", seps, "--log", "l.jsonl", "--option", "motto=a\u2028b\x85c"]) == 0
     text = (tmp_path / "l.jsonl").read_text(encoding="utf-8")
     assert not any(c in text for c in BREAKS)
     assert len(text.splitlines()) == len(text.split("\n")) - 1  # any reader sees the same lines

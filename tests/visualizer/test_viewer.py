@@ -357,7 +357,7 @@ def test_texts_from_the_game_and_the_log_are_escaped(write_game, tmp_path, lang)
 def test_simulate_report_links_replays_of_its_first_games(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     folder = tmp_path / "rep"
-    assert main(["simulate", "goofspiel", "-n", "5", "--seed", "2", "-o", "num_cards=4",
+    assert main(["simulate", "goofspiel", "-n", "5", "--seed", "2", "--option", "num_cards=4",
                  "--report", str(folder)]) == 0
     rows = list(csv.DictReader((folder / "games.csv").open()))
     index = (folder / "index.html").read_text(encoding="utf-8")
