@@ -161,7 +161,23 @@ def load(generated: Generated, prog) -> dict:
     namespace["P"] = generated.positions
     namespace["S"] = [None] * len(generated.fallbacks)
     tree = verify(generated.source, frozenset(namespace))
-    code = compile(tree, "<meeplang generated>", "exec")
-    namespace["__builtins__"] = {}
-    exec(code, namespace)  # noqa: S102 - verified above; globals hold only the runtime
+    if lowered():  # Engine 3: its generators lowered to copyable routines (lowering.py)
+        from .lowering import HELPERS, _register_all, lower_source
+        source, _ = lower_source(generated.source, "<meeplang generated>")
+        code = compile(source, "<meeplang generated>", "exec")
+        _register_all(code)
+        namespace.update(HELPERS)
+        namespace["__builtins__"] = {"BaseException": BaseException, "StopIteration": StopIteration,
+                                     "GeneratorExit": GeneratorExit, "isinstance": isinstance,
+                                     "len": len, "next": next}
+    else:
+        code = compile(tree, "<meeplang generated>", "exec")
+        namespace["__builtins__"] = {}
+    exec(code, namespace)  # noqa: S102 - verified above (and lowered mechanically); globals hold only the runtime
     return namespace
+
+
+def lowered() -> bool:
+    """Does this process run the engine lowered to routines (MEEPLANG_LOWERED=1)?"""
+    import os
+    return os.environ.get("MEEPLANG_LOWERED", "") not in ("", "0")

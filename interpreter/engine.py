@@ -29,6 +29,8 @@ from .compile import (_MISSING, Compiled, Ctx, EndGame, EndTurn, PassTurn, limit
 from .decisions import ActionOption, Decision, label
 from .generated import program
 from .rehearsal import CLOSED as _CLOSED, rehearse
+from .copying import copy_engine
+from .lowering import Routine
 
 DEFAULT_STEP_BUDGET = 10_000_000  # per game: loop passes, turns, actions, values gone through
 MAX_DECISIONS = 20_000  # a game asking for more never ends: stop before its log fills memory
@@ -1406,6 +1408,8 @@ class Engine:
         then the choices made since replayed. A game keeps checkpoints once forked: the first
         copy replays the whole game, keeping them for it. With `record`, the copy's events
         begin where its replay began."""
+        if choices is None and type(self._gen) is Routine:  # lowered: where it stands is data
+            return copy_engine(self, record)
         made = self.choices if choices is None else choices
         e = Engine(self.game, self.humans, self.seed, self.options_given, self.budget,
                    self.max_depth, record=record)

@@ -1,0 +1,126 @@
+"""The lowered engine against the generator engine (Engine 3's differential test).
+
+    MEEPLANG_LOWERED=1 python -m meeplang.interpreter.lowered_check [--games N] [--seed S] [--only G]
+    python -m meeplang.interpreter.lowered_check --plain ...   (the same games, not lowered)
+
+For every bundled game, variant and player count it plays N games with random agents (a greedy
+seat too, whose lookahead copies games) and prints one line per game: the game, its seed and the
+SHA-256 of its log. Run once lowered and once plain, the two outputs must be equal: the same logs,
+byte for byte (tests/interpreter/test_lowered_engine.py compares them).
+
+Lowered, `--copies K` also copies each game at K random decisions (inner ones included) both by
+data (Engine.fork: interpreter/copying.py) and by replay (Engine.fork with the choices: the
+checkpoint and replay path), and checks that the two copies agree (state, random state, the
+decision and its options, the counters) and play on to the same end when given the same choices,
+while the game they were copied from is left as it was.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+
+from meeplang.dsl.loader import bundled_games, games_dir, variant_names
+
+from .copying import copyable
+from .log import log_lines
+from .simulation import game_seed, load_cached, play_game
+
+
+def configurations(only: list[str] | None, most_players: int | None):
+    for name in bundled_games():
+        for variant in [None, *variant_names(games_dir() / name)]:
+            full = name + (f":{variant}" if variant else "")
+            if only and full not in only and name not in only:
+                continue
+            game = load_cached(name, variant)
+            top = game.max_players if most_players is None else \
+                min(game.max_players, max(game.min_players, most_players))
+            for players in range(game.min_players, top + 1):
+                yield full, game, players
+
+
+def _fingerprint(e) -> tuple:
+    d = e.decision
+    return (json.dumps(e.state, sort_keys=True, default=str), e.rng.getstate(), e.steps,
+            e.turns_taken, e.depth, e.busy, list(e.acting), len(e.windows),
+            None if d is None else (d.player, d.kind, d.why, list(d.labels)))
+
+
+def check_copies(game, players: int, seed: int, copies: int) -> int:
+    """Copy a game at random decisions by data and by replay; both must agree and play on alike.
+    Returns how many copies were checked."""
+    from .engine import Engine
+    e = Engine(game, players, seed, record=False)
+    d = e.start()
+    rng = random.Random(seed)
+    length = 0
+    while d is not None and length < 4000:
+        d = e.choose(rng.randrange(len(d.options)))
+        length += 1
+    # the same game again, copied at `copies` random decisions along the way
+    marks = set(rng.sample(range(length), min(copies, length))) if length else set()
+    e = Engine(game, players, seed, record=False)
+    d = e.start()
+    rng = random.Random(seed)
+    checked = 0
+    for i in range(length):
+        if i in marks and d is not None:
+            before = _fingerprint(e)
+            if not copyable(e):
+                raise AssertionError("the engine is not lowered: run with MEEPLANG_LOWERED=1")
+            by_data = e.fork()
+            by_replay = e.fork(list(e.choices))
+            if _fingerprint(by_data) != _fingerprint(by_replay):
+                raise AssertionError(f"{game.name} seed {seed}: the copy at decision {i} differs "
+                                     "from the replayed one")
+            if _fingerprint(by_data) != before:
+                raise AssertionError(f"{game.name} seed {seed}: the copy at decision {i} is not "
+                                     "the game it was copied from")
+            play = random.Random(i)
+            for _ in range(60):  # play both on alike
+                if by_data.decision is None:
+                    break
+                k = play.randrange(len(by_data.decision.options))
+                by_data.choose(k)
+                by_replay.choose(k)
+                if _fingerprint(by_data) != _fingerprint(by_replay):
+                    raise AssertionError(f"{game.name} seed {seed}: copies made at decision {i} "
+                                         "part ways when played on")
+            if _fingerprint(e) != before:
+                raise AssertionError(f"{game.name} seed {seed}: playing a copy changed the game")
+            checked += 1
+        d = e.choose(rng.randrange(len(d.options)))
+    return checked
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m meeplang.interpreter.lowered_check")
+    ap.add_argument("--games", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only", action="append")
+    ap.add_argument("--most-players", type=int, default=None)
+    ap.add_argument("--copies", type=int, default=0)
+    ap.add_argument("--plain", action="store_true", help="expect the engine not lowered")
+    args = ap.parse_args(argv)
+    from .codecheck import lowered
+    if lowered() == args.plain:
+        print("MEEPLANG_LOWERED must be set unless --plain", file=sys.stderr)
+        return 2
+    for full, game, players in configurations(args.only, args.most_players):
+        for i in range(args.games):
+            seed = game_seed(args.seed, i)
+            agents = "greedy,random" if i % 2 and players > 1 else "random"
+            e = play_game(game, players, seed, agents)
+            digest = hashlib.sha256("\n".join(log_lines(e)).encode()).hexdigest()[:16]
+            print(f"{full} {players} {seed} {agents} {len(e.choices)} {digest}", flush=True)
+            if args.copies and not args.plain and i == 0:
+                n = check_copies(game, players, seed, args.copies)
+                print(f"{full} {players} {seed} copies checked: {n}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
