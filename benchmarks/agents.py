@@ -153,9 +153,19 @@ def copy_costs() -> None:
 
     print(f"  a rehearsal's save + restore      {_per_call(save_and_restore):10.0f} us")
     print(f"  the game, replayed from its start {_per_call(replayed, 3.0):10.0f} us")
-    e.fork()  # the game keeps checkpoints from now on (interpreter/checkpoint.py)
+    from meeplang.interpreter.copying import copyable
+
+    def by_replay():
+        return e.fork(list(e.choices))  # given the choices: the checkpoint and replay path
+
+    by_replay()  # the game keeps checkpoints from now on (interpreter/checkpoint.py)
     print(f"  the game, from its latest checkpoint (Engine.fork, {e.replay_length()} choices "
-          f"replayed) {_per_call(e.fork, 3.0):10.0f} us")
+          f"replayed) {_per_call(by_replay, 3.0):10.0f} us")
+    if copyable(e):  # MEEPLANG_LOWERED=1: where the rules stand is data (docs/design.md)
+        print(f"  the game, copied as data (Engine.fork, lowered engine) "
+              f"{_per_call(e.fork, 3.0):10.0f} us")
+    else:
+        print("  the game, copied as data: run with MEEPLANG_LOWERED=1")
     print(f"  a belief (fork + redraw)          "
           f"{_per_call(lambda: believed_game(e, d.player, rng), 3.0):10.0f} us")
 

@@ -36,6 +36,7 @@ COPIED = ("humans", "n", "seed", "trace", "changes", "trace_start",
 SHARED_ATTRS = ("game", "prog", "_hiding", "_kind_items", "opts", "options_given")
 PLAIN_LISTS = ("choices", "choosers")  # lists of whole numbers
 FRESH = {"checkpointing": False, "checkpoints": list}
+# `history` (the copies undo goes back to) is the game's own: a copy starts without
 
 
 def _share(*types_) -> None:
@@ -122,13 +123,14 @@ def copyable(eng) -> bool:
     return type(eng._gen) is Routine
 
 
-def copy_engine(eng, record: bool = False):
-    """An independent copy of the game `eng` at its current decision, made of data. Raises
-    NotCopyable if something on the chain is not data."""
+def copy_engine(eng, record: bool = False, into=None):
+    """An independent copy of the game `eng` at its current decision, made of data (`into`: an
+    engine object to make the copy in, for undo). Raises NotCopyable if something on the chain
+    is not data."""
     if not copyable(eng):
         raise NotCopyable("the engine is not lowered: where the rules stand is a generator")
     cls = type(eng)
-    e = cls.__new__(cls)
+    e = cls.__new__(cls) if into is None else into
     memo: dict = {id(eng): e}
     e.state = copy_state_into(eng.state, memo)
     for name in SHARED_ATTRS:
@@ -143,4 +145,5 @@ def copy_engine(eng, record: bool = False):
         setattr(e, name, fresh() if callable(fresh) else fresh)
     e.record = record
     e.events = copy_value(eng.events, memo) if record else []
+    e.history = None
     return e

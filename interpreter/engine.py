@@ -174,6 +174,8 @@ class Engine:
         self.resume: list | None = None
         self.checkpointing = False  # does this game keep checkpoints (once it has been forked)?
         self.checkpoints: list = []
+        # with undo kept (keep_undo): a copy of the game before each choice, the latest last
+        self.history: list | None = None
         self._hiding: dict = {}  # zone key -> by seat, does it hide its items from them?
         self._kind_items: dict = {}  # item kind -> its items (made once, at setup)
 
@@ -194,11 +196,33 @@ class Engine:
             raise RuleError(f"the game has asked for {self.max_decisions:,} decisions and is not "
                             "over: does it ever end? (stopped at the step that asks)",
                             pos_of(d.why))
+        if self.history is not None:  # a copy to go back to (undo)
+            self.history.append(copy_engine(self, self.record))
         self.choices.append(index)
         self.choosers.append(d.player)
         if self.record:
             self.events.append(self.decision_event(d, index))
         return self._advance(d.options[index])
+
+    def keep_undo(self) -> None:
+        """From now on, keep a copy of the game before each choice, so that `undo` can take
+        it back (the engine must run lowered: MEEPLANG_LOWERED=1)."""
+        if type(self._gen) is not Routine:
+            raise UsageError("undo needs the lowered engine (MEEPLANG_LOWERED=1): here where the "
+                             "rules stand is a Python generator, which cannot be copied")
+        if self.history is None:
+            self.history = []
+
+    def undo(self) -> Decision | None:
+        """Take back the last choice: the game is again as it was when that decision was
+        asked (its state, random state, log and where the rules stand)."""
+        if not self.history:
+            raise UsageError("there is no choice to undo" if self.history is not None else
+                             "undo is not kept for this game: call keep_undo() first")
+        history = self.history
+        copy_engine(history.pop(), self.record, into=self)
+        self.history = history
+        return self.decision
 
     @staticmethod
     def decision_event(d: Decision, index: int) -> dict:

@@ -11,8 +11,9 @@ byte for byte (tests/interpreter/test_lowered_engine.py compares them).
 Lowered, `--copies K` also copies each game at K random decisions (inner ones included) both by
 data (Engine.fork: interpreter/copying.py) and by replay (Engine.fork with the choices: the
 checkpoint and replay path), and checks that the two copies agree (state, random state, the
-decision and its options, the counters) and play on to the same end when given the same choices,
-while the game they were copied from is left as it was.
+decision and its options, the counters) and play on alike for 60 choices, while the game they
+were copied from is left as it was; then takes a choice back with `Engine.undo` (the game must be
+as it was) and makes it again (it must lead where it led).
 """
 from __future__ import annotations
 
@@ -67,7 +68,9 @@ def check_copies(game, players: int, seed: int, copies: int) -> int:
     rng = random.Random(seed)
     checked = 0
     for i in range(length):
-        if i in marks and d is not None:
+        if d is None:
+            break
+        if i in marks:
             before = _fingerprint(e)
             if not copyable(e):
                 raise AssertionError("the engine is not lowered: run with MEEPLANG_LOWERED=1")
@@ -91,6 +94,24 @@ def check_copies(game, players: int, seed: int, copies: int) -> int:
                                          "part ways when played on")
             if _fingerprint(e) != before:
                 raise AssertionError(f"{game.name} seed {seed}: playing a copy changed the game")
+            # undo: a choice taken back leaves the game as it was; made again, as it was after
+            if e.decision is not None:
+                e.keep_undo()
+                k = random.Random(-i).randrange(len(e.decision.options))
+                e.choose(k)
+                after = _fingerprint(e)
+                e.undo()
+                if _fingerprint(e) != before:
+                    raise AssertionError(f"{game.name} seed {seed}: undo at decision {i} does not "
+                                         "give back the game as it was")
+                e.choose(k)
+                if _fingerprint(e) != after:
+                    raise AssertionError(f"{game.name} seed {seed}: the choice made again after "
+                                         f"an undo at decision {i} leads elsewhere")
+                e.history = None
+                checked += 1
+                d = e.decision  # this decision's choice is made: the walk goes on from the next
+                continue
             checked += 1
         d = e.choose(rng.randrange(len(d.options)))
     return checked

@@ -65,15 +65,20 @@ DONE = _Done()  # what a step returns when its routine is over (its value in `Ro
 
 
 class Routine:
-    """A lowered generator: the step function, where it stands (`pc`: 0 not started, -1 over)
-    and its locals (once over: its return value). A step returns the value yielded, or DONE
-    when the routine returns: lowered callers test for DONE, the generator protocol
-    (`send`, `next`) raises StopIteration as a generator does."""
+    """A lowered generator: the step function, where it stands (`pc`: 0 not started, -1 over),
+    its locals (once over: its return value) and the routine it waits on in a `yield from`
+    (`child`). A step returns the value yielded, or DONE when the routine returns: lowered
+    callers test for DONE; the generator protocol (`send`, `next`, `throw`) raises
+    StopIteration as a generator does.
 
-    __slots__ = ("step", "pc", "L")
+    `send` is a trampoline: it goes down the `child` links to the innermost routine and steps
+    that one alone, then, when it is over, its caller with its value (or its exception): a
+    decision deep in an action costs one step, not one per routine on the way down."""
+
+    __slots__ = ("step", "pc", "L", "child")
 
     def __init__(self, step, locals_: list):
-        self.step, self.pc, self.L = step, 0, locals_
+        self.step, self.pc, self.L, self.child = step, 0, locals_, None
 
     def __iter__(self):
         return self
@@ -81,7 +86,7 @@ class Routine:
     def __next__(self):
         if self.pc < 0:
             raise StopIteration
-        y = self.step(self, None, None)
+        y = _drive(self, None, None)
         if y is DONE:
             raise StopIteration(self.L)
         return y
@@ -91,7 +96,7 @@ class Routine:
             raise StopIteration
         if self.pc == 0 and value is not None:
             raise TypeError("can't send non-None value to a just-started generator")
-        y = self.step(self, value, None)
+        y = _drive(self, value, None)
         if y is DONE:
             raise StopIteration(self.L)
         return y
@@ -101,7 +106,7 @@ class Routine:
         if self.pc <= 0:  # not started, or over: raised here, as a generator does
             self.pc, self.L = -1, None
             raise exc
-        y = self.step(self, None, exc)
+        y = _drive(self, None, exc)
         if y is DONE:
             raise StopIteration(self.L)
         return y
@@ -123,6 +128,26 @@ class Routine:
 
     def __repr__(self) -> str:
         return f"<Routine {self.step.__name__} at {self.pc}>"
+
+
+def _drive(top: Routine, value, exc):
+    """Run the chain of routines under `top` to its next pause: the innermost first."""
+    path = []
+    r = top
+    while r.child is not None:
+        path.append(r)
+        r = r.child
+    while True:
+        try:
+            y = r.step(r, value, exc)
+        except BaseException as raised:
+            if not path:
+                raise
+            r, value, exc = path.pop(), None, raised
+            continue
+        if y is not DONE or not path:
+            return y
+        r, value, exc = path.pop(), None, None
 
 
 # code object of a step or of a function nested in a lowered function -> the names of its free
@@ -214,6 +239,8 @@ def _copy_tuple(x: tuple, memo: dict) -> tuple:
 def _copy_routine(x: Routine, memo: dict) -> Routine:
     out = memo[id(x)] = Routine(x.step, None)  # type: ignore[arg-type]
     out.pc = x.pc
+    out.child = None if x.child is None else _copy_routine(x.child, memo) \
+        if id(x.child) not in memo else memo[id(x.child)]
     out.step = _copy_function(x.step, memo)
     out.L = copy_value(x.L, memo) if x.pc < 0 else _copy_list(x.L, memo)  # over: its value
     return out
@@ -541,6 +568,7 @@ class _Lowerer:
                 "        continue\n"
                 f"    _R.pc = {resume}\n"
                 "    _PACK_\n"
+                f"    _R.child = {sub}\n"
                 "    return _y\n"
                 f"{sub} = _iter_of({sub})\n"
                 "_sent = None\n"
@@ -554,18 +582,29 @@ class _Lowerer:
             pack = self.pack()
             code = (
                 f"if type({sub}) is _Routine:\n"
-                "    if _thrown is not None and isinstance(_thrown, GeneratorExit):\n"
+                f"    if {sub}.pc < 0:\n"  # over, driven by the trampoline (Routine.send)
+                "        if _thrown is not None:\n"
+                "            _t = _thrown\n"
+                "            _thrown = None\n"
+                "            _R.child = None\n"
+                "            raise _t\n"
+                "        _y = _DONE\n"
+                "    elif _thrown is not None and isinstance(_thrown, GeneratorExit):\n"
                 "        _t = _thrown\n"
                 "        _thrown = None\n"
+                "        _R.child = None\n"
                 f"        {sub}.close()\n"
                 "        raise _t\n"
-                f"    _y = {sub}.step({sub}, _sent, _thrown)\n"
-                "    _thrown = None\n"
+                "    else:\n"
+                f"        _y = {sub}.step({sub}, _sent, _thrown)\n"
+                "        _thrown = None\n"
                 "    if _y is _DONE:\n"
                 f"        {result} = {sub}.L\n"
                 f"        {sub} = None\n"
+                "        _R.child = None\n"
                 f"        _pc = {after}\n"
                 "        continue\n"
+                f"    _R.child = {sub}\n"
                 "else:\n"
                 "    try:\n"
                 "        if _thrown is not None:\n"
