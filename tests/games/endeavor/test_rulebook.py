@@ -123,6 +123,53 @@ def test_rulebook_e3_e4_recruitment_level_and_the_immediate_gain_counts_for_effo
     assert len(zone(e, "transit@1")) == transit + 3     # ... so 1b moves 3 discs (E4)
 
 
+def rank5_recruit(keep: dict[str, int]):
+    """Seat 1 at recruitment level 5 (sample: Reputation 7) about to recruit in round 1, the
+    rank-5 slots holding `keep` tiles each (the others put back in the box)."""
+    e = start(3)
+    me(e, 1)["reputation"] = 7
+    for k, n in keep.items():
+        for x in zone(e, f"stack[{k}]")[:len(zone(e, f"stack[{k}]")) - n]:
+            put(e, x, "specialist_box")
+    while e.decision.player != 1 or e.decision.kind != "do recruit":
+        play(e, "recover []" if e.decision.kind == "do recover" else labels(e)[0])
+    return e
+
+
+def available_rank5(e) -> list[str]:
+    return [zone(e, f"stack[{k}]")[0] for k in ("r5a", "r5b", "r5c") if zone(e, f"stack[{k}]")]   # tops
+
+
+def test_the_last_rank5_tile_of_a_slot_is_replaced_from_another_slot():
+    """FR l.254-256: "Si vous recrutez le dernier specialiste de rang 5 d'un emplacement,
+    deplacez une autre tuile de rang 5 du casier pour combler l'emplacement vacant de maniere a
+    ce qu'il y ait toujours trois specialistes de rang 5 disponibles"."""
+    e = rank5_recruit({"r5a": 1, "r5b": 1, "r5c": 3})
+    last = zone(e, "stack[r5a]")[0]
+    below = zone(e, "stack[r5c]")[1]                   # r5c's second tile, not yet available
+    assert below not in available_rank5(e) and last in available_rank5(e)
+    play(e, f"recruit {last}", "raise_any inspiration")   # its immediate gain (sample), then the slot
+    assert last in zone(e, "team@1")
+    assert [len(zone(e, f"stack[{k}]")) for k in ("r5a", "r5b", "r5c")] == [1, 1, 2]
+    assert len(available_rank5(e)) == 3 and below in available_rank5(e)   # three available
+
+
+def test_the_recruiter_picks_the_slot_that_fills_the_empty_one():
+    e = rank5_recruit({"r5a": 1, "r5b": 2, "r5c": 3})
+    play(e, f"recruit {zone(e, 'stack[r5a]')[0]}", "raise_any inspiration")
+    assert e.decision.player == 1 and sorted(labels(e)) == ["refill_rank5_slot r5b",
+                                                            "refill_rank5_slot r5c"]
+    play(e, "refill_rank5_slot r5b")
+    assert [len(zone(e, f"stack[{k}]")) for k in ("r5a", "r5b", "r5c")] == [1, 1, 3]
+
+
+def test_no_rank5_tile_left_to_move_leaves_the_slot_empty():
+    e = rank5_recruit({"r5a": 1, "r5b": 1, "r5c": 1})
+    play(e, f"recruit {zone(e, 'stack[r5a]')[0]}", "raise_any inspiration")
+    assert [len(zone(e, f"stack[{k}]")) for k in ("r5a", "r5b", "r5c")] == [0, 1, 1]
+    assert "refill" not in e.decision.kind and e.decision.player == 1     # on to 1b-1c
+
+
 def test_rulebook_e5_recovery_level_one_the_player_chooses():
     e = turn_start(2)
     tl = next(s for s in zone(e, "team@0") if item(e, s)["rank"] == 0)
