@@ -106,6 +106,24 @@ def test_four_starting_journals_are_displayed():
 
 
 # ---------------------------------------------------------------- Phase 1 (FR l.180-300)
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_wave_token_goes_to_the_left_each_round(players):
+    """FR l.877-879: "le joueur qui avait le pion Vague le passe a son voisin de gauche, qui
+    devient le nouveau premier joueur" (the left neighbour is the next seat clockwise; at 2
+    players left and right are the same seat, so 3-5 tell them apart)."""
+    e = start(players, rounds=players)
+    holders = []
+    while e.decision is not None:
+        wave = e.state["counters"]["wave"]
+        if not holders or holders[-1] != wave:             # a new round: Phase 1 from the holder
+            holders.append(wave)
+            assert e.decision.player == wave and e.state["phase"] == "preparation"
+        d = e.decision
+        play(e, next((t for t in ("pass_", "[]", "end turn", "stop", "skip") if t in d.labels),
+                     d.labels[0]) if "recover []" not in d.labels else "recover []")
+    assert holders == list(range(players))                 # 0, 1, 2, ...: each round, the left
+
+
 def test_rulebook_e3_e4_recruitment_level_and_the_immediate_gain_counts_for_effort():
     e = start(2)
     e.state["players"][1]["reputation"] = 2            # recruitment level 2 from round 2 on
@@ -309,6 +327,63 @@ def test_rulebook_e27_travel_from_the_vents_plus_one_tech_level():
     sub_to(e, 0, "hydrothermal_vents")
     me(e)["ingenuity"] = 4                                 # tech 3, +1 from the zone
     assert "brine_pool" in destinations(e) and "frozen_reef" in destinations(e)
+
+
+def journal_in_hand(e, name: str) -> str:
+    """Seat 0 holds the journal `name` (its action space free) and may use it now."""
+    j = one(e, name)
+    put(e, j, "journals@0")
+    refresh(e)
+    return j
+
+
+def test_travel_plus_goes_one_zone_further_or_deeper_not_two():
+    """FR l.719-722: "Faites une action Voyage en bénéficiant d'un niveau de technologie
+    supplémentaire (vous pouvez aller une zone plus loin ou plus profond que la normale)"."""
+    e = turn_start()
+    ocean_for_travel(e)
+    lay(e, "hadal_trench", 5, 3)                           # depth 5, under the Brine Pool
+    sub_to(e, 0, "kelp_forest")
+    me(e)["ingenuity"] = 4                                 # tech level 3 (sample table)
+    play(e, f"journal_action {journal_in_hand(e, 'tide_tables')}")
+    if any(x.startswith("travel_plus") for x in labels(e)):   # which submersible (one here)
+        play(e, first(e, "travel_plus"))
+    dest = sorted(item(e, x.split(" ")[1])["name"] for x in labels(e) if x.startswith("voyage"))
+    assert "frozen_reef" in dest                           # 4 steps: one zone further
+    assert "brine_pool" in dest                            # depth 4: one level deeper
+    assert "hadal_trench" not in dest                      # depth 5: two deeper
+    assert set(destinations(e)) < set(dest)                # and every plain Travel's zone
+
+
+def test_remote_conservation_on_a_site_at_the_depth_of_a_submersible():
+    """FR l.724-727: "Faites une action Conservation sur un site qui se trouve a la meme
+    profondeur que l'un de vos submersibles, meme s'il ne se trouve pas directement sur ce
+    site"."""
+    e = turn_start()
+    ocean_for_travel(e)
+    sub_to(e, 0, "sunken_ruins")                           # depth 2
+    me(e)["research"] = 12
+    play(e, f"journal_action {journal_in_hand(e, 'ice_bulletin')}")
+    sites = sorted(x.split(" ")[1] for x in labels(e) if x.startswith("conservation_remote"))
+    # depth 2: the Kelp Forest's site (remote) and the Ruins' (here); not the Atoll's or the
+    # Lagoon's (depth 1), nor the Twilight Zone's or the Vents' (depth 3)
+    assert sites == ["kelp_c1", "ruins_c1", "ruins_c2", "ruins_c3"]
+    play(e, "conservation_remote kelp_c1")
+    assert me(e)["research"] == 12 - 1                     # the site's cost (sample)
+    assert [item(e, d)["owner"] for d in zone(e, "site[kelp_c1]")] == [0]
+
+
+def test_remote_conservation_at_the_depth_of_any_of_your_submersibles():
+    e = turn_start()
+    ocean_for_travel(e)
+    sub_to(e, 0, "sunken_ruins")                           # depth 2
+    second = zone(e, "sub_supply@0")[0]
+    put(e, second, "subs@0")
+    item(e, second)["at"] = one(e, "frozen_reef")          # depth 3
+    me(e)["research"] = 12
+    assert formula(e, "[c for c in site_names if conservable(c, 0, true)]") == \
+        ["kelp_c1", "ruins_c1", "ruins_c2", "ruins_c3", "vents_c1", "vents_c2", "twilight_c1",
+         "twilight_c2"]
 
 
 # ---------------------------------------------------------------- sonar and discover (FR l.455-540)
@@ -720,12 +795,14 @@ def test_rulebook_e29_impact_board_scores_with_the_infinity_hex():
 
 
 # ---------------------------------------------------------------- final scoring (FR l.905-1020)
-def test_rulebook_e30_journal_points_and_the_famous_adventurer():
+def famous_adventurer_in_eleven_zones(promoted: bool):
+    """E30's position: a 4-VP journal and the Famous Adventurer, Senior side or not, with 11
+    zones holding Violet's discs or submersibles."""
     e = turn_start()
     put(e, one(e, "effective_teaching_of_ecosystem_risks"), "journals@0")   # 4 VP
     adventurer = one(e, "famous_adventurer")
     put(e, adventurer, "team@0")
-    item(e, adventurer)["promoted"] = True                        # its Senior side
+    item(e, adventurer)["promoted"] = promoted                    # its Senior side, or not
     layout = [("atoll", 1, 2), ("lagoon", 1, 1), ("reef_edge", 1, 5), ("shallows", 1, 6),
               ("sunken_ruins", 2, 4), ("seagrass_meadow", 2, 2), ("shipwreck", 2, 5),
               ("hydrothermal_vents", 3, 3)]
@@ -741,8 +818,19 @@ def test_rulebook_e30_journal_points_and_the_famous_adventurer():
         disc_to(e, 0, f"site[{site}]", "conservation")
     disc_to(e, 0, "site[star_p1]", "publication")                 # a 2nd presence in a zone
     assert formula(e, "present_zones(you)") == 11
-    finish(e)
+    return e
+
+
+def test_rulebook_e30_journal_points_and_the_famous_adventurer():
+    e = finish(famous_adventurer_in_eleven_zones(True))
     assert formula(e, "journal_vp(you)") + me(e)["specialist_vp"] == 4 + 3     # 4 + 11 // 3
+
+
+def test_a_rank5_specialist_scores_on_its_senior_side_only():
+    """FR l.927-929: "Chaque spécialiste Senior de rang 5 propose un décompte spécifique": the
+    same Famous Adventurer, still Junior, scores nothing."""
+    e = finish(famous_adventurer_in_eleven_zones(False))
+    assert formula(e, "journal_vp(you)") + me(e)["specialist_vp"] == 4 + 0
 
 
 # ---------------------------------------------------------------- mission objectives (FR l.945-1003)
