@@ -126,7 +126,7 @@ def test_the_wave_token_goes_to_the_left_each_round(players):
 
 def test_rulebook_e3_e4_recruitment_level_and_the_immediate_gain_counts_for_effort():
     e = start(2)
-    e.state["players"][1]["reputation"] = 2            # recruitment level 2 from round 2 on
+    # recruitment level 2 from round 2 on: Reputation 1, the round-1 recruit's +1 (sample)
     e.state["players"][1]["inspiration"] = 1           # effort level 2, 3 once raised
     e = to_turns(e)
     while e.state["counters"]["wave"] != 1 or e.state["phase"] != "preparation":
@@ -365,9 +365,10 @@ def test_remote_conservation_on_a_site_at_the_depth_of_a_submersible():
     me(e)["research"] = 12
     play(e, f"journal_action {journal_in_hand(e, 'ice_bulletin')}")
     sites = sorted(x.split(" ")[1] for x in labels(e) if x.startswith("conservation_remote"))
-    # depth 2: the Kelp Forest's site (remote) and the Ruins' (here); not the Atoll's or the
-    # Lagoon's (depth 1), nor the Twilight Zone's or the Vents' (depth 3)
-    assert sites == ["kelp_c1", "ruins_c1", "ruins_c2", "ruins_c3"]
+    # depth 2: the Kelp Forest's and the Meadow's sites (remote) and the Ruins' (here); not the
+    # Atoll's or the Lagoon's (depth 1), nor the Twilight Zone's, the Vents' or the Frozen Reef's
+    # (depth 3)
+    assert sites == ["kelp_c1", "meadow_c1", "ruins_c1", "ruins_c2", "ruins_c3"]
     play(e, "conservation_remote kelp_c1")
     assert me(e)["research"] == 12 - 1                     # the site's cost (sample)
     assert [item(e, d)["owner"] for d in zone(e, "site[kelp_c1]")] == [0]
@@ -382,8 +383,8 @@ def test_remote_conservation_at_the_depth_of_any_of_your_submersibles():
     item(e, second)["at"] = one(e, "frozen_reef")          # depth 3
     me(e)["research"] = 12
     assert formula(e, "[c for c in site_names if conservable(c, 0, true)]") == \
-        ["kelp_c1", "ruins_c1", "ruins_c2", "ruins_c3", "vents_c1", "vents_c2", "twilight_c1",
-         "twilight_c2"]
+        ["kelp_c1", "ruins_c1", "ruins_c2", "ruins_c3", "meadow_c1", "vents_c1", "vents_c2",
+         "frozen_c1", "twilight_c1", "twilight_c2"]
 
 
 # ---------------------------------------------------------------- sonar and discover (FR l.455-540)
@@ -689,7 +690,7 @@ def test_rulebook_e24_connections_pay_the_active_player_first_then_clockwise():
     start = len(e.events)
     play(e, "conservation twilight_c1")                         # cost 2
     assert offered(e) == ["raise_lowest"]                       # the site's own reward first
-    play(e, "raise_lowest reputation")
+    play(e, first(e, "raise_lowest"))
     gained = [me(e, p)["research"] - before[p] for p in range(3)]
     assert gained == [-2 + 1 + 2 + 3, 1, 2]                     # the c1-p2 line pays Violet once
     paid = [ev["player"] for ev in e.events[start:] if ev.get("trigger") == "connection_established"]
@@ -935,8 +936,8 @@ def test_rulebook_e36_the_final_score_of_69():
         put(e, zone(e, "reserve@0")[0], "transit@0")
     me(e)["research"] = 2
     put(e, top_token(e, "star_of_the_seas", "travel", 3), "dive_tokens@0")
-    for a, cube in zip(("reputation", "inspiration", "coordination", "ingenuity"), (7, 7, 6, 6)):
-        me(e)[a] = cube                                           # 8 + 8 + 6 + 6 = 28 (sample)
+    for a in ("reputation", "inspiration", "coordination", "ingenuity"):
+        me(e)[a] = 5                                              # the Impact space: 4 x 7 = 28 (sample)
     refresh(e)
     finish(e)
     parts = [formula(e, f) for f in ("track_vp(you)", "impact_vp(you)", "journal_vp(you)",
