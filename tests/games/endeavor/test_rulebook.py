@@ -106,9 +106,27 @@ def test_four_starting_journals_are_displayed():
 
 
 # ---------------------------------------------------------------- Phase 1 (FR l.180-300)
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_wave_token_goes_to_the_left_each_round(players):
+    """FR l.877-879: "le joueur qui avait le pion Vague le passe a son voisin de gauche, qui
+    devient le nouveau premier joueur" (the left neighbour is the next seat clockwise; at 2
+    players left and right are the same seat, so 3-5 tell them apart)."""
+    e = start(players, rounds=players)
+    holders = []
+    while e.decision is not None:
+        wave = e.state["counters"]["wave"]
+        if not holders or holders[-1] != wave:             # a new round: Phase 1 from the holder
+            holders.append(wave)
+            assert e.decision.player == wave and e.state["phase"] == "preparation"
+        d = e.decision
+        play(e, next((t for t in ("pass_", "[]", "end turn", "stop", "skip") if t in d.labels),
+                     d.labels[0]) if "recover []" not in d.labels else "recover []")
+    assert holders == list(range(players))                 # 0, 1, 2, ...: each round, the left
+
+
 def test_rulebook_e3_e4_recruitment_level_and_the_immediate_gain_counts_for_effort():
     e = start(2)
-    e.state["players"][1]["reputation"] = 2            # recruitment level 2 from round 2 on
+    # recruitment level 2 from round 2 on: Reputation 1, the round-1 recruit's +1 (sample)
     e.state["players"][1]["inspiration"] = 1           # effort level 2, 3 once raised
     e = to_turns(e)
     while e.state["counters"]["wave"] != 1 or e.state["phase"] != "preparation":
@@ -121,6 +139,53 @@ def test_rulebook_e3_e4_recruitment_level_and_the_immediate_gain_counts_for_effo
     play(e, f"recruit {nav}")
     assert me(e, 1)["inspiration"] == 2                 # +1 Inspiration at once ...
     assert len(zone(e, "transit@1")) == transit + 3     # ... so 1b moves 3 discs (E4)
+
+
+def rank5_recruit(keep: dict[str, int]):
+    """Seat 1 at recruitment level 5 (sample: Reputation 7) about to recruit in round 1, the
+    rank-5 slots holding `keep` tiles each (the others put back in the box)."""
+    e = start(3)
+    me(e, 1)["reputation"] = 7
+    for k, n in keep.items():
+        for x in zone(e, f"stack[{k}]")[:len(zone(e, f"stack[{k}]")) - n]:
+            put(e, x, "specialist_box")
+    while e.decision.player != 1 or e.decision.kind != "do recruit":
+        play(e, "recover []" if e.decision.kind == "do recover" else labels(e)[0])
+    return e
+
+
+def available_rank5(e) -> list[str]:
+    return [zone(e, f"stack[{k}]")[0] for k in ("r5a", "r5b", "r5c") if zone(e, f"stack[{k}]")]   # tops
+
+
+def test_the_last_rank5_tile_of_a_slot_is_replaced_from_another_slot():
+    """FR l.254-256: "Si vous recrutez le dernier specialiste de rang 5 d'un emplacement,
+    deplacez une autre tuile de rang 5 du casier pour combler l'emplacement vacant de maniere a
+    ce qu'il y ait toujours trois specialistes de rang 5 disponibles"."""
+    e = rank5_recruit({"r5a": 1, "r5b": 1, "r5c": 3})
+    last = zone(e, "stack[r5a]")[0]
+    below = zone(e, "stack[r5c]")[1]                   # r5c's second tile, not yet available
+    assert below not in available_rank5(e) and last in available_rank5(e)
+    play(e, f"recruit {last}", "raise_any inspiration")   # its immediate gain (sample), then the slot
+    assert last in zone(e, "team@1")
+    assert [len(zone(e, f"stack[{k}]")) for k in ("r5a", "r5b", "r5c")] == [1, 1, 2]
+    assert len(available_rank5(e)) == 3 and below in available_rank5(e)   # three available
+
+
+def test_the_recruiter_picks_the_slot_that_fills_the_empty_one():
+    e = rank5_recruit({"r5a": 1, "r5b": 2, "r5c": 3})
+    play(e, f"recruit {zone(e, 'stack[r5a]')[0]}", "raise_any inspiration")
+    assert e.decision.player == 1 and sorted(labels(e)) == ["refill_rank5_slot r5b",
+                                                            "refill_rank5_slot r5c"]
+    play(e, "refill_rank5_slot r5b")
+    assert [len(zone(e, f"stack[{k}]")) for k in ("r5a", "r5b", "r5c")] == [1, 1, 3]
+
+
+def test_no_rank5_tile_left_to_move_leaves_the_slot_empty():
+    e = rank5_recruit({"r5a": 1, "r5b": 1, "r5c": 1})
+    play(e, f"recruit {zone(e, 'stack[r5a]')[0]}", "raise_any inspiration")
+    assert [len(zone(e, f"stack[{k}]")) for k in ("r5a", "r5b", "r5c")] == [0, 1, 1]
+    assert "refill" not in e.decision.kind and e.decision.player == 1     # on to 1b-1c
 
 
 def test_rulebook_e5_recovery_level_one_the_player_chooses():
@@ -262,6 +327,64 @@ def test_rulebook_e27_travel_from_the_vents_plus_one_tech_level():
     sub_to(e, 0, "hydrothermal_vents")
     me(e)["ingenuity"] = 4                                 # tech 3, +1 from the zone
     assert "brine_pool" in destinations(e) and "frozen_reef" in destinations(e)
+
+
+def journal_in_hand(e, name: str) -> str:
+    """Seat 0 holds the journal `name` (its action space free) and may use it now."""
+    j = one(e, name)
+    put(e, j, "journals@0")
+    refresh(e)
+    return j
+
+
+def test_travel_plus_goes_one_zone_further_or_deeper_not_two():
+    """FR l.719-722: "Faites une action Voyage en bénéficiant d'un niveau de technologie
+    supplémentaire (vous pouvez aller une zone plus loin ou plus profond que la normale)"."""
+    e = turn_start()
+    ocean_for_travel(e)
+    lay(e, "hadal_trench", 5, 3)                           # depth 5, under the Brine Pool
+    sub_to(e, 0, "kelp_forest")
+    me(e)["ingenuity"] = 4                                 # tech level 3 (sample table)
+    play(e, f"journal_action {journal_in_hand(e, 'tide_tables')}")
+    if any(x.startswith("travel_plus") for x in labels(e)):   # which submersible (one here)
+        play(e, first(e, "travel_plus"))
+    dest = sorted(item(e, x.split(" ")[1])["name"] for x in labels(e) if x.startswith("voyage"))
+    assert "frozen_reef" in dest                           # 4 steps: one zone further
+    assert "brine_pool" in dest                            # depth 4: one level deeper
+    assert "hadal_trench" not in dest                      # depth 5: two deeper
+    assert set(destinations(e)) < set(dest)                # and every plain Travel's zone
+
+
+def test_remote_conservation_on_a_site_at_the_depth_of_a_submersible():
+    """FR l.724-727: "Faites une action Conservation sur un site qui se trouve a la meme
+    profondeur que l'un de vos submersibles, meme s'il ne se trouve pas directement sur ce
+    site"."""
+    e = turn_start()
+    ocean_for_travel(e)
+    sub_to(e, 0, "sunken_ruins")                           # depth 2
+    me(e)["research"] = 12
+    play(e, f"journal_action {journal_in_hand(e, 'ice_bulletin')}")
+    sites = sorted(x.split(" ")[1] for x in labels(e) if x.startswith("conservation_remote"))
+    # depth 2: the Kelp Forest's and the Meadow's sites (remote) and the Ruins' (here); not the
+    # Atoll's or the Lagoon's (depth 1), nor the Twilight Zone's, the Vents' or the Frozen Reef's
+    # (depth 3)
+    assert sites == ["kelp_c1", "meadow_c1", "ruins_c1", "ruins_c2", "ruins_c3"]
+    play(e, "conservation_remote kelp_c1")
+    assert me(e)["research"] == 12 - 1                     # the site's cost (sample)
+    assert [item(e, d)["owner"] for d in zone(e, "site[kelp_c1]")] == [0]
+
+
+def test_remote_conservation_at_the_depth_of_any_of_your_submersibles():
+    e = turn_start()
+    ocean_for_travel(e)
+    sub_to(e, 0, "sunken_ruins")                           # depth 2
+    second = zone(e, "sub_supply@0")[0]
+    put(e, second, "subs@0")
+    item(e, second)["at"] = one(e, "frozen_reef")          # depth 3
+    me(e)["research"] = 12
+    assert formula(e, "[c for c in site_names if conservable(c, 0, true)]") == \
+        ["kelp_c1", "ruins_c1", "ruins_c2", "ruins_c3", "meadow_c1", "vents_c1", "vents_c2",
+         "frozen_c1", "twilight_c1", "twilight_c2"]
 
 
 # ---------------------------------------------------------------- sonar and discover (FR l.455-540)
@@ -567,7 +690,7 @@ def test_rulebook_e24_connections_pay_the_active_player_first_then_clockwise():
     start = len(e.events)
     play(e, "conservation twilight_c1")                         # cost 2
     assert offered(e) == ["raise_lowest"]                       # the site's own reward first
-    play(e, "raise_lowest reputation")
+    play(e, first(e, "raise_lowest"))
     gained = [me(e, p)["research"] - before[p] for p in range(3)]
     assert gained == [-2 + 1 + 2 + 3, 1, 2]                     # the c1-p2 line pays Violet once
     paid = [ev["player"] for ev in e.events[start:] if ev.get("trigger") == "connection_established"]
@@ -673,12 +796,14 @@ def test_rulebook_e29_impact_board_scores_with_the_infinity_hex():
 
 
 # ---------------------------------------------------------------- final scoring (FR l.905-1020)
-def test_rulebook_e30_journal_points_and_the_famous_adventurer():
+def famous_adventurer_in_eleven_zones(promoted: bool):
+    """E30's position: a 4-VP journal and the Famous Adventurer, Senior side or not, with 11
+    zones holding Violet's discs or submersibles."""
     e = turn_start()
     put(e, one(e, "effective_teaching_of_ecosystem_risks"), "journals@0")   # 4 VP
     adventurer = one(e, "famous_adventurer")
     put(e, adventurer, "team@0")
-    item(e, adventurer)["promoted"] = True                        # its Senior side
+    item(e, adventurer)["promoted"] = promoted                    # its Senior side, or not
     layout = [("atoll", 1, 2), ("lagoon", 1, 1), ("reef_edge", 1, 5), ("shallows", 1, 6),
               ("sunken_ruins", 2, 4), ("seagrass_meadow", 2, 2), ("shipwreck", 2, 5),
               ("hydrothermal_vents", 3, 3)]
@@ -694,8 +819,19 @@ def test_rulebook_e30_journal_points_and_the_famous_adventurer():
         disc_to(e, 0, f"site[{site}]", "conservation")
     disc_to(e, 0, "site[star_p1]", "publication")                 # a 2nd presence in a zone
     assert formula(e, "present_zones(you)") == 11
-    finish(e)
+    return e
+
+
+def test_rulebook_e30_journal_points_and_the_famous_adventurer():
+    e = finish(famous_adventurer_in_eleven_zones(True))
     assert formula(e, "journal_vp(you)") + me(e)["specialist_vp"] == 4 + 3     # 4 + 11 // 3
+
+
+def test_a_rank5_specialist_scores_on_its_senior_side_only():
+    """FR l.927-929: "Chaque spécialiste Senior de rang 5 propose un décompte spécifique": the
+    same Famous Adventurer, still Junior, scores nothing."""
+    e = finish(famous_adventurer_in_eleven_zones(False))
+    assert formula(e, "journal_vp(you)") + me(e)["specialist_vp"] == 4 + 0
 
 
 # ---------------------------------------------------------------- mission objectives (FR l.945-1003)
@@ -800,8 +936,8 @@ def test_rulebook_e36_the_final_score_of_69():
         put(e, zone(e, "reserve@0")[0], "transit@0")
     me(e)["research"] = 2
     put(e, top_token(e, "star_of_the_seas", "travel", 3), "dive_tokens@0")
-    for a, cube in zip(("reputation", "inspiration", "coordination", "ingenuity"), (7, 7, 6, 6)):
-        me(e)[a] = cube                                           # 8 + 8 + 6 + 6 = 28 (sample)
+    for a in ("reputation", "inspiration", "coordination", "ingenuity"):
+        me(e)[a] = 5                                              # the Impact space: 4 x 7 = 28 (sample)
     refresh(e)
     finish(e)
     parts = [formula(e, f) for f in ("track_vp(you)", "impact_vp(you)", "journal_vp(you)",
