@@ -37,6 +37,7 @@ class Citation:
     rule: str  # the path of the rule it annotates (`actions.power_plant.limit`); "" the file
     rule_pos: Pos | None  # where that rule's entry is written
     code: str  # the line it annotates, without its comment (the rule as written)
+    code_line: int  # that line's number in the file (0: the file itself)
     comment: str  # the whole comment it stands in
 
     def line_numbers(self) -> list[int]:
@@ -196,6 +197,7 @@ class _Entry:
     end: int
     depth: int
     pos: Pos
+    value: object = attrs.field(eq=False, repr=False, default=None)
 
 
 def _entries(doc: YMap, n_lines: dict) -> list[_Entry]:
@@ -219,11 +221,27 @@ def _entries(doc: YMap, n_lines: dict) -> list[_Entry]:
                 else:
                     end = end_of.get(file, n_lines.get(file, line))
                 sub = f"{path}.{label}" if path and not label.startswith("[") else path + label
-                out.append(_Entry(sub, file, line, end, depth, pos))
+                out.append(_Entry(sub, file, line, end, depth, pos, value))
                 walk(value, sub, depth + 1, {**end_of, file: end})
 
     walk(doc, "", 1, {})
-    return out
+    # an entry ends where the next entry of its file that is not inside it starts (a variant's
+    # entry among the base's children must not stretch a base entry over its neighbours)
+    by_file: dict = {}
+    for e in out:
+        by_file.setdefault(e.file, []).append(e)
+    clipped = []
+    for entries in by_file.values():
+        entries.sort(key=lambda e: (e.start, e.depth))
+        for i, e in enumerate(entries):
+            end = e.end
+            for f in entries[i + 1:]:
+                if f.start > e.start and not (f.path.startswith(e.path + ".")
+                                              or f.path.startswith(e.path + "[")):
+                    end = min(end, f.start - 1)
+                    break
+            clipped.append(attrs.evolve(e, end=max(e.start, end)))
+    return clipped
 
 
 def _item_label(item, index: int) -> str:
@@ -233,6 +251,11 @@ def _item_label(item, index: int) -> str:
             if isinstance(item.get(key), str):
                 return str(item[key])
     return f"[{index}]"
+
+
+def rules(source) -> dict:
+    """path -> the YAML value of every entry of a loaded game (what a citation's `rule` names)."""
+    return {e.path: e.value for e in _entries(source.doc, {})}
 
 
 def read(source) -> tuple[list[Citation], list[Warning_]]:
@@ -266,11 +289,14 @@ def read(source) -> tuple[list[Citation], list[Warning_]]:
                 target = c.line if not c.alone else _next_code(code_lines, c.line)
                 if c.alone and (not code_lines or c.line < code_lines[0]):
                     target = None  # the file's leading comments: about the whole file
-                entry = _annotated(by_file.get(f, []), target) if target else None
                 code = _code_of(lines, target, found) if target else ""
+                entry = _annotated(by_file.get(f, []), target, code) if target else None
+                if target and not c.in_rule and _KEY_LINE.match(code) and not any(
+                        e.start == target for e in by_file.get(f, [])):
+                    continue  # an entry a variant replaced: the game has no rule here
                 cites.append(Citation(cited_book.lower(), refs, pos,
                                       entry.path if entry else "", entry.pos if entry else None,
-                                      code, c.text.strip()))
+                                      code, target or 0, c.text.strip()))
     return cites, warnings
 
 
@@ -288,6 +314,9 @@ def _files(node, out=None) -> set:
     elif isinstance(node, YStr):
         out.add(node.pos.path)
     return out
+
+
+_KEY_LINE = re.compile(r"\s*(?:-\s+)?[\w.\"']+\s*:(?:\s|$)")
 
 
 def _code_lines(lines: list[str], found: list[Comment]) -> list[int]:
@@ -311,14 +340,18 @@ def _code_of(lines: list[str], line: int, found: list[Comment]) -> str:
     return raw.strip()
 
 
-def _annotated(entries: list[_Entry], line: int) -> _Entry | None:
+def _annotated(entries: list[_Entry], line: int, code: str = "") -> _Entry | None:
     """What a line writes: the outermost entry that starts on it (`zodiac_store: {capacity: 2}`
-    is the zone, not its capacity), else the innermost that holds it (a line of rule text)."""
+    is the zone, not its capacity), else the innermost that holds it (a line of rule text); a
+    line that closes a `[...]` or `{...}` opened above annotates the whole of it."""
+    closes = sum(code.count(c) for c in "]}") > sum(code.count(c) for c in "[{")
     starting = [e for e in entries if e.start == line]
-    if starting:
+    if starting and not closes:
         return min(starting, key=lambda e: e.depth)
     best = None
     for e in entries:
+        if closes and e.start == line:
+            continue
         if e.start <= line <= e.end and (best is None or (e.depth, e.start) > (best.depth, best.start)):
             best = e
     return best
