@@ -65,9 +65,10 @@ def cmd_cite(args) -> int:
     game = load_game(*target)
     conc = concordance(load_source(*target), game, books)
     if args.html:
+        from meeplang.dsl.atomic import write_file
         from meeplang.visualizer.concordance_page import concordance_html
 
-        Path(args.html).write_text(concordance_html(conc), encoding="utf-8")
+        write_file(args.html, concordance_html(conc))  # the old page or the new, never half
     if args.json:
         print(json.dumps(conc.as_json(), indent=2, ensure_ascii=False))
         return 0
