@@ -45,12 +45,23 @@ NUMBER_WORDS = {
 }
 # "un"/"une" are articles: they count as 1 only where they are a number
 ONE_FR = re.compile(r"\b(une fois|un seul|une seule)\b", re.I)
+_WORDS_EN = "one|two|three|four|five|six|seven|eight|nine|ten"
+_WORDS_FR = "une?|deux|trois|quatre|cinq|six|sept|huit|neuf|dix"
+# a comparison under a negation says its opposite: « jamais inférieur à 0 » is ≥ 0
+NEGATION = {"en": r"\b(?:never|not|cannot|can't|no more than|no less than)\b",
+            "fr": r"\b(?:ne|n')\s*\w+\s+(?:pas|jamais)\b|\bjamais\b"}
+FLIP = {">": "≤", "<": "≥", "≥": "<", "≤": ">"}
 COMPARISONS = {
-    "en": [(r"\bat least\b|\bor more\b", "≥"), (r"\bat most\b|\bor (?:less|fewer)\b|\bup to\b", "≤"),
-           (r"\bmore than\b|\bgreater than\b|\bover\b", ">"), (r"\b(?:less|fewer) than\b", "<")],
-    "fr": [(r"\bau moins\b|\bou plus\b", "≥"),
-           (r"\bau plus\b|\bau maximum\b|\bou moins\b|\bjusqu'à\b|\bjusqu’à\b", "≤"),
-           (r"\bplus de\b|\bsupérieur", ">"), (r"\bmoins de\b|\binférieur", "<")],
+    "en": [(r"\bat least\b|\bor more\b", "≥"),
+           (rf"\bat most\b|\bor (?:less|fewer)\b|\bup to (?:\d|{_WORDS_EN})", "≤"),
+           (r"\bmore than\b|\bgreater than\b", ">"), (r"\b(?:less|fewer) than\b", "<")],
+    "fr": [(r"\bau moins\b|\bou plus\b|\batteint ou dépasse|\bsupérieure?s? ou égale?|"
+            r"\bégale?s? ou supérieure?", "≥"),
+           (rf"\bau plus\b|\bau maximum\b|\bou moins\b|\bjusqu'à (?:\d|{_WORDS_FR})|"
+            r"\binférieure?s? ou égale?|\bégale?s? ou inférieure?", "≤"),
+           # « le plus de points » is the most, not more than
+           (r"(?<!le )(?<!la )(?<!les )\bplus de\b|\bsupérieure?s?\b(?! ou égal)", ">"),
+           (r"(?<!le )(?<!la )(?<!les )\bmoins de\b|\binférieure?s?\b(?! ou égal)", "<")],
 }
 STRICT = {">": True, "<": True, "≥": False, "≤": False}
 RULE_OPS = {">": ">", "<": "<", ">=": "≥", "<=": "≤"}
@@ -136,7 +147,7 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFC", text).replace("\u2019", "'").lower()
 
 
-_REFS = re.compile(r"§\s*\d+(?:\.\d+)*|\bl\.\s*\d+|\bp\.\s*\d+|\bpages?\s+\d+|\bn°\s*\d+")
+_REFS = re.compile(r"§\s*\d+(?:\.\d+)*|(?:\bl\.|\bp\.|\bpages?|\bn°)\s*\d+(?:\s*(?:[-–]|à|to)\s*\d+)?")
 _LABELS = re.compile(r"\b(?:zones?|phases?|levels?|niveaux?|steps?|étapes?|chapters?|chapitres?|"
                      r"rooms?|salles?|buildings?|bâtiments?)\s+[\"'«]?\s*\d+[\"'»]?"
                      r"(?:\s*(?:,|et|and|or|ou|&)\s*\d+)*")
@@ -167,7 +178,8 @@ def book_comparisons(text: str, lang: str) -> set[str]:
     t = _fold(text)
     if lang == "fr":  # « il n'a plus de pièces », « tu ne joues plus » : a negation
         t = re.sub(r"\b(?:ne\s+|n')\w+\s+plus\b", " ", t)
-    return {op for pattern, op in COMPARISONS[lang] if re.search(pattern, t)}
+    said = {op for pattern, op in COMPARISONS[lang] if re.search(pattern, t)}
+    return {FLIP[op] for op in said} if re.search(NEGATION[lang], t) else said
 
 
 def book_modality(text: str, lang: str) -> set[str]:
@@ -238,11 +250,12 @@ class _Rule:
             elif isinstance(n, A.Name):
                 numbers |= self._named(n.name)
         statements = [n for n in nodes if type(n).__name__.endswith("Stmt")]
-        optional = any(isinstance(n, A.DoStmt) and (n.optional or n.mode) for n in nodes) or \
-            any(isinstance(n, (A.ChooseStmt, A.SecretChooseStmt)) for n in nodes)
-        if top == "actions" or "free_actions" in cite.rule or optional:
+        optional = any(isinstance(n, A.DoStmt) and (n.optional or n.mode == "any of")
+                       for n in nodes)  # whether to act; a `choose` is which, not whether
+        chooses = any(isinstance(n, (A.ChooseStmt, A.SecretChooseStmt)) for n in nodes)
+        if top == "actions" or "free_actions" in cite.rule or optional or chooses:
             modality = "may"
-        elif statements:
+        elif statements and top != "tables":  # a table's rule text runs when a rule does it
             modality = "must"
         else:
             modality = None
@@ -339,7 +352,8 @@ def check_line(cite: Citation, text: str, facts: Facts, terms: list[str]) -> lis
     """What one citation's lines say that its rule does not."""
     lang, label, out = cite.book, cite.label(), []
     said = book_numbers(text, lang)
-    missing = said - facts.numbers
+    # 0 is a bound as often as an amount ("vers le 0"), 1 an article as often as a count
+    missing = said - facts.numbers - {0, 1}
     telling = facts.numbers - {0, 1}  # 0 and 1 are said as "no" and "a" as often as in digits
     if missing and (len(said) <= FOCUSED and facts.numbers or telling and not said & facts.numbers):
         # a line with many numbers speaks of more than one rule: it is flagged when the rule

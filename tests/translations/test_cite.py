@@ -43,8 +43,8 @@ def findings(conc, rule):
     ("trois fois, quinze dégâts, dix-huit cases", "fr", {3, 15, 18}),
     ("une carte, un joueur", "fr", set()),  # articles, not numbers
     ("une seule fois", "fr", {1}),
-    ("4 Prenez la carte de la zone 2 (FR l.418, §10.3)", "fr", set()),  # a list marker, a
-    ("Dans les zones 2, 3, 7 et 8, gagne 5", "fr", {5}),               # name, references
+    ("4 Prenez la carte de la zone 2 (l.418, §10.3, cf. pages 10-11)", "fr", set()),  # a list marker,
+    ("Dans les zones 2, 3, 7 et 8, gagne 5", "fr", {5}),  # zones by number, references
     ("the one on the left, one of them", "en", set()),  # a pronoun
     ("the 2nd and 3rd years, R9c", "en", set()),  # ordinals and labels
 ])
@@ -60,6 +60,13 @@ def test_the_numbers_a_line_says(text, lang, want):
     ("au plus 2 fois par manche", "fr", {"≤"}),
     ("fewer than 2 cards", "en", {"<"}),
     ("il n'a plus de pièces, tu ne joues plus de carte", "fr", set()),  # a negation
+    ("ne peut jamais être inférieur à 0", "fr", {"≥"}),  # never below: at least
+    ("can never be more than 15", "en", {"≤"}),
+    ("jusqu'à ce que tous passent ; turn it over", "fr", set()),  # "until", no bound
+    ("jusqu'à 3 cartes", "fr", {"≤"}),
+    ("le joueur qui a le plus de points", "fr", set()),  # the most, not more than
+    ("dès qu'un joueur atteint ou dépasse 18 points", "fr", {"≥"}),
+    ("un nombre supérieur ou égal à 3", "fr", {"≥"}),
 ])
 def test_the_comparisons_a_line_says(text, lang, want):
     assert book_comparisons(text, lang) == want
