@@ -364,8 +364,8 @@ def test_french_comparisons_with_an_expression_and_sets_of_a_player(new_eden_sai
     fr = new_eden_said["fr"]
     assert "où r dépasse le nombre des lignes − " in fr and "vaut plus du" not in fr
     assert "valent plus de 0" in fr  # a written number keeps `plus de N`
-    assert "Le joueur qui choisit la prochaine ligne devient le joueur avec le marqueur " \
-           "Nautilus." in fr and "Mets le joueur qui choisit" not in fr
+    assert "Le joueur avec le marqueur Nautilus devient le joueur qui choisit la prochaine " \
+           "ligne." in fr and "Mets le joueur qui choisit" not in fr  # the holder chooses
 
 
 def test_french_agreement_elision_and_que_after_si(new_eden_said):

@@ -112,7 +112,8 @@ TEMPLATES = {
     # ------------------------------------------------------------ statements
     "Block": {"empty": "nothing happens"},
     "SetStmt": {"set": "set {target} to {value}", "clear": "{target} is now none",
-                "set_you": "you become {target}", "flag_true": "{obj} is now {name}",
+                "set_you": "you become {target}",
+                "role": "{value} becomes {target}", "flag_true": "{obj} is now {name}",
                 "flag_false": "{obj} is no longer {name}"},
     "AddStmt": {"add": "add {amount} to {target}", "subtract": "subtract {amount} from {target}"},
     "GainStmt": {

@@ -115,7 +115,8 @@ TEMPLATES = {
     "Block": {"empty": "rien ne se passe"},
     "SetStmt": {"set": "mets {target} {value:to}", "set_expr": "{target} devient {value}",
                 "set_expr_pl": "{target} deviennent {value}", "clear": "{target} ne désigne plus rien",
-                "set_you": "tu deviens {target}", "flag_true": "{obj} est maintenant {name}",
+                "set_you": "tu deviens {target}",
+                "role": "{value} devient {target}", "flag_true": "{obj} est maintenant {name}",
                 "flag_false": "{obj} n'est plus {name}"},
     "AddStmt": {"add": "ajoute {amount} {target:to}", "subtract": "retire {amount} {target:of}"},
     "GainStmt": {

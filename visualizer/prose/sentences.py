@@ -52,6 +52,59 @@ def yes_no_fields(game) -> set[str]:
     return yes_no - other
 
 
+def role_counters(game) -> frozenset[str]:
+    """The game's counters that hold a player, a role such as "the player with the Nautilus
+    marker", rather than an amount: set to `you`, read where a player is wanted (who starts the
+    turns, who chooses, who does an action, who gains, the seat `players_from` starts at), or
+    set to another such counter. `set ROLE to PLAYER` says that the player takes the role."""
+    from meeplang.dsl.depends import rule_roots
+
+    counters = {n for n, c in game.counters.items() if not c.per_player and c.keys is None}
+    nodes = [n for _, roots in rule_roots(game) for n in _model_nodes(roots)]
+
+    def named(e):
+        return e.name if isinstance(e, A.Name) and e.name in counters else None
+
+    roles = set()
+    sets = []
+    for n in nodes:
+        if isinstance(n, A.SetStmt) and named(n.target):
+            if isinstance(n.value, A.Name) and n.value.name == "you":
+                roles.add(n.target.name)
+            sets.append((n.target.name, named(n.value)))
+        wanted = []
+        if type(n).__name__ == "TurnsStep":
+            wanted.append(n.first)
+        elif isinstance(n, A.ChooseStmt):
+            wanted.append(n.chooser)
+        elif isinstance(n, (A.DoStmt, A.GainStmt)):
+            wanted.append(n.player)
+        elif isinstance(n, A.Call) and n.func == "players_from" and n.args:
+            wanted.append(n.args[0])
+        roles.update(name for name in map(named, wanted) if name)
+    grew = True
+    while grew:  # a counter set to a role's holder holds a player too, and the reverse
+        grew = False
+        for target, value in sets:
+            if value and (target in roles) != (value in roles):
+                roles.update((target, value))
+                grew = True
+    return frozenset(roles)
+
+
+def _model_nodes(roots) -> list:
+    """Every syntax node and model node (flow steps, params) under some roots."""
+    out, stack = [], list(roots)
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, (tuple, list)):
+            stack.extend(cur)
+        elif attrs.has(type(cur)):
+            out.append(cur)
+            stack.extend(getattr(cur, f.name) for f in attrs.fields(type(cur)) if f.name != "pos")
+    return out
+
+
 class MissingTemplate(KeyError):
     """A construct or one of its forms has no template in the language."""
 
@@ -79,6 +132,8 @@ class Sentences:
         self.grammar = GRAMMARS[lang]
         # item fields that are yes/no: said as `the card is face up`
         self.flags = yes_no_fields(game)
+        # counters that hold a player: `set nautilus to winner` says the winner takes the role
+        self.roles = role_counters(game)
         # parameters and loop variables in scope: said as their names, never as a term that
         # happens to share the key (`has_extension(p, name)`: `name` is not the field's term)
         self.variables: frozenset[str] = frozenset()
@@ -525,6 +580,12 @@ class Sentences:
             return self.fill("SetStmt", "flag_true" if v.value else "flag_false",
                              name=self.field(t.name), obj=self.expr(t.obj))
         target, form = self.expr(t), "set"
+        if isinstance(t, A.Name) and t.name in self.roles:
+            # the player takes the role: "the winner becomes the player choosing the next row",
+            # never the role said as becoming the player; a seat by its number (`player 1`)
+            who = self.fill("TurnsStep", "seat", n=v.value + 1) if isinstance(v, A.Num) \
+                else self.expr(v)
+            return self.fill("SetStmt", "role", target=target, value=who)
         if not isinstance(v, (A.Num, A.Neg, A.BinOp)) and "set_expr" in self.templates["SetStmt"]:
             # a language whose `set X to` suits numbers only (`X devient le gagnant`)
             form = "set_expr_pl" if "pl" in target.notes else "set_expr"
