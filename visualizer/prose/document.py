@@ -63,7 +63,8 @@ class Explanation:
         lines.append(Line(0, str(self._fill("Game", form, lo=g.min_players, hi=g.max_players))))
         if g.automa:
             name, seats = g.automa
-            lines.append(Line(0, self._s(self._fill("Game", "automa", name=self.say.term(name),
+            form = "automa_1" if seats == 1 else "automa"  # never "seat(s)"
+            lines.append(Line(0, self._s(self._fill("Game", form, name=self.say.term(name),
                                                      seats=seats))))
         return Section(self.say.word("players"), tuple(lines))
 

@@ -1,0 +1,74 @@
+"""Wording the issue found wrong in the explanations (#34): a zone's refill and recycle said with
+an article and no agreement to guess, an automa's seats without "(s)", Thesauros's accounts by the
+books' names rather than their keys, no English code in a French option text."""
+from __future__ import annotations
+
+import pytest
+
+from meeplang.dsl.resolve import load_game
+from meeplang.visualizer.prose import explain
+from tests.language.helpers import make_game
+
+BAG = """\
+game: bag
+players: 2
+terms:
+  bag: {en: Bag, fr: Sac}
+  discard: {en: Discard pile, fr: Défausse, fr_grammar: f}
+  display: {en: Display, fr: Présentoir}
+  token: {en: Token, fr: Jeton}
+zones:
+  bag: {visibility: hidden, recycle: discard}
+  discard: {}
+  display: {capacity: 2, refill_from: bag}
+items:
+  token: {count: 6, zone: bag}
+scoring:
+  score: 0
+"""
+
+
+@pytest.mark.parametrize("lang, recycle, refill", [
+    ("fr", "- Sac, face cachée ; quand il n'y reste rien, on y remet la défausse après mélange.",
+     "- Présentoir, au plus 2, que l'on complète toujours depuis le sac."),
+    ("en", "- Bag, face down; when empty, the discard pile is shuffled into it.",
+     "- Display, holding at most 2, kept full from the bag."),
+])
+def test_a_zone_refilled_or_recycled_from_another_names_it_with_its_article(
+        tmp_path, lang, recycle, refill):
+    said = explain(make_game(tmp_path, BAG), lang)
+    assert recycle in said and refill in said
+    assert "mélangée" not in said and "complétée" not in said  # no gender to guess
+
+
+@pytest.fixture(scope="module")
+def solo():
+    game = load_game("new-eden", "solo")
+    return {lang: explain(game, lang) for lang in ("en", "fr")}
+
+
+def test_one_automa_seat_is_said_as_one(solo):
+    assert "Deep Thought 4200 joue une place selon les règles (un automa)." in solo["fr"]
+    assert "Deep Thought 4200 plays one seat by the rules (an automa)." in solo["en"]
+    assert "(s)" not in solo["fr"] + solo["en"]
+
+
+@pytest.mark.parametrize("variant", [None, "lawless"])
+def test_thesauros_accounts_are_said_by_the_books_names(variant):
+    """FR l.385-391 and EN l.378-383 name the five accounts; their keys are code."""
+    game = load_game("thesauros", variant)
+    fr, en = explain(game, "fr"), explain(game, "en")
+    assert "Liste des comptes : Ressources Humaines, Recherche & Développement, Achats " \
+           "Généraux, Frais de Missions et Caisse Noire" in fr
+    assert "Account list: Human Resources, Research & Development, General Expenses, Mission " \
+           "Expenses and Slush Fund" in en
+    for key in ("hr", "rd", "ge", "me", "sf"):
+        assert f"« {key} »" not in fr and f"“{key}”" not in en
+
+
+def test_endeavor_solo_s_option_says_no_code_in_french():
+    fr = explain(load_game("endeavor-deep-sea", "solo"), "fr")
+    line = next(x for x in fr.splitlines() if x.startswith("- Effets « Les autres » en solo"))
+    assert "nobody" not in line and "you," not in line and "vous (AMBIGU)" not in line
+    assert line.endswith("personne (« les autres joueurs, mais pas vous », FR l.698-700) ou toi "
+                         "(AMBIGU).")
