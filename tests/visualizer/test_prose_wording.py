@@ -72,3 +72,36 @@ def test_endeavor_solo_s_option_says_no_code_in_french():
     assert "nobody" not in line and "you," not in line and "vous (AMBIGU)" not in line
     assert line.endswith("personne (« les autres joueurs, mais pas vous », FR l.698-700) ou toi "
                          "(AMBIGU).")
+
+
+FEES = """\
+game: fees
+players: 2
+terms:
+  coins: {en: Coins, fr: Pièces, en_grammar: pl, fr_grammar: f pl}
+  fees: {en: Fee, fr: Frais, fr_grammar: pl}
+counters:
+  coins: {per: player, initial: 2}
+tables:
+  fees: [1, 3, 6]
+scoring:
+  score: coins
+"""
+
+
+@pytest.mark.parametrize("source, fr, en", [
+    # the index's own difference, then the outer one: brackets say which is which
+    ("fees[coins - 1] - 2", "(les frais pour tes pièces − 1) − 2",
+     "(the fee for your coins − 1) − 2"),
+    ("2 + fees[coins - 1]", "2 + (les frais pour tes pièces − 1)",
+     "2 + (the fee for your coins − 1)"),
+    ("fees[coins] - 2", "les frais pour tes pièces − 2", "the fee for your coins − 2"),
+    ("fees[coins - 1]", "les frais pour tes pièces − 1", "the fee for your coins − 1"),
+])
+def test_an_index_ending_in_a_difference_is_bracketed_as_an_operand(tmp_path, source, fr, en):
+    from meeplang.dsl.parser import parse_expression
+    from meeplang.visualizer.prose import Sentences
+
+    game = make_game(tmp_path, FEES)
+    assert [str(Sentences(game, lang).expr(parse_expression(source)))
+            for lang in ("fr", "en")] == [fr, en]

@@ -105,6 +105,16 @@ def _model_nodes(roots) -> list:
     return out
 
 
+def _ends_in_sum(e) -> bool:
+    """Is the phrase of `e` said with a sum or a difference at its end, which an operator after
+    it would seem to continue (`the damage for the use − 1`)?"""
+    while isinstance(e, A.Index):
+        if isinstance(e.key, A.BinOp):
+            return True
+        e = e.key
+    return False
+
+
 class MissingTemplate(KeyError):
     """A construct or one of its forms has no template in the language."""
 
@@ -401,6 +411,8 @@ class Sentences:
         phrase = self.expr(e)
         if isinstance(e, A.BinOp) and (_PREC[e.op] < parent_prec or
                                        (right and _PREC[e.op] == parent_prec)):
+            return self.fill("BinOp", "paren", text=phrase)
+        if _ends_in_sum(e):  # `table[i - 1] - x`: "(the table for i − 1) − x", not "… − 1 − x"
             return self.fill("BinOp", "paren", text=phrase)
         return phrase
 
