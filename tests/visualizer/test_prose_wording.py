@@ -105,3 +105,58 @@ def test_an_index_ending_in_a_difference_is_bracketed_as_an_operand(tmp_path, so
     game = make_game(tmp_path, FEES)
     assert [str(Sentences(game, lang).expr(parse_expression(source)))
             for lang in ("fr", "en")] == [fr, en]
+
+
+ROUNDS = """\
+game: rounds
+players: 2
+terms:
+  coins: {en: Coins, fr: Pièces, en_grammar: pl, fr_grammar: f pl}
+  round: {en: Round, fr: Manche, fr_grammar: f}
+  build: {en: Build, fr: Construction, fr_grammar: f}
+  trade: {en: Trade, fr: Échange}
+  earn: {en: Earn, fr: Gagner}
+  sell: {en: Sell, fr: Vendre}
+counters:
+  coins: {per: player, initial: 0}
+flow:
+  - repeat: 2
+    as: round
+    steps:
+      - phase: build
+        steps:
+          - turns: {first: 0, actions: [earn, sell], per_turn: 1, until: one_round}
+      - phase: trade
+        steps:
+          - turns: {first: 0, actions: [earn, sell], per_turn: 1, until: one_round}
+actions:
+  earn:
+    limit: {times: 3, per: build}
+    effect: gain 1 coins
+  sell:
+    limit: {times: 2, per: trade}
+    effect: gain 2 coins
+scoring:
+  score: coins
+"""
+
+
+@pytest.mark.parametrize("lang, first, second", [
+    ("fr", "Au plus 3 fois par manche.", "Au plus 2 fois par phase « Échange »."),
+    ("en", "At most 3 times per round.", "At most 2 times per phase “Trade”."),
+])
+def test_a_limit_per_the_phase_that_opens_each_round_is_per_round(tmp_path, lang, first, second):
+    """A count that starts again with the first phase of each round starts again with each
+    round, whichever phase the action is used in: said by the round's term; a later phase's
+    limit stays that phase's."""
+    said = explain(make_game(tmp_path, ROUNDS), lang)
+    assert f"  - {first}\n" in said and f"  - {second}\n" in said
+
+
+def test_new_eden_power_plant_is_limited_per_round_fr_l418():
+    """FR l.418: the power plant, at most 3 times « par manche » (also used in phase B)."""
+    game = load_game("new-eden")
+    fr, en = explain(game, "fr"), explain(game, "en")
+    assert "- Action libre « Centrale »\n  - Au plus 3 fois par manche.\n  - Gagne 5 pièces." in fr
+    assert "- Free action “Power plant”\n  - At most 3 times per round.\n  - Gain 5 coins." in en
+    assert "par phase « Développement »" not in fr

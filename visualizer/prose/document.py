@@ -337,9 +337,15 @@ class Explanation:
         return Section(say.word("actions"), tuple(lines))
 
     def per(self, per: str):
-        """A limit's period: the turn, the game, or a phase, named as the flow names it."""
+        """A limit's period: the turn, the game, or a phase, named as the flow names it; a phase
+        that opens each pass of a repeat that names its passes (`as: round`), and is nowhere
+        else, counts from one pass to the next: said as the pass (New Eden FR l.418 « par
+        manche »)."""
         if per in ("turn", "game"):
             return self._fill("Limit", per)
+        passes = _pass_of(self.game.flow, per)
+        if passes is not None and passes in (self.game.terms or {}):
+            return self._fill("Limit", "pass", name=self.say.term(passes))
         return self._fill("Limit", "phase", name=self.say.term(per))
 
     def times_per(self, times, per: str):
@@ -523,3 +529,24 @@ def html_list(lines) -> str:
         out.append("</li></ul>")
         depth -= 1
     return "\n".join(out)
+
+
+def _pass_of(flow, phase: str) -> str | None:
+    """The `as:` name of the repeat whose every pass opens with `phase`, if the phase is
+    nowhere else in the flow."""
+    where = []
+
+    def walk(steps, parent):
+        for i, step in enumerate(steps):
+            if isinstance(step, PhaseStep) and step.name == phase:
+                where.append((parent, i))
+            if isinstance(step, RepeatStep):
+                walk(step.steps, step)
+            else:
+                walk(getattr(step, "steps", ()) or (), None)
+                walk(getattr(step, "other", ()) or (), None)
+
+    walk(flow, None)
+    if len(where) == 1 and isinstance(where[0][0], RepeatStep) and where[0][1] == 0:
+        return where[0][0].var
+    return None

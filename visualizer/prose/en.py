@@ -215,7 +215,7 @@ TEMPLATES = {
               "each": "{name} in {source}", "each_where": "{name} in {source} where {cond}"},
     "Limit": {"limit": "at most {times} times per {per}", "once": "at most once per {per}", "shared": "{text}, all players together",
               "if": "{text}, if {cond}",
-              "turn": "turn", "game": "game", "phase": "phase {name:quote}"},
+              "turn": "turn", "game": "game", "phase": "phase {name:quote}", "pass": "{name}"},
     "CostPart": {"part": "{amount} ({name})", "to": "{text} to {to}"},
     "Cost": {"cost": "Price: {parts}, paid from {source}", "discount": "{text}; {amount} less on {part}"},
     "Action": {"free": "Free action {name:quote}", "main": "Action {name:quote}",

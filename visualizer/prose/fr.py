@@ -221,7 +221,7 @@ TEMPLATES = {
               "each": "{name} {source:of}", "each_where": "{name} {source:of} où {cond}"},
     "Limit": {"limit": "au plus {times} fois par {per}", "once": "au plus une fois par {per}", "shared": "{text}, tous les joueurs ensemble",
               "if": "{text}, si {cond}",
-              "turn": "tour", "game": "partie", "phase": "phase {name:quote}"},
+              "turn": "tour", "game": "partie", "phase": "phase {name:quote}", "pass": "{name}"},
     "CostPart": {"part": "{amount} ({name})", "to": "{text} {to:to}"},
     "Cost": {"cost": "Prix : {parts}, payé avec {source}", "discount": "{text} ; {amount} de moins sur {part}"},
     "Action": {"free": "Action libre {name:quote}", "main": "Action {name:quote}",
