@@ -117,6 +117,9 @@ terms:
   trade: {en: Trade, fr: Échange}
   earn: {en: Earn, fr: Gagner}
   sell: {en: Sell, fr: Vendre}
+  stop_building: {en: Stop building, fr: Arrêter de construire}
+  stop_trading: {en: Stop trading, fr: Arrêter d'échanger}
+  stop: {en: Stop, fr: Arrêter}
 counters:
   coins: {per: player, initial: 0}
 flow:
@@ -125,10 +128,11 @@ flow:
     steps:
       - phase: build
         steps:
-          - turns: {first: 0, actions: [earn, sell], per_turn: 1, until: one_round}
+          - turns: {first: 0, actions: [earn, sell, stop_building], per_turn: 1, until: all_passed}
       - phase: trade
         steps:
-          - turns: {first: 0, actions: [earn, sell], per_turn: 1, until: one_round}
+          - turns: {first: 0, actions: [earn, sell, stop_trading], per_turn: 1, until: all_passed}
+  - turns: {first: 0, actions: [earn, stop], per_turn: 1, until: all_passed}
 actions:
   earn:
     limit: {times: 3, per: build}
@@ -136,6 +140,12 @@ actions:
   sell:
     limit: {times: 2, per: trade}
     effect: gain 2 coins
+  stop_building:
+    effect: pass
+  stop_trading:
+    effect: pass
+  stop:
+    effect: pass
 scoring:
   score: coins
 """
@@ -160,3 +170,31 @@ def test_new_eden_power_plant_is_limited_per_round_fr_l418():
     assert "- Action libre « Centrale »\n  - Au plus 3 fois par manche.\n  - Gagne 5 pièces." in fr
     assert "- Free action “Power plant”\n  - At most 3 times per round.\n  - Gain 5 coins." in en
     assert "par phase « Développement »" not in fr
+
+
+@pytest.mark.parametrize("lang, building, trading, stopping", [
+    ("fr", "Passe : tu ne joues plus jusqu'à la fin de la manche.",
+     "Passe : tu ne joues plus jusqu'à la fin de la phase « Échange ».",
+     "Passe : tu ne joues plus pendant cette étape."),
+    ("en", "Pass: you take no more turns until the end of the round.",
+     "Pass: you take no more turns until the end of phase “Trade”.",
+     "Pass: you take no more turns in this step."),
+])
+def test_a_pass_names_the_period_it_ends(tmp_path, lang, building, trading, stopping):
+    """In the phase that opens each round: the round (by its term); in another phase: that
+    phase; turns in no phase: the step."""
+    said = explain(make_game(tmp_path, ROUNDS), lang)
+    heads = {"fr": ("- Action « Arrêter de construire »", "- Action « Arrêter d'échanger »"),
+             "en": ("- Action “Stop building”", "- Action “Stop trading”")}[lang]
+    for head, sentence in zip(heads, (building, trading)):
+        assert f"{head}\n  - {sentence}\n" in said
+    assert said.rstrip().count(stopping) == 1
+
+
+def test_new_eden_passing_ends_your_round_fr_l162():
+    """FR l.162: « Tu ne peux alors plus faire d'action pendant cette manche »."""
+    game = load_game("new-eden")
+    assert "- Action « Passer son tour »\n  - Passe : tu ne joues plus jusqu'à la fin de la " \
+           "manche.\n" in explain(game, "fr")
+    assert "- Action “Pass”\n  - Pass: you take no more turns until the end of the round.\n" \
+        in explain(game, "en")

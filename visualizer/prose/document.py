@@ -333,8 +333,22 @@ class Explanation:
                 lines.append(Line(1, self._s(self.cost(a.cost))))
             for lim in a.limits:
                 lines.append(Line(1, self._s(self.limit(lim))))
-            lines += say.block(a.effect, 1)
+            with say.passing(self.passed(a.name)):
+                lines += say.block(a.effect, 1)
         return Section(say.word("actions"), tuple(lines))
+
+    def passed(self, action: str):
+        """What an action's `pass` leaves: ("round", its term) when the one turns step that
+        offers it is in the phase that opens each round (New Eden FR l.162: « pendant cette
+        manche »), ("phase", its term) when it is in another phase, else None (the step)."""
+        offering = [p for p in _turns_phases(self.game.flow, None) if action in p[0].actions]
+        if len(offering) != 1 or offering[0][1] is None:
+            return None  # turns in several places, or in no phase: this step's
+        phase = offering[0][1]
+        passes = _pass_of(self.game.flow, phase)
+        if passes is not None and passes in (self.game.terms or {}):
+            return ("round", self.say.term(passes))
+        return ("phase", self.say.term(phase))
 
     def per(self, per: str):
         """A limit's period: the turn, the game, or a phase, named as the flow names it; a phase
@@ -550,3 +564,15 @@ def _pass_of(flow, phase: str) -> str | None:
     if len(where) == 1 and isinstance(where[0][0], RepeatStep) and where[0][1] == 0:
         return where[0][0].var
     return None
+
+
+def _turns_phases(steps, phase: str | None) -> list:
+    """(turns step, the name of the phase it is in, or None) for every turns step."""
+    out = []
+    for step in steps:
+        if isinstance(step, TurnsStep):
+            out.append((step, phase))
+        inner = step.name if isinstance(step, PhaseStep) else phase
+        out += _turns_phases(getattr(step, "steps", ()) or (), inner)
+        out += _turns_phases(getattr(step, "other", ()) or (), inner)
+    return out

@@ -147,6 +147,17 @@ class Sentences:
         # parameters and loop variables in scope: said as their names, never as a term that
         # happens to share the key (`has_extension(p, name)`: `name` is not the field's term)
         self.variables: frozenset[str] = frozenset()
+        # what a `pass` leaves, while an action's effect is said: ("round" or "phase", term)
+        self.passes = None
+
+    @contextmanager
+    def passing(self, passes):
+        """While an action's effect is said: what its `pass` leaves (Document.passed)."""
+        outer, self.passes = self.passes, passes
+        try:
+            yield
+        finally:
+            self.passes = outer
 
     @contextmanager
     def scope(self, *names: str | None):
@@ -740,6 +751,9 @@ class Sentences:
         return phrase
 
     def _ControlStmt(self, s, depth):
+        if s.what == "pass" and self.passes is not None:  # until the end of the round, or phase
+            kind, period = self.passes
+            return self.fill("ControlStmt", f"pass_{kind}", period=period)
         return self.fill("ControlStmt", s.what)
 
     def _LogStmt(self, s, depth):
