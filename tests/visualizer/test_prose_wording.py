@@ -198,3 +198,19 @@ def test_new_eden_passing_ends_your_round_fr_l162():
            "manche.\n" in explain(game, "fr")
     assert "- Action “Pass”\n  - Pass: you take no more turns until the end of the round.\n" \
         in explain(game, "en")
+
+
+def test_otys_a_payment_to_nobody_names_no_payee_and_the_spy_variant_names_its_own():
+    """`pay fee from credits to copy_payee(neighbour)`: the base game's payee is none (the Spy's
+    credit goes to the supply, FR l.483), the author's Spy variant pays the neighbour."""
+    base = explain(load_game("otys"), "fr")
+    author = explain(load_game("otys", "author"), "fr")
+    copy = "- « Copier un plongeur voisin », faite par les règles"
+    assert "  - Paie des crédits : le prix à payer.\n" in base[base.index(copy):]
+    assert "au qui" not in base + author
+    assert "  - Paie des crédits : le prix à payer au joueur que l'espion paie (le voisin).\n" \
+        in author[author.index(copy):]
+
+
+def test_otys_neutral_keys_agree_in_the_plural():
+    assert "- 12 clés X neutres dans les clés X neutres." in explain(load_game("otys"), "fr")

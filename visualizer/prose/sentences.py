@@ -169,6 +169,13 @@ class Sentences:
         finally:
             self.variables = outer
 
+    def nobody(self, e) -> bool:
+        """Is `e` none in this game: `none`, or a formula defined as none (New Eden's
+        `wins_ties(): "none"`, which its solo variant defines)? A clause about it is dead."""
+        if isinstance(e, A.Call) and e.func in self.game.formulas:
+            e = self.game.formulas[e.func].body
+        return isinstance(e, A.Const) and e.value is None
+
     # ------------------------------------------------------------ phrases and templates
     def plain(self, text) -> Phrase:
         return Phrase(str(text), self.grammar)
@@ -629,7 +636,7 @@ class Sentences:
             counter = self.fill("GainStmt", "member", counter=counter, key=self.expr(s.key))
         what = self.fill("GainStmt", "amount" if number else "amount_expr",
                          amount=self.expr(amount), counter=counter)
-        if s.to is not None:
+        if s.to is not None and not self.nobody(s.to):  # paid to nobody: to the supply
             what = self.fill("GainStmt", "to", text=what, to=self.expr(s.to))
         if s.player is None:
             return self.fill("GainStmt", s.verb, what=what)
@@ -723,7 +730,7 @@ class Sentences:
                            price=self.name(s.price))
         if s.beyond_means:
             phrase = self.fill("AuctionStmt", "beyond", text=phrase)
-        if s.ties is not None:
+        if s.ties is not None and not self.nobody(s.ties):  # no one wins ties: no clause
             phrase = self.fill("AuctionStmt", "ties", text=phrase, ties=self.expr(s.ties))
         if s.opener_bids is not None:
             always = isinstance(s.opener_bids, A.Const) and s.opener_bids.value is True
