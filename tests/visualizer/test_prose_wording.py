@@ -214,3 +214,19 @@ def test_otys_a_payment_to_nobody_names_no_payee_and_the_spy_variant_names_its_o
 
 def test_otys_neutral_keys_agree_in_the_plural():
     assert "- 12 clés X neutres dans les clés X neutres." in explain(load_game("otys"), "fr")
+
+
+@pytest.mark.parametrize("target", ["new-eden", "new-eden:solo", "thesauros", "thesauros:solo",
+                                    "otys", "otys:author", "endeavor-deep-sea",
+                                    "endeavor-deep-sea:solo", "goofspiel", "pig"])
+def test_french_explanations_say_tu_throughout(target):
+    """The sentences say « tu »; the games' French terms and summaries say it too, so no line
+    mixes « tu » and « vous » (a quotation of a rulebook, in « », may say « vous »)."""
+    name, _, variant = target.partition(":")
+    fr = explain(load_game(name, variant or None), "fr")
+    import re
+
+    outside_quotes = re.sub(r"«[^»]*»", "«»", fr)
+    found = [line for line in outside_quotes.splitlines()
+             if re.search(r"\b(?:vous|votre|vos)\b", line, re.I)]
+    assert found == []
