@@ -230,3 +230,48 @@ def test_french_explanations_say_tu_throughout(target):
     found = [line for line in outside_quotes.splitlines()
              if re.search(r"\b(?:vous|votre|vos)\b", line, re.I)]
     assert found == []
+
+
+HANDS = """\
+game: hands
+players: 2
+terms:
+  hand: {en: Hand, fr: Main, fr_grammar: f}
+  tricks: {en: Tricks won, fr: Plis remportés, en_grammar: pl, fr_grammar: pl}
+  dig: {en: Dig zone, fr: Zone de fouille, fr_grammar: f}
+zones:
+  hand: {per: player}
+  tricks: {per: player}
+  dig: {per: player, each: [1, 2, 3]}
+scoring:
+  score: 0
+"""
+
+
+@pytest.mark.parametrize("source, fr, en", [
+    # a zone that holds things: the number of items in it
+    ("count(hand)", "le nombre d'éléments de ta main", "the number of items in your hand"),
+    # a zone whose term names what it holds: the number of those
+    ("count(tricks)", "le nombre de tes plis remportés", "the number of your tricks won"),
+    # a family of zones read whole: its members, in the plural
+    ("count(dig)", "le nombre d'éléments de tes zones de fouille",
+     "the number of items in your dig zones"),
+    # one member of the family: that zone
+    ("count(dig[2])", "le nombre d'éléments de ta zone de fouille (2)",
+     "the number of items in your dig zone (2)"),
+])
+def test_the_count_of_a_zone_says_what_is_counted(tmp_path, source, fr, en):
+    from meeplang.dsl.parser import parse_expression
+    from meeplang.visualizer.prose import Sentences
+
+    game = make_game(tmp_path, HANDS)
+    assert [str(Sentences(game, lang).expr(parse_expression(source)))
+            for lang in ("fr", "en")] == [fr, en]
+
+
+def test_otys_tie_break_counts_the_items_of_the_five_dig_zones():
+    """FR l.349: most resources in the dig zones, not "the number of your dig zone"."""
+    game = load_game("otys")
+    assert "- En cas d'égalité : le nombre d'éléments de tes zones de fouille (le plus grand " \
+           "d'abord)." in explain(game, "fr")
+    assert "the number of items in your dig zones" in explain(game, "en")

@@ -33,7 +33,7 @@ TEMPLATES = {
     "Call": {
         "formula": "{name:the} ({args})", "formula_you": "{name:your}", "formula_none": "{name:the}",
         "predicate": "{name} ({args})", "predicate_none": "{name}",
-        "count": "the number of {a0}", "empty": "nothing is left in {a0}",
+        "count": "the number of {a0}", "count_zone": "the number of items in {a0}", "empty": "nothing is left in {a0}",
         "not_empty": "something is left in {a0}",
         "top": "the top item of {a0}", "top_n": "the top {a1} of {a0}",
         "top_expr": "the top items of {a0}, as many as {a1}",

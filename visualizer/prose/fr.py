@@ -29,7 +29,7 @@ TEMPLATES = {
     "Call": {
         "formula": "{name:the} ({args})", "formula_you": "{name:your}", "formula_none": "{name:the}",
         "predicate": "{name} ({args})", "predicate_none": "{name}",
-        "count": "le nombre {a0:of}", "empty": "il ne reste rien dans {a0}",
+        "count": "le nombre {a0:of}", "count_zone": "le nombre d'éléments {a0:of}", "empty": "il ne reste rien dans {a0}",
         "not_empty": "il reste quelque chose dans {a0}",
         "top": "l'élément du dessus {a0:of}", "top_n": "les {a1} premiers éléments {a0:of}",
         "top_expr": "les premiers éléments {a0:of}, autant que {a1}",

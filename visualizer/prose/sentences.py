@@ -293,8 +293,7 @@ class Sentences:
             return self.agreeing(self.fill("Name", "counter" if g.counters[n].per_player
                                            else "game_counter", term=self.term(n)), self.term(n))
         if n in g.zones:
-            return self.agreeing(self.fill("Name", "zone" if g.zones[n].per_player
-                                           else "game_zone", term=self.term(n)), self.term(n))
+            return self._zone(n, whole=True)
         if n in g.tables:
             value = g.tables[n]
             if isinstance(value, (int, str, bool)):
@@ -353,9 +352,36 @@ class Sentences:
         spec = self.game.zones.get(name) or self.game.counters.get(name)
         return spec is not None and spec.keys is not None
 
+    def _zone(self, n: str, whole: bool):
+        """A zone by its term; a family of zones read whole is its members, in the plural
+        (`count(dig)`: the items of your dig zones, not of "your dig zone")."""
+        term = self.counted(n, 2) if whole and self.game.zones[n].keys is not None \
+            else self.term(n)
+        return self.agreeing(self.fill("Name", "zone" if self.game.zones[n].per_player
+                                       else "game_zone", term=term), term)
+
+    def is_zone(self, e) -> bool:
+        """Is `e` a zone: a zone's name, a seat's zone (`p.hand`), a family's member?"""
+        if isinstance(e, A.Index):
+            return self._family(e.obj) and self.is_zone(e.obj)
+        name = e.name if isinstance(e, (A.Name, A.Attr)) else None
+        return name in self.game.zones and (isinstance(e, A.Name) or name not in self.flags)
+
+    def _container(self, e) -> bool:
+        """A zone said as what holds things (`la réserve`, `tes zones de fouille`), not as the
+        things it holds (`les cartes au trésor`, a plural term): its count needs a noun."""
+        from meeplang.dsl.terms import grammar
+
+        whole = isinstance(e, A.Name) and self.game.zones[e.name].keys is not None
+        name = e.obj.name if isinstance(e, A.Index) else e.name
+        return whole or "pl" not in grammar(self.game.terms, name, self.lang)
+
     def _Index(self, e):
-        obj = self.expr(e.obj)
         family = self._family(e.obj)
+        if family and isinstance(e.obj, A.Name) and e.obj.name in self.game.zones:
+            obj = self._zone(e.obj.name, whole=False)  # one member: `ta zone de fouille (1)`
+        else:
+            obj = self.expr(e.obj)
         key = self.value(e.key.value) if family and isinstance(e.key, A.Str) else self.expr(e.key)
         return self.agreeing(self.fill("Index", "member" if family else "entry",
                                        obj=obj, key=key), obj)
@@ -392,6 +418,9 @@ class Sentences:
     def _call_form(self, e) -> str:
         """Which form of a built-in's template: `top_n`, `max_list`, `passed_you`..."""
         form = _ARITY_FORMS.get((e.func, len(e.args)), e.func)
+        if form == "count" and len(e.args) == 1 and self.is_zone(e.args[0]) \
+                and self._container(e.args[0]):
+            return "count_zone"  # the number of items in it, not "the number of your reserve"
         if e.args and isinstance(e.args[-1], A.Num):
             form = _NUMBER_FORMS.get(form, form)
         yours = bool(e.args) and isinstance(e.args[0], A.Name) and e.args[0].name == "you"
