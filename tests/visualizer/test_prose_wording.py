@@ -275,3 +275,14 @@ def test_otys_tie_break_counts_the_items_of_the_five_dig_zones():
     assert "- En cas d'égalité : le nombre d'éléments de tes zones de fouille (le plus grand " \
            "d'abord)." in explain(game, "fr")
     assert "the number of items in your dig zones" in explain(game, "en")
+
+
+def test_a_formula_whose_term_ends_in_of_takes_its_argument_without_brackets():
+    """Otys's `kinds(cubes)`, « Types de »: no brackets inside brackets in its contract rule."""
+    game = load_game("otys")
+    fr, en = explain(game, "fr"), explain(game, "en")
+    assert "- Peut être réalisé (p, l, c) quand contient ce qu'il demande (les types de la zone " \
+           "de fouille de p (l), c)." in fr
+    assert "- Can be completed (p, l, c) when holds what it needs (the types of the dig zone of " \
+           "p (l), c)." in en
+    assert "types de (" not in fr and "types of (" not in en

@@ -31,7 +31,7 @@ TEMPLATES = {
     "Slice": {"from": "{obj} from place {lo} on", "to": "{obj} up to place {hi}",
               "both": "{obj} from place {lo} up to place {hi}"},
     "Call": {
-        "formula": "{name:the} ({args})", "formula_you": "{name:your}", "formula_none": "{name:the}",
+        "formula": "{name:the} ({args})", "formula_of": "{name:the} of {a0}", "formula_you": "{name:your}", "formula_none": "{name:the}",
         "predicate": "{name} ({args})", "predicate_none": "{name}",
         "count": "the number of {a0}", "count_zone": "the number of items in {a0}", "empty": "nothing is left in {a0}",
         "not_empty": "something is left in {a0}",
@@ -272,6 +272,7 @@ TEMPLATES = {
 
 # The explanation's own words: headings and the sentences that tie the sections together.
 WORDS = {
+    "of": "of",
     "players": "Players", "options": "Options", "components": "Components", "setup": "Setup",
     "flow": "How a game goes", "actions": "Actions", "triggers": "Triggers", "scoring": "Scoring",
     "end": "End of the game", "formulas": "Definitions", "tables": "Tables", "counters": "Counters",

@@ -27,7 +27,7 @@ TEMPLATES = {
     "Slice": {"from": "{obj} à partir de la place {lo}", "to": "{obj} jusqu'à la place {hi}",
               "both": "{obj} de la place {lo} jusqu'à la place {hi}"},
     "Call": {
-        "formula": "{name:the} ({args})", "formula_you": "{name:your}", "formula_none": "{name:the}",
+        "formula": "{name:the} ({args})", "formula_of": "{name:the} {a0:of}", "formula_you": "{name:your}", "formula_none": "{name:the}",
         "predicate": "{name} ({args})", "predicate_none": "{name}",
         "count": "le nombre {a0:of}", "count_zone": "le nombre d'éléments {a0:of}", "empty": "il ne reste rien dans {a0}",
         "not_empty": "il reste quelque chose dans {a0}",
@@ -279,6 +279,7 @@ TEMPLATES = {
 }
 
 WORDS = {
+    "of": "de",
     "players": "Joueurs", "options": "Options", "components": "Matériel", "setup": "Mise en place",
     "flow": "Déroulement de la partie", "actions": "Actions", "triggers": "Déclencheurs",
     "scoring": "Décompte", "end": "Fin de la partie", "formulas": "Définitions", "tables": "Tables",

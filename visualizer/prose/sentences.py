@@ -409,6 +409,12 @@ class Sentences:
             else:
                 form = "formula"
             name = self.term(e.func)
+            of = " " + self.word("of")
+            if form == "formula" and len(e.args) == 1 and name.text.endswith(of):
+                # a term that ends in "of" takes its argument as its complement, without
+                # brackets: "the types of the dig zone of p (l)", not "types of (... (l))"
+                name = attrs.evolve(name, text=name.text[:-len(of)])
+                form = "formula_of"
             return self.agreeing(self.fill("Call", form, name=name, args=joined, **fields), name)
         form = self._call_form(e)
         if args:  # `la salle est pleine`
