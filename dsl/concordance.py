@@ -354,7 +354,9 @@ def check_line(cite: Citation, text: str, facts: Facts, terms: list[str]) -> lis
     said = book_numbers(text, lang)
     # 0 is a bound as often as an amount ("vers le 0"), 1 an article as often as a count
     missing = said - facts.numbers - {0, 1}
-    telling = facts.numbers - {0, 1}  # 0 and 1 are said as "no" and "a" as often as in digits
+    # the rule's own numbers other than 0 and 1 (said as "no" and "a" as often as in digits):
+    # a rule with none says nothing a line full of other numbers could contradict
+    telling = facts.own - {0, 1}
     if missing and (len(said) <= FOCUSED and facts.numbers or telling and not said & facts.numbers):
         # a line with many numbers speaks of more than one rule: it is flagged when the rule
         # has none of them; a focused line, when the rule lacks one of its numbers
