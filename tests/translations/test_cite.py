@@ -47,6 +47,7 @@ def findings(conc, rule):
     ("Dans les zones 2, 3, 7 et 8, gagne 5", "fr", {5}),  # zones by number, references
     ("the one on the left, one of them", "en", set()),  # a pronoun
     ("the 2nd and 3rd years, R9c", "en", set()),  # ordinals and labels
+    ("an area of 9 spaces (3x3 rectangle)", "en", {9, 3}),
 ])
 def test_the_numbers_a_line_says(text, lang, want):
     assert book_numbers(text, lang) == want
