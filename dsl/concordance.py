@@ -158,11 +158,11 @@ def book_numbers(text: str, lang: str) -> set[int]:
     """The numbers a rulebook line says: digits, money, both ends of ranges, number words."""
     t = _REFS.sub(" ", _fold(text))
     t = re.sub(r"(?m)^\s*[-*•]?\s*\d+\**\s+(?=[^\W\d_])", " ", t)  # a list's marker: `4 Prenez`
-    t = _LABELS.sub(" ", t)
+    t = _LABELS.sub(" ", t)  # `Zone 2`, `zones 2, 3 et 8`, `level 0`: names, not amounts
     t = re.sub(r"(\d+)\s*[x×]\s*(\d+)", r"\1 \2", t)  # a 3x3 rectangle: 3 by 3
     if lang == "en":  # "the one on the left", "one of them": a pronoun, not a number
         t = re.sub(r"\b(?:the|that|this|each|every|any|no|which)\s+one\b|\bone\s+of\b|"
-                   r"\bone another\b", " ", t)  # `Zone 2`, `zones 2, 3 et 8`, `level 0`: names, not amounts
+                   r"\bone another\b", " ", t)
     found = {int(m.group(1)) for m in _DIGITS.finditer(t)}
     words = NUMBER_WORDS[lang]
     for word, value in sorted(words.items(), key=lambda kv: -len(kv[0])):
