@@ -18,8 +18,9 @@ from . import folder as files
 from .builtins import ANY, COUNTER_FUNCTIONS, FUNCTIONS, VALUES
 from .errors import Pos, ResolveError, SchemaError, Warning_
 from .limits import MAX_PLAYERS, bounds_text
+from .citations import warnings_of as citation_warnings
 from .lookalike import text_warnings
-from .terms import NAMED as TERM_NAMED, doc_warnings, term_warnings
+from .terms import NAMED as TERM_NAMED, doc_warnings, named_value_warnings, term_warnings
 from .loader import Source, load_source, locate, variant_names
 from .model import (
     FREE_AT,
@@ -254,6 +255,7 @@ class _Builder:
         self.warnings.extend(doc_warnings(terms, {
             o.name: (o.doc, specs[o.name].pos_of("doc")) for o in options.values() if o.doc}))
         self.warnings.extend(text_warnings(doc))
+        self.warnings.extend(citation_warnings(self.src))  # `# FR l.418` that says no line
         if actions and not doc.get("flow"):
             self.warnings.append(Warning_("the game has actions but no `flow:`: no one is ever "
                                           "asked to take one (the game ends at once)", doc.pos))
@@ -290,7 +292,8 @@ class _Builder:
             if table_pos is not None and times_pos.path == self.path and table_pos.path != self.path:
                 pos = table_pos  # the variant changed the table, not the limit: point at it
             raise ResolveError(depends.overrun_message(game, ix, limit, largest, entries), pos)
-        return attrs.evolve(game, deps=graph)
+        named = named_value_warnings(game, depends.rule_roots(game))  # `let stocked`, no term
+        return attrs.evolve(game, deps=graph, warnings=game.warnings + tuple(named))
 
     def _raw_flow_phases(self):
         """The phase steps of the flow, parsed shallowly (for checks made before the flow)."""

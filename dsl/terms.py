@@ -114,3 +114,41 @@ def doc_warnings(terms: dict, docs: dict) -> list[Warning_]:
                                 f"game's terms are in {', '.join(langs)}): give it as "
                                 f"`doc: {{{', '.join(f'{lang}: ...' for lang in langs)}}}`", pos))
     return out
+
+
+# the statements that name a value, and their fields that hold the name: explanations say the
+# value by the name's term (`let stocked = ...`: "soit les types stockés"), or as its code
+NAMING = {"LetStmt": ("name",), "ChooseStmt": ("name",), "SecretChooseStmt": ("name",),
+          "RollStmt": ("name",), "RandomChooseStmt": ("name",), "DrawStmt": ("name",),
+          "SearchStmt": ("name",), "ForEachStmt": ("var",),
+          "AuctionStmt": ("winner", "price", "history")}
+
+
+def named_value_warnings(game, roots) -> list[Warning_]:
+    """A value a statement names with more than one letter (`let stocked`, `keep 1 as kept`,
+    `roll d4 as double`) and no term, in a game whose terms have languages: the explanations
+    would show the name, code, in every language. `roots`: the syntax trees of the rules
+    (dsl.depends.rule_roots). A one-letter name is a placeholder, said as itself."""
+    import attrs
+
+    langs = languages(game.terms)
+    if not langs:
+        return []
+    out, seen, stack = [], set(), [r for _, rs in roots for r in rs]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (tuple, list)):
+            stack.extend(reversed(node))
+            continue
+        if not attrs.has(type(node)):
+            continue
+        for field in NAMING.get(type(node).__name__, ()):
+            name = getattr(node, field, None)
+            if isinstance(name, str) and len(name) > 1 and name not in game.terms \
+                    and name not in seen and getattr(node, "pos", None) is not None:
+                seen.add(name)
+                out.append(Warning_(f"value {name!r} has no term ({', '.join(langs)}): "
+                                    f"explanations show it as {name!r}", node.pos))
+        stack.extend(getattr(node, f.name) for f in reversed(attrs.fields(type(node)))
+                     if f.name != "pos")
+    return sorted(out, key=lambda w: (w.pos.path, w.pos.line, w.pos.col))

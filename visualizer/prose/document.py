@@ -63,7 +63,8 @@ class Explanation:
         lines.append(Line(0, str(self._fill("Game", form, lo=g.min_players, hi=g.max_players))))
         if g.automa:
             name, seats = g.automa
-            lines.append(Line(0, self._s(self._fill("Game", "automa", name=self.say.term(name),
+            form = "automa_1" if seats == 1 else "automa"  # never "seat(s)"
+            lines.append(Line(0, self._s(self._fill("Game", form, name=self.say.term(name),
                                                      seats=seats))))
         return Section(self.say.word("players"), tuple(lines))
 
@@ -332,13 +333,33 @@ class Explanation:
                 lines.append(Line(1, self._s(self.cost(a.cost))))
             for lim in a.limits:
                 lines.append(Line(1, self._s(self.limit(lim))))
-            lines += say.block(a.effect, 1)
+            with say.passing(self.passed(a.name)):
+                lines += say.block(a.effect, 1)
         return Section(say.word("actions"), tuple(lines))
 
+    def passed(self, action: str):
+        """What an action's `pass` leaves: ("round", its term) when the one turns step that
+        offers it is in the phase that opens each round (New Eden FR l.162: « pendant cette
+        manche »), ("phase", its term) when it is in another phase, else None (the step)."""
+        offering = [p for p in _turns_phases(self.game.flow, None) if action in p[0].actions]
+        if len(offering) != 1 or offering[0][1] is None:
+            return None  # turns in several places, or in no phase: this step's
+        phase = offering[0][1]
+        passes = _pass_of(self.game.flow, phase)
+        if passes is not None and passes in (self.game.terms or {}):
+            return ("round", self.say.term(passes))
+        return ("phase", self.say.term(phase))
+
     def per(self, per: str):
-        """A limit's period: the turn, the game, or a phase, named as the flow names it."""
+        """A limit's period: the turn, the game, or a phase, named as the flow names it; a phase
+        that opens each pass of a repeat that names its passes (`as: round`), and is nowhere
+        else, counts from one pass to the next: said as the pass (New Eden FR l.418 « par
+        manche »)."""
         if per in ("turn", "game"):
             return self._fill("Limit", per)
+        passes = _pass_of(self.game.flow, per)
+        if passes is not None and passes in (self.game.terms or {}):
+            return self._fill("Limit", "pass", name=self.say.term(passes))
         return self._fill("Limit", "phase", name=self.say.term(per))
 
     def times_per(self, times, per: str):
@@ -522,3 +543,36 @@ def html_list(lines) -> str:
         out.append("</li></ul>")
         depth -= 1
     return "\n".join(out)
+
+
+def _pass_of(flow, phase: str) -> str | None:
+    """The `as:` name of the repeat whose every pass opens with `phase`, if the phase is
+    nowhere else in the flow."""
+    where = []
+
+    def walk(steps, parent):
+        for i, step in enumerate(steps):
+            if isinstance(step, PhaseStep) and step.name == phase:
+                where.append((parent, i))
+            if isinstance(step, RepeatStep):
+                walk(step.steps, step)
+            else:
+                walk(getattr(step, "steps", ()) or (), None)
+                walk(getattr(step, "other", ()) or (), None)
+
+    walk(flow, None)
+    if len(where) == 1 and isinstance(where[0][0], RepeatStep) and where[0][1] == 0:
+        return where[0][0].var
+    return None
+
+
+def _turns_phases(steps, phase: str | None) -> list:
+    """(turns step, the name of the phase it is in, or None) for every turns step."""
+    out = []
+    for step in steps:
+        if isinstance(step, TurnsStep):
+            out.append((step, phase))
+        inner = step.name if isinstance(step, PhaseStep) else phase
+        out += _turns_phases(getattr(step, "steps", ()) or (), inner)
+        out += _turns_phases(getattr(step, "other", ()) or (), inner)
+    return out

@@ -31,9 +31,9 @@ TEMPLATES = {
     "Slice": {"from": "{obj} from place {lo} on", "to": "{obj} up to place {hi}",
               "both": "{obj} from place {lo} up to place {hi}"},
     "Call": {
-        "formula": "{name:the} ({args})", "formula_you": "{name:your}", "formula_none": "{name:the}",
+        "formula": "{name:the} ({args})", "formula_of": "{name:the} of {a0}", "formula_you": "{name:your}", "formula_none": "{name:the}",
         "predicate": "{name} ({args})", "predicate_none": "{name}",
-        "count": "the number of {a0}", "empty": "nothing is left in {a0}",
+        "count": "the number of {a0}", "count_zone": "the number of items in {a0}", "empty": "nothing is left in {a0}",
         "not_empty": "something is left in {a0}",
         "top": "the top item of {a0}", "top_n": "the top {a1} of {a0}",
         "top_expr": "the top items of {a0}, as many as {a1}",
@@ -112,7 +112,8 @@ TEMPLATES = {
     # ------------------------------------------------------------ statements
     "Block": {"empty": "nothing happens"},
     "SetStmt": {"set": "set {target} to {value}", "clear": "{target} is now none",
-                "set_you": "you become {target}", "flag_true": "{obj} is now {name}",
+                "set_you": "you become {target}",
+                "role": "{value} becomes {target}", "flag_true": "{obj} is now {name}",
                 "flag_false": "{obj} is no longer {name}"},
     "AddStmt": {"add": "add {amount} to {target}", "subtract": "subtract {amount} from {target}"},
     "GainStmt": {
@@ -176,7 +177,9 @@ TEMPLATES = {
         "else": "{text}; if not, {other}",
     },
     "ControlStmt": {"end turn": "your turn ends", "end game": "the game ends",
-                    "pass": "pass: you take no more turns in this step"},
+                    "pass": "pass: you take no more turns in this step",
+                    "pass_round": "pass: you take no more turns until the end of {period:the}",
+                    "pass_phase": "pass: you take no more turns until the end of phase {period:quote}"},
     "LogStmt": "note: {text}",
     "IfStmt": {"if": "if {cond}:", "elif": "otherwise, if {cond}:", "else": "otherwise:"},
     "ForEachStmt": "for each {var} in {source}:",
@@ -185,7 +188,8 @@ TEMPLATES = {
     # ------------------------------------------------------------ the Game model
     "Game": {"players": "A game for {lo} to {hi} players.", "players_n": "A game for {lo} players.",
              "players_1": "A game for one player.",
-             "automa": "{name:cap} plays {seats} seat(s) by the rules (an automa)."},
+             "automa": "{name:cap} plays {seats} seats by the rules (an automa).",
+             "automa_1": "{name:cap} plays one seat by the rules (an automa)."},
     "Option": {"option": "{name:cap}: {value}", "range": "{text} (from {min} to {max})",
                "doc": "{text} — {doc}", "yes": "yes", "no": "no",
                "on_default": "default: on", "off_default": "default: off"},
@@ -203,7 +207,8 @@ TEMPLATES = {
         "hidden": "{text}, face down", "owner": "{text}, seen by its owner only",
         "capacity": "{text}, holding at most {capacity}", "grid": "{text}, a grid of {rows} rows and {columns} columns",
         "family": "{text}, one for each of {keys}",
-        "refill": "{text}, kept full from {source}", "recycle": "{text}; when empty, {source} is shuffled into it",
+        "refill": "{text}, kept full from {source:the}",
+        "recycle": "{text}; when empty, {source:the} is shuffled into it",
     },
     "ItemKind": {"count": "{name}, as many as {count}, in {zone:the}", "count_n": "{count} {name} in {zone:the}", "table": "one {name} for each entry of {table:the}, in {zone:the}", "table_field": "one {name} for each entry of {table:the}, in the place its entry names",
                  "per_player": "{text}, for each player", "nowhere": "{name}, as many as {count}", "nowhere_n": "{count} {name}"},
@@ -212,7 +217,7 @@ TEMPLATES = {
               "each": "{name} in {source}", "each_where": "{name} in {source} where {cond}"},
     "Limit": {"limit": "at most {times} times per {per}", "once": "at most once per {per}", "shared": "{text}, all players together",
               "if": "{text}, if {cond}",
-              "turn": "turn", "game": "game", "phase": "phase {name:quote}"},
+              "turn": "turn", "game": "game", "phase": "phase {name:quote}", "pass": "{name}"},
     "CostPart": {"part": "{amount} ({name})", "to": "{text} to {to}"},
     "Cost": {"cost": "Price: {parts}, paid from {source}", "discount": "{text}; {amount} less on {part}"},
     "Action": {"free": "Free action {name:quote}", "main": "Action {name:quote}",
@@ -267,6 +272,7 @@ TEMPLATES = {
 
 # The explanation's own words: headings and the sentences that tie the sections together.
 WORDS = {
+    "of": "of",
     "players": "Players", "options": "Options", "components": "Components", "setup": "Setup",
     "flow": "How a game goes", "actions": "Actions", "triggers": "Triggers", "scoring": "Scoring",
     "end": "End of the game", "formulas": "Definitions", "tables": "Tables", "counters": "Counters",

@@ -52,6 +52,69 @@ def yes_no_fields(game) -> set[str]:
     return yes_no - other
 
 
+def role_counters(game) -> frozenset[str]:
+    """The game's counters that hold a player, a role such as "the player with the Nautilus
+    marker", rather than an amount: set to `you`, read where a player is wanted (who starts the
+    turns, who chooses, who does an action, who gains, the seat `players_from` starts at), or
+    set to another such counter. `set ROLE to PLAYER` says that the player takes the role."""
+    from meeplang.dsl.depends import rule_roots
+
+    counters = {n for n, c in game.counters.items() if not c.per_player and c.keys is None}
+    nodes = [n for _, roots in rule_roots(game) for n in _model_nodes(roots)]
+
+    def named(e):
+        return e.name if isinstance(e, A.Name) and e.name in counters else None
+
+    roles = set()
+    sets = []
+    for n in nodes:
+        if isinstance(n, A.SetStmt) and named(n.target):
+            if isinstance(n.value, A.Name) and n.value.name == "you":
+                roles.add(n.target.name)
+            sets.append((n.target.name, named(n.value)))
+        wanted = []
+        if type(n).__name__ == "TurnsStep":
+            wanted.append(n.first)
+        elif isinstance(n, A.ChooseStmt):
+            wanted.append(n.chooser)
+        elif isinstance(n, (A.DoStmt, A.GainStmt)):
+            wanted.append(n.player)
+        elif isinstance(n, A.Call) and n.func == "players_from" and n.args:
+            wanted.append(n.args[0])
+        roles.update(name for name in map(named, wanted) if name)
+    grew = True
+    while grew:  # a counter set to a role's holder holds a player too, and the reverse
+        grew = False
+        for target, value in sets:
+            if value and (target in roles) != (value in roles):
+                roles.update((target, value))
+                grew = True
+    return frozenset(roles)
+
+
+def _model_nodes(roots) -> list:
+    """Every syntax node and model node (flow steps, params) under some roots."""
+    out, stack = [], list(roots)
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, (tuple, list)):
+            stack.extend(cur)
+        elif attrs.has(type(cur)):
+            out.append(cur)
+            stack.extend(getattr(cur, f.name) for f in attrs.fields(type(cur)) if f.name != "pos")
+    return out
+
+
+def _ends_in_sum(e) -> bool:
+    """Is the phrase of `e` said with a sum or a difference at its end, which an operator after
+    it would seem to continue (`the damage for the use − 1`)?"""
+    while isinstance(e, A.Index):
+        if isinstance(e.key, A.BinOp):
+            return True
+        e = e.key
+    return False
+
+
 class MissingTemplate(KeyError):
     """A construct or one of its forms has no template in the language."""
 
@@ -79,9 +142,22 @@ class Sentences:
         self.grammar = GRAMMARS[lang]
         # item fields that are yes/no: said as `the card is face up`
         self.flags = yes_no_fields(game)
+        # counters that hold a player: `set nautilus to winner` says the winner takes the role
+        self.roles = role_counters(game)
         # parameters and loop variables in scope: said as their names, never as a term that
         # happens to share the key (`has_extension(p, name)`: `name` is not the field's term)
         self.variables: frozenset[str] = frozenset()
+        # what a `pass` leaves, while an action's effect is said: ("round" or "phase", term)
+        self.passes = None
+
+    @contextmanager
+    def passing(self, passes):
+        """While an action's effect is said: what its `pass` leaves (Document.passed)."""
+        outer, self.passes = self.passes, passes
+        try:
+            yield
+        finally:
+            self.passes = outer
 
     @contextmanager
     def scope(self, *names: str | None):
@@ -92,6 +168,13 @@ class Sentences:
             yield
         finally:
             self.variables = outer
+
+    def nobody(self, e) -> bool:
+        """Is `e` none in this game: `none`, or a formula defined as none (New Eden's
+        `wins_ties(): "none"`, which its solo variant defines)? A clause about it is dead."""
+        if isinstance(e, A.Call) and e.func in self.game.formulas:
+            e = self.game.formulas[e.func].body
+        return isinstance(e, A.Const) and e.value is None
 
     # ------------------------------------------------------------ phrases and templates
     def plain(self, text) -> Phrase:
@@ -210,8 +293,7 @@ class Sentences:
             return self.agreeing(self.fill("Name", "counter" if g.counters[n].per_player
                                            else "game_counter", term=self.term(n)), self.term(n))
         if n in g.zones:
-            return self.agreeing(self.fill("Name", "zone" if g.zones[n].per_player
-                                           else "game_zone", term=self.term(n)), self.term(n))
+            return self._zone(n, whole=True)
         if n in g.tables:
             value = g.tables[n]
             if isinstance(value, (int, str, bool)):
@@ -270,9 +352,36 @@ class Sentences:
         spec = self.game.zones.get(name) or self.game.counters.get(name)
         return spec is not None and spec.keys is not None
 
+    def _zone(self, n: str, whole: bool):
+        """A zone by its term; a family of zones read whole is its members, in the plural
+        (`count(dig)`: the items of your dig zones, not of "your dig zone")."""
+        term = self.counted(n, 2) if whole and self.game.zones[n].keys is not None \
+            else self.term(n)
+        return self.agreeing(self.fill("Name", "zone" if self.game.zones[n].per_player
+                                       else "game_zone", term=term), term)
+
+    def is_zone(self, e) -> bool:
+        """Is `e` a zone: a zone's name, a seat's zone (`p.hand`), a family's member?"""
+        if isinstance(e, A.Index):
+            return self._family(e.obj) and self.is_zone(e.obj)
+        name = e.name if isinstance(e, (A.Name, A.Attr)) else None
+        return name in self.game.zones and (isinstance(e, A.Name) or name not in self.flags)
+
+    def _container(self, e) -> bool:
+        """A zone said as what holds things (`la réserve`, `tes zones de fouille`), not as the
+        things it holds (`les cartes au trésor`, a plural term): its count needs a noun."""
+        from meeplang.dsl.terms import grammar
+
+        whole = isinstance(e, A.Name) and self.game.zones[e.name].keys is not None
+        name = e.obj.name if isinstance(e, A.Index) else e.name
+        return whole or "pl" not in grammar(self.game.terms, name, self.lang)
+
     def _Index(self, e):
-        obj = self.expr(e.obj)
         family = self._family(e.obj)
+        if family and isinstance(e.obj, A.Name) and e.obj.name in self.game.zones:
+            obj = self._zone(e.obj.name, whole=False)  # one member: `ta zone de fouille (1)`
+        else:
+            obj = self.expr(e.obj)
         key = self.value(e.key.value) if family and isinstance(e.key, A.Str) else self.expr(e.key)
         return self.agreeing(self.fill("Index", "member" if family else "entry",
                                        obj=obj, key=key), obj)
@@ -300,6 +409,12 @@ class Sentences:
             else:
                 form = "formula"
             name = self.term(e.func)
+            of = " " + self.word("of")
+            if form == "formula" and len(e.args) == 1 and name.text.endswith(of):
+                # a term that ends in "of" takes its argument as its complement, without
+                # brackets: "the types of the dig zone of p (l)", not "types of (... (l))"
+                name = attrs.evolve(name, text=name.text[:-len(of)])
+                form = "formula_of"
             return self.agreeing(self.fill("Call", form, name=name, args=joined, **fields), name)
         form = self._call_form(e)
         if args:  # `la salle est pleine`
@@ -309,6 +424,9 @@ class Sentences:
     def _call_form(self, e) -> str:
         """Which form of a built-in's template: `top_n`, `max_list`, `passed_you`..."""
         form = _ARITY_FORMS.get((e.func, len(e.args)), e.func)
+        if form == "count" and len(e.args) == 1 and self.is_zone(e.args[0]) \
+                and self._container(e.args[0]):
+            return "count_zone"  # the number of items in it, not "the number of your reserve"
         if e.args and isinstance(e.args[-1], A.Num):
             form = _NUMBER_FORMS.get(form, form)
         yours = bool(e.args) and isinstance(e.args[0], A.Name) and e.args[0].name == "you"
@@ -346,6 +464,8 @@ class Sentences:
         phrase = self.expr(e)
         if isinstance(e, A.BinOp) and (_PREC[e.op] < parent_prec or
                                        (right and _PREC[e.op] == parent_prec)):
+            return self.fill("BinOp", "paren", text=phrase)
+        if _ends_in_sum(e):  # `table[i - 1] - x`: "(the table for i − 1) − x", not "… − 1 − x"
             return self.fill("BinOp", "paren", text=phrase)
         return phrase
 
@@ -525,6 +645,12 @@ class Sentences:
             return self.fill("SetStmt", "flag_true" if v.value else "flag_false",
                              name=self.field(t.name), obj=self.expr(t.obj))
         target, form = self.expr(t), "set"
+        if isinstance(t, A.Name) and t.name in self.roles:
+            # the player takes the role: "the winner becomes the player choosing the next row",
+            # never the role said as becoming the player; a seat by its number (`player 1`)
+            who = self.fill("TurnsStep", "seat", n=v.value + 1) if isinstance(v, A.Num) \
+                else self.expr(v)
+            return self.fill("SetStmt", "role", target=target, value=who)
         if not isinstance(v, (A.Num, A.Neg, A.BinOp)) and "set_expr" in self.templates["SetStmt"]:
             # a language whose `set X to` suits numbers only (`X devient le gagnant`)
             form = "set_expr_pl" if "pl" in target.notes else "set_expr"
@@ -545,7 +671,7 @@ class Sentences:
             counter = self.fill("GainStmt", "member", counter=counter, key=self.expr(s.key))
         what = self.fill("GainStmt", "amount" if number else "amount_expr",
                          amount=self.expr(amount), counter=counter)
-        if s.to is not None:
+        if s.to is not None and not self.nobody(s.to):  # paid to nobody: to the supply
             what = self.fill("GainStmt", "to", text=what, to=self.expr(s.to))
         if s.player is None:
             return self.fill("GainStmt", s.verb, what=what)
@@ -639,7 +765,7 @@ class Sentences:
                            price=self.name(s.price))
         if s.beyond_means:
             phrase = self.fill("AuctionStmt", "beyond", text=phrase)
-        if s.ties is not None:
+        if s.ties is not None and not self.nobody(s.ties):  # no one wins ties: no clause
             phrase = self.fill("AuctionStmt", "ties", text=phrase, ties=self.expr(s.ties))
         if s.opener_bids is not None:
             always = isinstance(s.opener_bids, A.Const) and s.opener_bids.value is True
@@ -667,6 +793,9 @@ class Sentences:
         return phrase
 
     def _ControlStmt(self, s, depth):
+        if s.what == "pass" and self.passes is not None:  # until the end of the round, or phase
+            kind, period = self.passes
+            return self.fill("ControlStmt", f"pass_{kind}", period=period)
         return self.fill("ControlStmt", s.what)
 
     def _LogStmt(self, s, depth):
