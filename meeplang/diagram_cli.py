@@ -39,6 +39,8 @@ def cmd_diagram(args) -> int:
     from meeplang.visualizer.render import render, write
 
     game = _load(args.game)
+    if args.action or args.all_actions or args.turn or args.automa:
+        return _charts(args, game)
     changes = changes_from_base(game) if args.highlight_changes else None
     fmt = args.format
     if fmt is None:
@@ -50,6 +52,56 @@ def cmd_diagram(args) -> int:
         return 0
     out = Path(args.output) if args.output else Path(f"{_stem(game)}.{fmt}")
     write(game, out, fmt, args.detail, args.lang, changes, args.text)
+    print(json.dumps({"ok": True, "path": str(out), "format": fmt}) if args.json else out)
+    return 0
+
+
+def _charts(args, game) -> int:
+    """--action NAME, --turn, --automa (one chart) and --all-actions DIR (every chart)."""
+    from meeplang.dsl.atomic import write_file
+    from meeplang.visualizer import activity as AC
+
+    if args.highlight_changes or args.detail != "phases" or args.text != "prose":
+        raise UsageError("--action, --all-actions, --turn and --automa draw the rules' sentences: "
+                         "--detail, --text and --highlight-changes do not apply to them")
+    if args.all_actions:
+        if args.output:
+            raise UsageError("--all-actions DIR writes a folder: give no -o")
+        fmt = args.format or "svg"
+        out = Path(args.all_actions)
+        if out.exists() and not out.is_dir():
+            raise UsageError(f"--all-actions {out}: a file is in the way (the charts go in a folder)")
+        out.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for chart in AC.all_charts(game, args.lang):
+            path = out / f"{chart.stem}.{fmt}"
+            write_file(path, AC.render_chart(chart, fmt))
+            paths.append(str(path))
+        if args.json:
+            print(json.dumps({"ok": True, "paths": paths, "format": fmt}))
+        else:
+            print(f"{out}: {len(paths)} charts")
+        return 0
+    if args.action:
+        kind = AC.find_rule(game, args.action)
+        chart = AC.rule_chart(game, kind, args.action, args.lang)
+    elif args.turn:
+        chart = AC.turn_chart(game, args.lang)
+    else:
+        chart = AC.automa_chart(game, args.lang)
+    fmt = args.format
+    if fmt is None:
+        suffix = Path(args.output).suffix.lstrip(".").lower() if args.output else ""
+        fmt = suffix if suffix in FORMATS else ("dot" if args.output == "-" else "svg")
+    data = AC.render_chart(chart, fmt)
+    if args.output == STDOUT:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return 0
+    out = Path(args.output) if args.output else Path(f"{_stem(game)}-{chart.stem}.{fmt}")
+    if out.parent and not out.parent.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+    write_file(out, data)
     print(json.dumps({"ok": True, "path": str(out), "format": fmt}) if args.json else out)
     return 0
 
@@ -94,6 +146,18 @@ def register(subparsers) -> None:
     s.add_argument("--highlight-changes", action="store_true",
                    help="a variant: colour what it changes from its base game (the rules it "
                         "changes and those reading a table it changes) and list every change")
+    charts = s.add_mutually_exclusive_group()
+    charts.add_argument("--action", metavar="NAME",
+                        help="draw one action's (or trigger's) flowchart of its statements "
+                             "instead of the game's")
+    charts.add_argument("--all-actions", metavar="DIR",
+                        help="write every action's, trigger's and free action's flowchart, the "
+                             "automa's turn and the turn chart into DIR (action-NAME.svg, "
+                             "trigger-NAME.svg, automa.svg, turn.svg), linked to each other")
+    charts.add_argument("--turn", action="store_true",
+                        help="draw the turn chart: the order of what a player does on a turn")
+    charts.add_argument("--automa", action="store_true",
+                        help="draw what an automa seat does on its turn")
     s.add_argument("--json", action="store_true", help="print {ok, path, format} as JSON")
     s.set_defaults(func=cmd_diagram)
 

@@ -82,6 +82,10 @@ class Sentences:
         # parameters and loop variables in scope: said as their names, never as a term that
         # happens to share the key (`has_extension(p, name)`: `name` is not the field's term)
         self.variables: frozenset[str] = frozenset()
+        # an `if` or a loop with one simple sentence in its body is said on one line
+        # (`If X: gain 1 coin.`); a flowchart, which draws each statement in its own node,
+        # sets this to False to get the header alone on its line
+        self.one_line = True
 
     @contextmanager
     def scope(self, *names: str | None):
@@ -511,7 +515,7 @@ class Sentences:
         """`If X: body`: one line when the body is one simple sentence, else nested lines."""
         inner = self.block(body, depth + 1)
         head = self.sentence(header)
-        if len(inner) == 1 and not inner[0].text.endswith(":"):
+        if self.one_line and len(inner) == 1 and not inner[0].text.endswith(":"):
             return [Line(depth, f"{head} {continued(inner[0].text)}")]
         return [Line(depth, head)] + inner
 
