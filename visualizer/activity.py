@@ -568,8 +568,8 @@ def chart_dot(chart: Chart) -> str:
             for n in chart.nodes:
                 if n.id in ids:
                     add(c, n)
-    for e in chart.edges:
-        a = dict(_EDGES.get(e.kind, {}))
+    for i, e in enumerate(chart.edges):
+        a = {"id": f"e{i + 1}", "class": e.kind, **_EDGES.get(e.kind, {})}
         if e.label:
             a["label"] = _html_lines(e.label, EDGE_WIDTH)
         if e.kind == "back":
@@ -586,12 +586,14 @@ def render_chart(chart: Chart, fmt: str = "svg") -> bytes:
 
 
 def svg_words(svg_text: str) -> dict[str, list[str]]:
-    """The words an SVG drawn from a chart shows, per node and edge id (the tests read it)."""
-    out: dict[str, list[str]] = {}
-    for m in re.finditer(r'<g id="([^"]+)" class="(?:node|edge)[^"]*">(.*?)</g>\s*(?=<!--|<g id|</g>)',
-                         svg_text, re.S):
-        texts = re.findall(r"<text[^>]*>(.*?)</text>", m.group(2), re.S)
-        import html as _html
+    """The words an SVG drawn from a chart shows, per node id (`n3`) and edge id (`e4`), in
+    the order drawn (the tests compare them with the labels)."""
+    import xml.etree.ElementTree as ET
 
-        out[m.group(1)] = " ".join(_html.unescape(t) for t in texts).split()
+    ns = "{http://www.w3.org/2000/svg}"
+    out: dict[str, list[str]] = {}
+    for g in ET.fromstring(svg_text).iter(f"{ns}g"):
+        if (g.get("class") or "").split()[:1] in (["node"], ["edge"]):
+            texts = [t.text or "" for t in g.iter(f"{ns}text")]
+            out[g.get("id")] = " ".join(texts).split()
     return out

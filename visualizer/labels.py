@@ -19,8 +19,8 @@ UI = {
     "en": {
         "setup": "Setup", "start": "Start", "final_scoring": "Final scoring",
         "turns": "Turns", "next_player": "next player", "clockwise": "clockwise",
-        "counterclockwise": "counterclockwise", "from_seat": "from seat {}",
-        "from_expr": "first: {}", "per_turn": "{} action(s) per turn",
+        "counterclockwise": "counterclockwise", "from_seat": "player {} first",
+        "from_expr": "first: {}", "per_turn": "{} actions per turn", "per_turn_1": "1 action per turn",
         "free_after_last": "free actions before or after",
         "free_turn": "free actions may be the whole turn",
         "free_between": "free actions between actions",
@@ -87,8 +87,8 @@ UI = {
     "fr": {
         "setup": "Mise en place", "start": "Début", "final_scoring": "Décompte final",
         "turns": "Tours de jeu", "next_player": "joueur suivant", "clockwise": "sens horaire",
-        "counterclockwise": "sens antihoraire", "from_seat": "à partir du siège {}",
-        "from_expr": "premier : {}", "per_turn": "{} action(s) par tour",
+        "counterclockwise": "sens antihoraire", "from_seat": "le joueur {} commence",
+        "from_expr": "premier : {}", "per_turn": "{} actions par tour", "per_turn_1": "1 action par tour",
         "free_after_last": "actions libres avant ou après",
         "free_turn": "des actions libres peuvent faire tout le tour",
         "free_between": "actions libres entre les actions",

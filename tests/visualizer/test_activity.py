@@ -228,3 +228,48 @@ def test_cli_action_turn_automa_and_all_actions(tmp_path, monkeypatch, capsys):
     assert main(["diagram", "otys", "--action", "take_turn", "--detail", "full"]) == 2
     assert main(["diagram", "pig", "--automa"]) == 2
     assert "no automa seat" in capsys.readouterr().err
+
+
+# the four games, and each automa-bearing variant; rendered in both languages
+DRAWN = [("pig", None), ("otys", None), ("otys", "solo"), ("new-eden", None),
+         ("new-eden", "solo"), ("thesauros", None), ("thesauros", "solo"),
+         ("endeavor-deep-sea", None)]
+
+
+@needs_dot
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("name,variant", DRAWN)
+def test_rendered_svg_shows_every_label_whole(name, variant, lang):
+    """Every word of every label is in the SVG, in order, none cut or dropped: each node's and
+    each edge's text is exactly its label's words."""
+    g = game(name, variant)
+    charts = AC.all_charts(g, lang)
+    assert len(charts) >= len(g.actions) + len(g.triggers)
+    for chart in charts:
+        drawn = AC.svg_words(AC.render_chart(chart, "svg").decode("utf-8"))
+        for node in chart.nodes:
+            assert drawn[node.id] == node.label.split(), (chart.stem, node.label, drawn[node.id])
+        for i, edge in enumerate(chart.edges):
+            assert drawn[f"e{i + 1}"] == (edge.label or "").split(), (chart.stem, edge.label)
+        words = [w for ws in drawn.values() for w in ws]
+        assert not any(w.endswith(("…", "-")) for w in words), chart.stem
+        assert not any(re.fullmatch(r"\(\+\d+", w) for w in words), chart.stem
+
+
+# engine words: a seat number, "action(s)"
+ENGINE = re.compile(r"\b(seat|siège)\s+\d|\w\(s\)")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("name,variant", DRAWN)
+def test_no_seat_numbers_or_plural_brackets_in_labels(name, variant, lang):
+    from meeplang.visualizer.dot import build_diagram
+
+    g = game(name, variant)
+    labels = [n.label for c in AC.all_charts(g, lang) for n in c.nodes]
+    labels += [e.label or "" for c in AC.all_charts(g, lang) for e in c.edges]
+    for detail in ("phases", "actions", "full"):
+        d = build_diagram(g, detail, lang)
+        labels += [str(n.attrs.get("label", "")) for c in d.clusters() for n in c.nodes]
+    bad = [label for label in labels if ENGINE.search(label)]
+    assert not bad, bad[:5]
