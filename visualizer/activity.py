@@ -232,7 +232,8 @@ class _Builder:
             return nid, exits
         if isinstance(s, A.SearchStmt):
             nid = self.node("choice", sentences[0], s)
-            exits = self.branch(nid, w["found"], s.body, end)
+            with self.say.aliased(self.say.loop_aliases(s)):
+                exits = self.branch(nid, w["found"], s.body, end)
             if s.other is not None:
                 exits += self.branch(nid, sentences[-1], s.other, end)
             else:
@@ -240,7 +241,8 @@ class _Builder:
             return nid, exits
         if isinstance(s, LOOPS):
             nid = self.node("loop", sentences[0], s)
-            entry, exits = self.block(s.body, end)
+            with self.say.aliased(self.say.loop_aliases(s)):
+                entry, exits = self.block(s.body, end)
             if entry is not None:
                 self.edge(nid, entry, w["next"], "branch")
                 for tail, label, _ in exits:
@@ -293,9 +295,18 @@ def rule_chart(game, kind: str, name: str, lang: str = "en") -> Chart:
         trigger = next(t for t in game.triggers if t.name == name)
         heading = _trigger_heading(doc, trigger)
         start = b.node("trigger", heading)
-        b.body(start, trigger.effect)
+        with say.aliased(say.rule_aliases([trigger.each], [trigger.effect])):
+            b.body(start, trigger.effect)
         return chart
     a = game.actions[name]
+    with say.aliased(say.rule_aliases([a.param], [a.effect])):
+        _action_body(b, a)
+    return chart
+
+
+def _action_body(b: _Builder, a) -> None:
+    """An action's chart: its condition, limits, choice and price, then its statements."""
+    say, doc = b.say, b.doc
     start = b.node("start", "")  # UML's initial node: the chart's title names the action
     prev = start
     heads = []
@@ -314,7 +325,6 @@ def rule_chart(game, kind: str, name: str, lang: str = "en") -> Chart:
         b.edge(prev, nid)
         prev = nid
     b.body(prev, a.effect)
-    return chart
 
 
 def _trigger_heading(doc, t) -> str:

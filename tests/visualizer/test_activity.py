@@ -273,3 +273,16 @@ def test_no_seat_numbers_or_plural_brackets_in_labels(name, variant, lang):
         labels += [str(n.attrs.get("label", "")) for c in d.clusters() for n in c.nodes]
     bad = [label for label in labels if ENGINE.search(label)]
     assert not bad, bad[:5]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("name,variant", DRAWN)
+def test_turn_and_automa_charts_name_no_placeholder(name, variant, lang):
+    """The turn and automa charts say who and what in words: no rules' letter (`for at least
+    one p in the players, the notoriety of p ...` is `... one of the players, the notoriety of
+    the player ...`)."""
+    g = game(name, variant)
+    charts = [AC.turn_chart(g, lang)] + ([AC.automa_chart(g, lang)] if AC.has_automa(g) else [])
+    for chart in charts:
+        for node in chart.nodes:
+            assert not re.search(r"(?<![\w'’])[b-xz](?![\w'’])", node.label), node.label

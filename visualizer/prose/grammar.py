@@ -106,6 +106,8 @@ class English:
                 if not bare or "pl" in p.notes:
                     return text
                 return f"{'an' if text[:1] in 'aeiouAEIOU' else 'a'} {text}"
+            case "none":  # `for none of ...`: no bound noun is said alone
+                return f"no {text}" if bare else text
             case "of":
                 return "of " + self.decorate(p, "the")
             case "to":
@@ -181,6 +183,8 @@ class French:
                 if not bare:
                     return text
                 return f"{'des' if plural else 'une' if fem else 'un'} {text}"
+            case "none":  # `pour aucune ligne des lignes`
+                return f"{'aucune' if fem else 'aucun'} {text}" if bare else text
             case "of":
                 return self._contract("de", "du", "des", self.decorate(p, "the"))
             case "to":
