@@ -121,6 +121,32 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_aid(args) -> int:
+    """`meeplang aid`: the one-page player aid."""
+    from meeplang.dsl.atomic import write_file
+    from meeplang.visualizer.aid import render_aid
+
+    game = _load(args.game)
+    fmt = args.format
+    if fmt is None:
+        suffix = Path(args.output).suffix.lstrip(".").lower() if args.output else ""
+        fmt = suffix if suffix in AID_FORMATS else ("dot" if args.output == STDOUT else "pdf")
+    data = render_aid(game, fmt, args.lang, args.paper)
+    if args.output == STDOUT:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return 0
+    out = Path(args.output) if args.output else Path(f"{_stem(game)}-aid-{args.paper}.{fmt}")
+    if out.parent and not out.parent.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+    write_file(out, data)
+    print(json.dumps({"ok": True, "path": str(out), "format": fmt}) if args.json else out)
+    return 0
+
+
+AID_FORMATS = ("pdf", "svg", "png", "dot")
+
+
 def _text_option(parser) -> None:
     parser.add_argument("--text", choices=TEXTS, default="prose",
                         help="what rule boxes say: prose (sentences in --lang, default) or rules "
@@ -160,6 +186,23 @@ def register(subparsers) -> None:
                         help="draw what an automa seat does on its turn")
     s.add_argument("--json", action="store_true", help="print {ok, path, format} as JSON")
     s.set_defaults(func=cmd_diagram)
+
+    s = subparsers.add_parser(
+        "aid", help="a one-page player aid (PDF or SVG, A4 or US Letter)",
+        description="Write a one-page player aid: the round's phases, the turn, one line per "
+                    "action with its price and what it pays and gains, the end of the game and "
+                    "the final scoring, a variant's changes in red; text at 8 pt or more, never "
+                    "scaled (needs Graphviz's `dot`; the PDF embeds its fonts).")
+    s.add_argument("game", metavar="GAME[:VARIANT]")
+    s.add_argument("-o", "--output", metavar="FILE",
+                   help="output file, or - for standard output (default: GAME-aid-PAPER.pdf)")
+    s.add_argument("--format", "-f", choices=AID_FORMATS,
+                   help="pdf, svg, png or dot (default: from -o's extension, else pdf)")
+    s.add_argument("--paper", choices=("a4", "letter"), default="a4",
+                   help="page size: a4 (default) or letter (US Letter)")
+    s.add_argument("--lang", "-l", choices=LANGS, default="en")
+    s.add_argument("--json", action="store_true", help="print {ok, path, format} as JSON")
+    s.set_defaults(func=cmd_aid)
 
     s = subparsers.add_parser(
         "report", help="write a static HTML page: flowchart, components, actions",
