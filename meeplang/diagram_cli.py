@@ -1,4 +1,4 @@
-"""`meeplang diagram` and `meeplang report` (registered by meeplang.cli through COMMAND_MODULES)."""
+"""`meeplang diagram`, `meeplang aid` and `meeplang report` (registered by meeplang.cli through COMMAND_MODULES)."""
 from __future__ import annotations
 
 import json
