@@ -346,7 +346,7 @@ def test_parameters_and_comprehension_variables_are_never_read_as_terms(new_eden
     # `has_extension(p, name)`: the parameter `name` is not the term of the field `name`
     assert "le nom de l'extension est name." in new_eden_said["fr"]
     assert "the name of the extension is name." in new_eden_said["en"]
-    assert "le côté de la pioche de cartes est side." in new_eden_said["fr"]
+    assert "le côté du module est side." in new_eden_said["fr"]
     assert "est le nom." not in new_eden_said["fr"] and "is the side." not in new_eden_said["en"]
 
 
@@ -416,7 +416,7 @@ def test_a_condition_formula_and_lists_put_together_read_as_words(new_eden_said)
     assert "- The station holds (p) when the damage of p is at most " in en
     assert "- La station résiste (p) quand les dégâts de p valent au plus " in fr
     assert "- Places a deeple can go (p) is nowhere and the modules outside the station (p)." in en
-    assert "the o in the oxygen cards of p and the o in the station of p" in en
+    assert "the oxygen cards of p and the o in the station of p" in en
     # a count of a selection and a `not any(...)` read as words, in both languages
     assert "is the number of m in the station of p (research) where the research of m is r." in en
     assert " : le nombre de m de la station de p (recherche) où la recherche de m est r." in fr

@@ -109,23 +109,30 @@ class Sentences:
         if not name or name in self.variables or (
                 len(name) > 1 and name in (self.game.terms or {})):  # a one-letter name is a
             return None                                           # placeholder (see `name`)
-        return self.items_noun(source) or self.held_noun(source)
+        return self.held_noun(source) or self.items_noun(source)
 
     def items_noun(self, source) -> Phrase | None:
         """One of what a plural noun names: `rows` -> row, `players` -> player (so `the r in
         rows where ...` is said `the rows where ...`)."""
         if isinstance(source, A.Comprehension) and _is_selection(source):
             return self.items_noun(source.source)
+        g = self.game
+        if isinstance(source, A.Attr) and source.name in g.zones:  # `p.modules`: a player's
+            source = A.Name(source.name, pos=source.pos)             # place, said by its term
+        elif isinstance(source, A.Call) and source.func in g.formulas:  # a list a formula
+            source = A.Name(source.func, pos=source.pos)                # gives, named by its term
         if not isinstance(source, A.Name):
             return None
-        key, g = source.name, self.game
+        key = source.name
         if key in ("players", "others", "passers"):
             if "player" in (g.terms or {}):
                 return self.term("player", singular=True)
             return Phrase(self.words["player"], self.grammar, noun=True,
                           notes=frozenset(self.words.get("player_notes", "").split()))
         if key not in g.zones and key not in g.tables and key not in g.counters \
-                or key not in (g.terms or {}) or key in self.variables:
+                and key not in g.formulas or key not in (g.terms or {}) or key in self.variables:
+            return None
+        if key in g.formulas and self.is_condition(key):
             return None
         from meeplang.dsl.terms import grammar
 
@@ -134,6 +141,8 @@ class Sentences:
         own, french = grammar(g.terms, key, self.lang), grammar(g.terms, key, "fr")
         noun = self.term(key)
         text = self.grammar.singular(noun.text)
+        if not self.grammar.plain_head(noun.text):
+            return None
         if "pl" in own:
             plural = True
         elif french & {"m", "f", "pl"}:  # a French gender note without `pl`: one thing
@@ -143,6 +152,12 @@ class Sentences:
         # only a regular plural: `hex` (one hex, two hex) is not the plural of `he`
         if plural and text != noun.text and self.grammar.plural(text) == noun.text:
             return Phrase(text, self.grammar, noun=True, notes=noun.notes - {"pl"})
+        # a plural noun followed by its complement (`modules outside the station`): its first
+        # word said of one, where that is a regular plural
+        first, space, rest = noun.text.partition(" ")
+        one = self.grammar.singular(first)
+        if plural and rest and one != first and self.grammar.plural(one) == first:
+            return Phrase(one + space + rest, self.grammar, noun=True, notes=noun.notes - {"pl"})
         return None
 
     def held_noun(self, source) -> Phrase | None:
