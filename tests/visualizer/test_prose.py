@@ -744,3 +744,13 @@ def test_a_name_bound_over_a_plural_noun_or_a_place_of_one_piece_is_said_as_that
     assert "for each of the players, the score of the player is more than 1" in en
     for text in (en, fr):
         assert not re.search(r"(?<![\w'’])[prstq](?![\w'’])", text), text
+
+
+@pytest.mark.parametrize("text,plain", [
+    ("zones avec file d'attente", True), ("piles du casier", True), ("tuiles Océan", True),
+    ("revues à l'étude", True), ("extensions non construites", False),
+    ("cases libres valides", False)])
+def test_french_says_a_plural_phrase_of_one_by_its_first_word_only_when_nothing_agrees(text,
+                                                                                       plain):
+    assert GRAMMARS["fr"].plain_head(text) is plain
+    assert GRAMMARS["en"].plain_head(text) is True
