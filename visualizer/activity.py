@@ -360,7 +360,14 @@ def turn_chart(game, lang: str = "en") -> Chart:
             prev = _chain_trigger(b, prev, trig)
         choice = b.node("choice", lines[1])
         b.edge(prev, choice)
+        # after an action: the triggers after any action, then those after the turn, then the
+        # next turn (back to the top)
+        after = [_trigger_node(b, trig) for trig in _triggers(game, "after_action", None)]
+        after += [_trigger_node(b, trig) for trig in _triggers(game, "after_turn", None)]
         end = b.node("end", w["next_turn"])
+        for tail, head_ in zip(after, after[1:] + [end]):
+            b.edge(tail, head_, None, "trigger")
+        merge = after[0] if after else end
         for name in t.actions:
             nid = b.node("do", format(say.term(name), "quote"),
                          link=chart_stem(action_kind(game, name), name))
@@ -368,32 +375,23 @@ def turn_chart(game, lang: str = "en") -> Chart:
             last = nid
             for trig in _triggers(game, "after_action", name):
                 last = _chain_trigger(b, last, trig)
-            b.edge(last, end)
-        extra = [line for line in lines[2:]]
-        free = list(t.free_actions)
-        for name in phase_free:
-            if name not in free:
-                free.append(name)
+            b.edge(last, merge, w["trigger_edge"] if after and last == nid else None,
+                   "trigger" if after else "flow")
+        free = list(dict.fromkeys(tuple(t.free_actions) + tuple(phase_free)))
+        notes = lines[2:-1] if t.automa_actions else lines[2:]  # when free actions are allowed
         if phase_free:
-            extra += [line.text for line in doc.step(phase, 0)[1:2]]
-        for text in extra:
-            if t.automa_actions and text == lines[-1]:
-                continue
-            nid = b.node("note", text)
-            b.edge(choice, nid, None, "free")
+            notes += [line.text for line in doc.step(phase, 0)[1:2]]
+        for text in notes:
+            b.edge(choice, b.node("note", text), None, "free")
         for name in free:
-            nid = b.node("free", format(say.term(name), "quote"),
-                         link=chart_stem("free", name))
+            nid = b.node("free", format(say.term(name), "quote"), link=chart_stem("free", name))
             b.edge(choice, nid, w["free_edge"], "free")
             b.edge(nid, choice, None, "back")
         if t.automa_actions:
             nid = b.node("automa", lines[-1], link="automa")
             b.edge(head, nid, w["automa_edge"], "branch")
-            b.edge(nid, end)
-        last = end
-        for trig in _triggers(game, "after_turn", None):
-            last = _chain_trigger(b, last, trig)
-        b.edge(last, head, None, "back")
+            b.edge(nid, merge)
+        b.edge(end, head, None, "back")
         label = say.grammar.finish(str(say.term(phase.name))) if phase is not None else ""
         chart.clusters.append((label, [n.id for n in chart.nodes[first:]]))
     return chart
@@ -424,8 +422,13 @@ def _triggers(game, event: str, target):
     return [t for t in game.triggers if t.event == event and t.target == target]
 
 
+def _trigger_node(b: _Builder, trig) -> str:
+    """A trigger on the turn chart: when it fires, linked to its own chart."""
+    return b.node("trigger", _trigger_heading(b.doc, trig), link=chart_stem("trigger", trig.name))
+
+
 def _chain_trigger(b: _Builder, prev: str, trig) -> str:
-    nid = b.node("trigger", _trigger_heading(b.doc, trig), link=chart_stem("trigger", trig.name))
+    nid = _trigger_node(b, trig)
     b.edge(prev, nid, b.words["trigger_edge"], "trigger")
     return nid
 

@@ -286,3 +286,25 @@ def test_turn_and_automa_charts_name_no_placeholder(name, variant, lang):
     for chart in charts:
         for node in chart.nodes:
             assert not re.search(r"(?<![\w'’])[b-xz](?![\w'’])", node.label), node.label
+
+
+def test_triggers_after_the_turn_come_before_the_next_turn():
+    """Otys solo's Timers move after each turn (a trigger, not a seat): on the turn chart, each
+    trigger after the turn is a node linked to its chart, between the actions and the next turn."""
+    g = game("otys", "solo")
+    after_turn = [t.name for t in g.triggers if t.event == "after_turn"]
+    assert after_turn
+    chart = AC.turn_chart(g, "en")
+    (end,) = [n.id for n in chart.nodes if n.kind == "end"]
+    nexts = {}
+    for e in chart.edges:
+        if e.kind != "back":
+            nexts.setdefault(e.tail, []).append(e.head)
+
+    def reaches(a, b, seen=()):
+        return a == b or any(reaches(x, b, seen + (a,)) for x in nexts.get(a, ()) if x not in seen)
+
+    play = next(n.id for n in chart.nodes if n.link == "action-take_turn")
+    for name in after_turn:
+        (node,) = [n.id for n in chart.nodes if n.link == f"trigger-{name}"]
+        assert reaches(play, node) and reaches(node, end)
