@@ -61,9 +61,13 @@ def _charts(args, game) -> int:
     from meeplang.dsl.atomic import write_file
     from meeplang.visualizer import activity as AC
 
-    if args.highlight_changes or args.detail != "phases" or args.text != "prose":
+    if args.detail != "phases" or args.text != "prose":
         raise UsageError("--action, --all-actions, --turn and --automa draw the rules' sentences: "
-                         "--detail, --text and --highlight-changes do not apply to them")
+                         "--detail and --text do not apply to them")
+    changes = changes_from_base(game) if args.highlight_changes else None
+
+    def marked(charts):
+        return charts if changes is None else AC.mark_changes(charts, changes, args.lang)
     if args.all_actions:
         if args.output:
             raise UsageError("--all-actions DIR writes a folder: give no -o")
@@ -73,9 +77,9 @@ def _charts(args, game) -> int:
             raise UsageError(f"--all-actions {out}: a file is in the way (the charts go in a folder)")
         out.mkdir(parents=True, exist_ok=True)
         paths = []
-        for chart in AC.all_charts(game, args.lang):
+        for chart in marked(AC.all_charts(game, args.lang)):
             path = out / f"{chart.stem}.{fmt}"
-            write_file(path, AC.render_chart(chart, fmt))
+            write_file(path, AC.render_chart(chart, fmt, game))
             paths.append(str(path))
         if args.json:
             print(json.dumps({"ok": True, "paths": paths, "format": fmt}))
@@ -93,7 +97,9 @@ def _charts(args, game) -> int:
     if fmt is None:
         suffix = Path(args.output).suffix.lstrip(".").lower() if args.output else ""
         fmt = suffix if suffix in FORMATS else ("dot" if args.output == "-" else "svg")
-    data = AC.render_chart(chart, fmt)
+    if changes is not None:  # what the chart links to is marked too: mark them all, keep one
+        chart = next(c for c in marked(AC.all_charts(game, args.lang)) if c.stem == chart.stem)
+    data = AC.render_chart(chart, fmt, game)
     if args.output == STDOUT:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()

@@ -47,6 +47,7 @@ C_NOTE = ("#fffbe6", "#a67c00")
 C_TRIGGER = ("#fde8f0", "#b0457a")
 C_FREE = ("#f4faf5", "#3c8d52")
 C_END = "#333333"
+C_CHANGED = "#d62728"  # what a variant changes (--highlight-changes)
 
 # the charts' own words (not game terms)
 WORDS = {
@@ -76,6 +77,7 @@ class ChartNode:
     label: str  # the sentence, one line of plain text (wrapped only when drawn)
     stmt: object = None  # the statement it draws, if any
     link: str | None = None  # the chart it links to (`action-X`), if any
+    changed: bool = False  # it links to a chart of what a variant changes (mark_changes)
 
 
 @attrs.define
@@ -95,6 +97,7 @@ class Chart:
     nodes: list = attrs.Factory(list)
     edges: list = attrs.Factory(list)
     clusters: list = attrs.Factory(list)  # (label, [node ids])
+    changes: list = attrs.Factory(list)  # what a variant changes in it, in words (mark_changes)
 
     def node(self, nid: str) -> ChartNode:
         return next(n for n in self.nodes if n.id == nid)
@@ -491,6 +494,36 @@ def all_charts(game, lang: str = "en") -> list[Chart]:
     return charts
 
 
+def mark_changes(charts: list, changes: list, lang: str) -> list:
+    """A variant's changes (`meeplang.dsl.diff`) on its charts: a changed action's or trigger's
+    chart lists what changed under its title (`✎ changed: requires`), and every node linking to
+    such a chart is drawn in red. Returns the charts."""
+    from meeplang.dsl.diff import changed_parts
+
+    parts = changed_parts(changes)
+    changed = {}
+    for chart in charts:
+        section = {"action": "actions", "free": "actions", "rules": "actions",
+                   "trigger": "triggers"}.get(chart.kind)
+        name = chart.stem.split("-", 1)[1] if section else None
+        if section and f"{section}.{name}" in parts:
+            changed[chart.stem] = parts[f"{section}.{name}"] or [""]  # "": added whole
+    for chart in charts:
+        chart.changes = changed.get(chart.stem, [])
+        for node in chart.nodes:
+            node.changed = node.link in changed
+    return charts
+
+
+def _change_words(chart: Chart, game, lang: str) -> str:
+    from .labels import UI
+    from .prose.paths import path_label
+
+    said = [path_label(game, p, lang, entry=False) if p else UI[lang]["added"]
+            for p in chart.changes]
+    return UI[lang]["changed"].format(", ".join(said))
+
+
 def find_rule(game, name: str) -> str:
     """`--action NAME`: an action or a trigger by its name; a usage error naming the closest
     names otherwise."""
@@ -552,11 +585,15 @@ def _html_lines(text: str, width: int, bold: bool = False) -> str:
     return f"<<B>{body}</B>>" if bold else f"<{body}>"
 
 
-def chart_dot(chart: Chart) -> str:
+def chart_dot(chart: Chart, game=None) -> str:
+    """The chart's DOT text (`game`: to say a variant's changes in its terms)."""
     g = graphviz.Digraph(chart.stem)
+    title = _html_lines(chart.title, 60, bold=True)
+    if chart.changes and game is not None:
+        said = "<BR/>".join(h(x) for x in wrap_words(_change_words(chart, game, chart.lang), 60))
+        title = f'<{title[1:-1]}<BR/><FONT COLOR="{C_CHANGED}" POINT-SIZE="11">{said}</FONT>>'
     g.attr(rankdir="TB", fontname=FONT, fontsize="14", labelloc="t", nodesep="0.35",
-           ranksep="0.35", pad="0.2", bgcolor="white", id=f"chart_{chart.stem}",
-           label=_html_lines(chart.title, 60, bold=True))
+           ranksep="0.35", pad="0.2", bgcolor="white", id=f"chart_{chart.stem}", label=title)
     g.attr("node", fontname=FONT, fontsize="11", margin="0.12,0.06")
     g.attr("edge", fontname=FONT, fontsize="9", color="#444444", arrowsize="0.7")
     in_cluster = {nid: i for i, (_, ids) in enumerate(chart.clusters) for nid in ids}
@@ -565,6 +602,8 @@ def chart_dot(chart: Chart) -> str:
         a = {"id": n.id, "class": n.kind, **_SHAPES.get(n.kind, _SHAPES["step"])}
         width = WIDTH if a["shape"] not in ("diamond", "hexagon") else WIDTH - 6
         a["label"] = _html_lines(n.label, width, n.kind in _BOLD)
+        if n.changed:
+            a.update(color=C_CHANGED, penwidth="3")
         if n.link:
             a["URL"] = f"{n.link}.svg"
             a["target"] = "_top"
@@ -591,11 +630,11 @@ def chart_dot(chart: Chart) -> str:
     return g.source
 
 
-def render_chart(chart: Chart, fmt: str = "svg") -> bytes:
+def render_chart(chart: Chart, fmt: str = "svg", game=None) -> bytes:
     """A chart as bytes in fmt (svg, png, pdf or dot; all but dot need Graphviz's `dot`)."""
     from .render import render_source
 
-    return render_source(chart_dot(chart), fmt)
+    return render_source(chart_dot(chart, game), fmt)
 
 
 def svg_words(svg_text: str) -> dict[str, list[str]]:

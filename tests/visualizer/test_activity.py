@@ -308,3 +308,25 @@ def test_triggers_after_the_turn_come_before_the_next_turn():
     for name in after_turn:
         (node,) = [n.id for n in chart.nodes if n.link == f"trigger-{name}"]
         assert reaches(play, node) and reaches(node, end)
+
+
+@needs_dot
+def test_a_variants_changes_are_marked_on_its_charts(tmp_path, monkeypatch, capsys):
+    from meeplang.dsl.diff import changes_from_base
+
+    g = game("new-eden", "solo")
+    charts = AC.mark_changes(AC.all_charts(g, "en"), changes_from_base(g), "en")
+    by = {c.stem: c for c in charts}
+    # the solo game changes the pass's condition (FR l.512: DT passes after its activation)
+    assert by["action-pass_development"].changes == ["requires"]
+    assert by["action-buy_card"].changes == []
+    assert any(n.changed and n.link == "action-pass_development" for n in by["turn"].nodes)
+    assert not any(n.changed for n in by["turn"].nodes if n.link == "action-power_plant")
+    dot = AC.chart_dot(by["action-pass_development"], g)
+    assert "✎ changed: condition" in dot and "#d62728" in dot
+    monkeypatch.chdir(tmp_path)
+    assert main(["diagram", "new-eden:solo", "--turn", "--highlight-changes", "-o", "t.dot"]) == 0
+    assert "penwidth=3" in (tmp_path / "t.dot").read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert main(["diagram", "new-eden", "--turn", "--highlight-changes"]) == 2
+    assert "needs a variant" in capsys.readouterr().err
