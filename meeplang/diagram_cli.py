@@ -122,7 +122,8 @@ def cmd_report(args) -> int:
     out = Path(args.output) if args.output else Path(f"{_stem(game)}-report")
     if out.exists() and not out.is_dir():
         raise UsageError(f"-o {out}: a file is in the way (the report is a folder)")
-    index = write_report(game, out, detail=args.detail, lang=args.lang, text=args.text)
+    index = write_report(game, out, detail=args.detail, lang=args.lang, text=args.text,
+                         charts=not args.no_charts)
     print(json.dumps({"ok": True, "path": str(index)}) if args.json else index)
     return 0
 
@@ -221,6 +222,9 @@ def register(subparsers) -> None:
                    help="diagram detail (default actions)")
     s.add_argument("--lang", "-l", choices=LANGS, default="en")
     _text_option(s)
+    s.add_argument("--no-charts", action="store_true",
+                   help="leave out the rules' flowcharts (charts/) and the player aid "
+                        "(aid-a4.pdf, aid-letter.pdf) written beside the page")
     s.add_argument("--json", action="store_true", help="print {ok, path} as JSON")
     s.set_defaults(func=cmd_report)
 

@@ -83,6 +83,11 @@ UI = {
         "changes": "Changed by this variant", "tables": "Tables", "value": "Value",
         "read_by": "Read by", "limit_col": "Limit", "changes_col": "Changes",
         "before": "Before", "after": "After", "where": "Where", "none": "(none)",
+        "charts": "Flowcharts of the rules", "aid": "Player aid",
+        "charts_intro": "Each action, trigger and free action drawn as a flowchart of its "
+                        "rules (meeplang diagram --all-actions), the turn, and a one-page "
+                        "player aid (meeplang aid).",
+        "aid_a4": "A4 (PDF)", "aid_letter": "US Letter (PDF)",
     },
     "fr": {
         "setup": "Mise en place", "start": "Début", "final_scoring": "Décompte final",
@@ -152,6 +157,11 @@ UI = {
         "changes": "Modifié par cette variante", "tables": "Tables", "value": "Valeur",
         "read_by": "Lue par", "limit_col": "Limite", "changes_col": "Modifications",
         "before": "Avant", "after": "Après", "where": "Où", "none": "(rien)",
+        "charts": "Les règles en organigrammes", "aid": "Aide de jeu",
+        "charts_intro": "Chaque action, déclencheur et action libre en organigramme de ses "
+                        "règles (meeplang diagram --all-actions), le tour, et une aide de jeu "
+                        "d'une page (meeplang aid).",
+        "aid_a4": "A4 (PDF)", "aid_letter": "US Letter (PDF)",
     },
 }
 
