@@ -1,4 +1,5 @@
-"""`meeplang diagram`, `meeplang aid` and `meeplang report` (registered by meeplang.cli through COMMAND_MODULES)."""
+"""`meeplang diagram`, `meeplang aid` and `meeplang report` (registered by meeplang.cli through
+COMMAND_MODULES)."""
 from __future__ import annotations
 
 import json
@@ -74,7 +75,8 @@ def _charts(args, game) -> int:
         fmt = args.format or "svg"
         out = Path(args.all_actions)
         if out.exists() and not out.is_dir():
-            raise UsageError(f"--all-actions {out}: a file is in the way (the charts go in a folder)")
+            raise UsageError(f"--all-actions {out}: a file is in the way (the charts go in a "
+                             "folder)")
         out.mkdir(parents=True, exist_ok=True)
         paths = []
         for chart in marked(AC.all_charts(game, args.lang)):

@@ -18,7 +18,6 @@ Nothing here knows any particular game: every chart comes from the model.
 """
 from __future__ import annotations
 
-import re
 import textwrap
 
 import attrs

@@ -31,7 +31,8 @@ CHANGED = "#d62728"
 
 WORDS = {
     "en": {"round": "How a game goes", "turn": "Your turn", "actions": "Actions",
-           "end": "End of the game", "scoring": "Final scoring", "changes": "Changed by this variant",
+           "end": "End of the game", "scoring": "Final scoring",
+           "changes": "Changed by this variant",
            "changed": "✎ changed by this variant", "free": "free", "or": "or",
            "automa": "automa", "aid": "Player aid", "then": "then",
            "n_changed": "{} changed (meeplang diff lists them)"},
@@ -107,7 +108,7 @@ def _changed_entries(game) -> set:
 
 
 def _change_lines(game, lang: str) -> list[str]:
-    """What the variant changes, a line per part of the rules: `actions: “Pass”, “Buy a card”`
+    """What the variant changes, a line per part of the rules (`actions: Pass, Buy a card`)
     (the entries it changes, adds or removes, named in words; `meeplang diff` says how)."""
     from meeplang.dsl.diff import changed_parts, changes_from_base
     from meeplang.dsl.resolve import load_game
@@ -170,7 +171,7 @@ def _aid_actions(game) -> list[str]:
 
 
 def _action_line(doc, a) -> str:
-    """`“Buy a card”: Price: … · Pay 3 coins. · Gain 1 point.`: the action's name, its price and
+    """`“Buy a card” — Pay 3 coins. · Gain 1 point.`: the action's name, its price and
     every payment and gain its effect says (its own statements, not the actions it does)."""
     say = doc.say
     parts = []
@@ -213,7 +214,8 @@ def _turn_rows(aid: Aid, width: int) -> str:
     """Each turns step as a strip of boxes: the turns, then the actions (one of them), the free
     actions and the automa's, with arrows between."""
     w = WORDS[aid.lang]
-    rows = [f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="{HEAD}"><B>{h(w["turn"])}</B></FONT></TD></TR>']
+    rows = [f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="{HEAD}"><B>{h(w["turn"])}</B></FONT>'
+            '</TD></TR>']
     for label, strip in aid.turns:
         head = strip[0][1]
         if label:
