@@ -59,7 +59,7 @@ def cmd_diagram(args) -> int:
 
 def _charts(args, game) -> int:
     """--action NAME, --turn, --automa (one chart) and --all-actions DIR (every chart)."""
-    from meeplang.dsl.atomic import write_file
+    from meeplang.dsl.atomic import write_file, write_files
     from meeplang.visualizer import activity as AC
 
     if args.detail != "phases" or args.text != "prose":
@@ -78,11 +78,10 @@ def _charts(args, game) -> int:
             raise UsageError(f"--all-actions {out}: a file is in the way (the charts go in a "
                              "folder)")
         out.mkdir(parents=True, exist_ok=True)
-        paths = []
-        for chart in marked(AC.all_charts(game, args.lang)):
-            path = out / f"{chart.stem}.{fmt}"
-            write_file(path, AC.render_chart(chart, fmt, game))
-            paths.append(str(path))
+        files = [(out / f"{chart.stem}.{fmt}", AC.render_chart(chart, fmt, game))
+                 for chart in marked(AC.all_charts(game, args.lang))]
+        write_files(files)  # all of them or, on a failure, none (the old ones stay)
+        paths = [str(path) for path, _ in files]
         if args.json:
             print(json.dumps({"ok": True, "paths": paths, "format": fmt}))
         else:

@@ -9,7 +9,7 @@ import html
 import json
 from pathlib import Path
 
-from meeplang.dsl.atomic import write_file
+from meeplang.dsl.atomic import write_files
 from meeplang.dsl.diff import changed_parts
 from meeplang.dsl.model import PhaseStep, TurnsStep, member_name
 
@@ -322,15 +322,19 @@ def write_report(game, folder, detail: str = "actions", lang: str = "en",
     svg_text = render(game, "svg", detail, lang, changes, text).decode("utf-8")
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    extras = write_extras(game, folder, lang, changes) if charts else None
+    files, extras = extra_files(game, folder, lang, changes) if charts else ([], None)
     index = folder / "index.html"
-    write_file(index, build_html(game, svg_text, lang, changes, text, extras))
+    if files:
+        (folder / "charts").mkdir(exist_ok=True)
+    # the page first (a failure names it), all or nothing: the old files stay as they were
+    write_files([(index, build_html(game, svg_text, lang, changes, text, extras))] + files)
     return index
 
 
-def write_extras(game, folder: Path, lang: str, changes) -> dict:
-    """Beside the page: every flowchart of the rules in `charts/` (a variant's changes marked)
-    and the player aid on A4 and US Letter (when it fits its page)."""
+def extra_files(game, folder: Path, lang: str, changes) -> tuple[list, dict]:
+    """What goes beside the page: every flowchart of the rules in `charts/` (a variant's changes
+    marked) and the player aid on A4 and US Letter (when it fits its page), as (path, bytes)
+    pairs, and the links the page shows."""
     from meeplang.dsl.errors import UsageError
 
     from . import activity as AC
@@ -339,19 +343,19 @@ def write_extras(game, folder: Path, lang: str, changes) -> dict:
     charts = AC.all_charts(game, lang)
     if changes:
         AC.mark_changes(charts, changes, lang)
-    out = {"charts": [], "aids": []}
-    (folder / "charts").mkdir(parents=True, exist_ok=True)
+    files, out = [], {"charts": [], "aids": []}
     for chart in charts:
-        write_file(folder / "charts" / f"{chart.stem}.svg", AC.render_chart(chart, "svg", game))
+        files.append((folder / "charts" / f"{chart.stem}.svg",
+                      AC.render_chart(chart, "svg", game)))
         out["charts"].append((f"charts/{chart.stem}.svg", chart.title, bool(chart.changes)))
     for paper in ("a4", "letter"):
         try:
             data = render_aid(game, "pdf", lang, paper)
         except UsageError:  # it does not fit the page: no aid rather than a shrunk one
             continue
-        write_file(folder / f"aid-{paper}.pdf", data)
+        files.append((folder / f"aid-{paper}.pdf", data))
         out["aids"].append((f"aid-{paper}.pdf", Words(game, lang).ui(f"aid_{paper}")))
-    return out
+    return files, out
 
 
 def _cells(data):
