@@ -21,7 +21,7 @@ from meeplang.dsl.errors import UsageError
 from meeplang.dsl.model import DoStep, LoopStep, PhaseStep, RepeatStep, TurnsStep
 
 from . import activity as AC
-from .labels import LANGS, h
+from .labels import LANGS, UI, h
 
 PAPERS = {"a4": (595, 842), "letter": (612, 792)}  # points
 MARGIN = 28  # points on each side
@@ -59,8 +59,9 @@ class Aid:
     turns: list  # (phase label, [(kind, text)]) for the turn strips
 
 
-def build_aid(game, lang: str = "en") -> Aid:
-    """The aid's content as plain data (the tests read it)."""
+def build_aid(game, lang: str = "en", further: bool = True) -> Aid:
+    """The aid's content as plain data (the tests read it); `further=False`: only the actions
+    offered on turns and those the flow's steps do (see `_aid_actions`)."""
     from .prose import Explanation
 
     if lang not in LANGS:
@@ -73,7 +74,7 @@ def build_aid(game, lang: str = "en") -> Aid:
 
     rounds = Section(w["round"], [(d, t, False) for d, t in _flow_lines(doc, game.flow, 0)])
     actions = Section(w["actions"], [])
-    for name in _aid_actions(game):
+    for name in _aid_actions(game, further):
         a = game.actions[name]
         with say.aliased(say.rule_aliases([a.param], [a.effect])):
             text = _action_line(doc, a)
@@ -85,15 +86,15 @@ def build_aid(game, lang: str = "en") -> Aid:
     if game.variant:
         sections.append(Section(w["changes"], [(0, t, True) for t in _change_lines(game, lang)]))
 
-    turns = []
+    turns, colon = [], UI[lang]["colon"]  # `free: …`, `libre : …`
     for phase, t, phase_free in AC._turns_steps(game.flow, None):
         strip = [("head", doc.turns(t, 0)[0].text)]
-        for i, name in enumerate(t.actions):
+        for name in t.actions:
             strip.append(("action", format(say.term(name), "quote")))
         for name in dict.fromkeys(tuple(t.free_actions) + tuple(phase_free)):
-            strip.append(("free", f"{w['free']}: {format(say.term(name), 'quote')}"))
+            strip.append(("free", colon.format(w["free"], format(say.term(name), "quote"))))
         for name in t.automa_actions:
-            strip.append(("automa", f"{w['automa']}: {format(say.term(name), 'quote')}"))
+            strip.append(("automa", colon.format(w["automa"], format(say.term(name), "quote"))))
         label = say.grammar.finish(str(say.term(phase.name))) if phase is not None else ""
         turns.append((label, strip))
     return Aid(title, subtitle, lang, sections, turns)
@@ -155,18 +156,30 @@ def _flow_lines(doc, steps, depth: int) -> list[tuple[int, str]]:
     return out
 
 
-def _aid_actions(game) -> list[str]:
-    """The actions a player meets: those offered on turns (free and automa ones too), then those
-    the flow's steps do themselves, in the game's order."""
+def _aid_actions(game, further: bool = True) -> list[str]:
+    """The actions a player meets, in the game's order: those offered on turns (free and automa
+    ones too), those the flow's steps do themselves, and those these do in turn where the player
+    has something to choose, pay or gain (a choice, a price, a `choose`, a gain or a payment, a
+    `may do`): what the turn's actions come down to (a diver's or a zone's action)."""
+    from .analysis import all_steps, reach
+
     main, free, automa = AC.offered(game)
     named = set(main) | set(free) | set(automa)
-    from .analysis import all_steps
-    from .prose.sentences import _statements
+    blocks = [s.block for s in all_steps(game.flow) if isinstance(s, DoStep)]
+    for block in blocks:
+        named |= {st.action for st in _statements(block)
+                  if isinstance(st, A.DoStmt) and st.value is None}
 
-    for s in all_steps(game.flow):
-        if isinstance(s, DoStep):
-            named |= {st.action for st in _statements(s.block)
-                      if isinstance(st, A.DoStmt) and st.value is None}
+    def facing(name: str) -> bool:
+        a = game.actions[name]
+        return a.param is not None or a.cost is not None or any(
+            isinstance(st, (A.ChooseStmt, A.GainStmt)) or (isinstance(st, A.DoStmt) and
+                                                           st.optional)
+            for st in _statements(a.effect))
+
+    if further:
+        done = reach(game, blocks + [game.actions[n].effect for n in named if n in game.actions])
+        named |= {n for n in done if facing(n)}
     return [n for n in game.actions if n in named]
 
 
@@ -309,17 +322,20 @@ def _natural_size(dot_text: str) -> tuple[float, float]:
 
 
 def aid_source(game, lang: str = "en", paper: str = "a4") -> str:
-    """The aid's DOT: the first layout (one column, then two) whose content fits the page."""
-    aid = build_aid(game, lang)
+    """The aid's DOT: the first layout (one column, then two; every action a player meets, then
+    only those of the turns and the flow's steps) whose content fits the page."""
     if paper not in PAPERS:
         raise UsageError(f"unknown paper {paper!r}; expected one of {', '.join(PAPERS)}")
     pw, ph = PAPERS[paper]
     sizes = []
-    for columns in (1, 2):
-        width, height = _natural_size(aid_dot(aid, paper, columns, fixed=False))
-        sizes.append((width, height))
-        if width <= pw + 0.5 and height <= ph + 0.5:
-            return aid_dot(aid, paper, columns)
+    # every action a player meets, else (too long for the page) those of the turns and steps
+    for further in (True, False):
+        aid = build_aid(game, lang, further)
+        for columns in (1, 2):
+            width, height = _natural_size(aid_dot(aid, paper, columns, fixed=False))
+            sizes.append((width, height))
+            if width <= pw + 0.5 and height <= ph + 0.5:
+                return aid_dot(aid, paper, columns)
     raise UsageError(f"{game.name}: the player aid does not fit one {paper} page at {BODY} pt "
                      f"(two columns take {sizes[-1][0]:.0f} × {sizes[-1][1]:.0f} pt)")
 

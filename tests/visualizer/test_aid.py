@@ -126,3 +126,20 @@ def test_cli_aid(tmp_path, monkeypatch, capsys):
     with pytest.raises(SystemExit) as stop:
         main(["aid", "pig", "--paper", "a5"])
     assert stop.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
+def test_rulebook_otys_player_aid_items_are_on_the_aid():
+    """Otys prints its own player aid (FR l.789 onward); the items with a price or a gain are
+    on `meeplang aid`'s page with the rulebook's numbers: the oxygen reserve costs a battery
+    (l.807), the Sponsors give 1 credit (l.819), fit a module for 2 credits and 1 notoriety point
+    (l.831), give 1 battery (l.835)."""
+    aid = AI.build_aid(game("otys"), "fr")
+    actions = [t for s in aid.sections if s.heading == "Actions" for _, t, _ in s.lines]
+    assert "« Réserve d'oxygène » — Paie 1 batterie." in actions
+    assert "« Gagner un crédit » — Gagne 1 crédit." in actions
+    assert "« Équiper d'un module » — Paie 2 crédits. · Gagne 1 point de notoriété." in actions
+    assert "« Gagner une batterie » — Gagne 1 batterie." in actions
+    # the turn of FR l.789-809: play a key (steps 1-3), and the contracts as a free action
+    (strip,) = [s for _, s in aid.turns]
+    assert ("action", "« Jouer un jeton Clé »") in strip
+    assert ("free", "libre : « Réaliser un contrat »") in strip
