@@ -208,35 +208,41 @@ def _lines(text: str, width: int) -> list[str]:
     return AC.wrap_words(text, width)
 
 
-def _section_rows(section: Section, width: int, changed_word: str) -> str:
-    rows = [f'<TR><TD ALIGN="LEFT" BALIGN="LEFT"><FONT POINT-SIZE="{HEAD}"><B>'
-            f'{h(section.heading)}</B></FONT></TD></TR>']
+# about how tall a row is, in points: a heading, a line of text, a row of boxes
+HEADING_PT, LINE_PT, BOXES_PT = 22, 11, 24
+
+
+def _section_rows(section: Section, width: int, changed_word: str) -> list[tuple[str, int]]:
+    """The section's rows, each with about how tall it is (to share them between columns)."""
+    rows = [(f'<TR><TD ALIGN="LEFT" BALIGN="LEFT" CELLPADDING="4"><FONT POINT-SIZE="{HEAD}"><B>'
+             f'{h(section.heading)}</B></FONT></TD></TR>', HEADING_PT)]
     for depth, text, changed in section.lines:
         indent = "    " * depth
+        lines = _lines(text, width - 4 * depth)
         body = '<BR ALIGN="LEFT"/>'.join(h(indent + line) if i == 0 else h(indent + "  " + line)
-                                         for i, line in enumerate(
-                                             _lines(text, width - 4 * depth)))
+                                         for i, line in enumerate(lines))
         colour = f' COLOR="{CHANGED}"' if changed else ""
         mark = "✎ " if changed and section.heading != changed_word else ""
-        rows.append(f'<TR><TD ALIGN="LEFT" BALIGN="LEFT"><FONT POINT-SIZE="{BODY}"{colour}>'
-                    f'{h(mark)}{body}</FONT></TD></TR>')
-    return "".join(rows)
+        rows.append((f'<TR><TD ALIGN="LEFT" BALIGN="LEFT"><FONT POINT-SIZE="{BODY}"{colour}>'
+                     f'{h(mark)}{body}</FONT></TD></TR>', LINE_PT * len(lines) + 3))
+    return rows
 
 
-def _turn_rows(aid: Aid, width: int) -> str:
+def _turn_rows(aid: Aid, width: int) -> list[tuple[str, int]]:
     """Each turns step as a strip of boxes: the turns, then the actions (one of them), the free
-    actions and the automa's, with arrows between."""
+    actions and the automa's (with how tall each row is, as `_section_rows`)."""
     w = WORDS[aid.lang]
-    rows = [f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="{HEAD}"><B>{h(w["turn"])}</B></FONT>'
-            '</TD></TR>']
+    rows = [(f'<TR><TD ALIGN="LEFT" CELLPADDING="4"><FONT POINT-SIZE="{HEAD}"><B>{h(w["turn"])}'
+             '</B></FONT></TD></TR>', HEADING_PT)]
     for label, strip in aid.turns:
         head = strip[0][1]
         if label:
-            rows.append(f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="{BODY}"><I>{h(label)}</I>'
-                        f'</FONT></TD></TR>')
-        rows.append(f'<TR><TD ALIGN="LEFT" BALIGN="LEFT"><FONT POINT-SIZE="{BODY}">'
-                    + '<BR ALIGN="LEFT"/>'.join(h(x) for x in _lines(head, width)) +
-                    '</FONT></TD></TR>')
+            rows.append((f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="{BODY}"><I>{h(label)}</I>'
+                         f'</FONT></TD></TR>', LINE_PT + 3))
+        lines = _lines(head, width)
+        rows.append((f'<TR><TD ALIGN="LEFT" BALIGN="LEFT"><FONT POINT-SIZE="{BODY}">'
+                     + '<BR ALIGN="LEFT"/>'.join(h(x) for x in lines) + '</FONT></TD></TR>',
+                     LINE_PT * len(lines) + 3))
         boxes = strip[1:]
         line: list = []
         used = 0
@@ -260,13 +266,14 @@ def _turn_rows(aid: Aid, width: int) -> str:
                 bg = {"action": "#e3f3e6", "free": "#f4faf5", "automa": "#fffbe6"}[k]
                 cells.append(f'<TD BORDER="1"{style} BGCOLOR="{bg}" CELLPADDING="3">'
                              f'<FONT POINT-SIZE="{BODY}">{h(t)}</FONT></TD>')
-            rows.append('<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLSPACING="2" CELLPADDING="1">'
-                        f'<TR>{"".join(cells)}</TR></TABLE></TD></TR>')
-    return "".join(rows)
+            rows.append(('<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLSPACING="2" CELLPADDING="1">'
+                         f'<TR>{"".join(cells)}</TR></TABLE></TD></TR>', BOXES_PT))
+    return rows
 
 
-def _column(parts: list[str]) -> str:
-    return ('<TABLE BORDER="0" CELLSPACING="3" CELLPADDING="1">' + "".join(parts) + "</TABLE>")
+def _column(rows: list[tuple[str, int]]) -> str:
+    return ('<TABLE BORDER="0" CELLSPACING="0" CELLPADDING="1">' + "".join(r for r, _ in rows)
+            + "</TABLE>")
 
 
 def aid_dot(aid: Aid, paper: str = "a4", columns: int = 1, fixed: bool = True) -> str:
@@ -281,24 +288,24 @@ def aid_dot(aid: Aid, paper: str = "a4", columns: int = 1, fixed: bool = True) -
     #                                    Graphviz draws Helvetica with): about 0.6 of its size
     w = WORDS[aid.lang]
     secs = [_section_rows(s, chars, w["changes"]) for s in aid.sections]
-    turn = _turn_rows(aid, chars) if aid.turns else ""
+    turn = _turn_rows(aid, chars) if aid.turns else []
+    rows = secs[0] + turn + [row for sec in secs[1:] for row in sec]  # in reading order
     if columns == 1:
-        body = f'<TR><TD ALIGN="LEFT" VALIGN="TOP">{_column([secs[0], turn] + secs[1:])}</TD></TR>'
+        body = f'<TR><TD ALIGN="LEFT" VALIGN="TOP">{_column(rows)}</TD></TR>'
     else:
-        # the round and the turn on the left, the actions on the right, then the end, the
-        # scoring and the changes each in the shorter column so far
-        def tall(sec: Section) -> int:
-            return 2 + sum(len(_lines(t, chars - 4 * d)) for d, t, _ in sec.lines)
-
-        left, right = [secs[0], turn], [secs[1]]
-        heights = [tall(aid.sections[0]) + 3 * (len(aid.turns) + sum(
-            len(strip) for _, strip in aid.turns)), tall(aid.sections[1])]
-        for html, sec in zip(secs[2:], aid.sections[2:]):
-            side = 0 if heights[0] <= heights[1] else 1
-            (left, right)[side].append(html)
-            heights[side] += tall(sec)
-        body = (f'<TR><TD ALIGN="LEFT" VALIGN="TOP" WIDTH="{col_w}">{_column(left)}</TD>'
-                f'<TD ALIGN="LEFT" VALIGN="TOP" WIDTH="{col_w}">{_column(right)}</TD></TR>')
+        # as a newspaper: the rows flow down the left column, then the right one, split where
+        # half the height is reached (a heading goes with what follows it)
+        half, at, split = sum(t for _, t in rows) / 2, 0, len(rows)
+        for i, (_, tall) in enumerate(rows):
+            if at + tall > half:
+                split = i
+                break
+            at += tall
+        heads = {id(sec[0]) for sec in secs + [turn] if sec}
+        while 0 < split < len(rows) and id(rows[split - 1]) in heads:
+            split -= 1
+        body = (f'<TR><TD ALIGN="LEFT" VALIGN="TOP" WIDTH="{col_w}">{_column(rows[:split])}</TD>'
+                f'<TD ALIGN="LEFT" VALIGN="TOP" WIDTH="{col_w}">{_column(rows[split:])}</TD></TR>')
     title_lines = _lines(aid.title, int(inner / (TITLE * 0.68)))
     title = (f'<TR><TD ALIGN="LEFT" BALIGN="LEFT" COLSPAN="{columns}"><FONT POINT-SIZE="{TITLE}">'
              f'<B>{"<BR/>".join(h(x) for x in title_lines)}</B></FONT><BR ALIGN="LEFT"/>'
