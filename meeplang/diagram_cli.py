@@ -1,4 +1,5 @@
-"""`meeplang diagram` and `meeplang report` (registered by meeplang.cli through COMMAND_MODULES)."""
+"""`meeplang diagram`, `meeplang aid` and `meeplang report` (registered by meeplang.cli through
+COMMAND_MODULES)."""
 from __future__ import annotations
 
 import json
@@ -39,6 +40,8 @@ def cmd_diagram(args) -> int:
     from meeplang.visualizer.render import render, write
 
     game = _load(args.game)
+    if args.action or args.all_actions or args.turn or args.automa:
+        return _charts(args, game)
     changes = changes_from_base(game) if args.highlight_changes else None
     fmt = args.format
     if fmt is None:
@@ -54,6 +57,62 @@ def cmd_diagram(args) -> int:
     return 0
 
 
+def _charts(args, game) -> int:
+    """--action NAME, --turn, --automa (one chart) and --all-actions DIR (every chart)."""
+    from meeplang.dsl.atomic import write_file, write_files
+    from meeplang.visualizer import activity as AC
+
+    if args.detail != "phases" or args.text != "prose":
+        raise UsageError("--action, --all-actions, --turn and --automa draw the rules' sentences: "
+                         "--detail and --text do not apply to them")
+    changes = changes_from_base(game) if args.highlight_changes else None
+
+    def marked(charts):
+        return charts if changes is None else AC.mark_changes(charts, changes, args.lang)
+    if args.all_actions:
+        if args.output:
+            raise UsageError("--all-actions DIR writes a folder: give no -o")
+        fmt = args.format or "svg"
+        out = Path(args.all_actions)
+        if out.exists() and not out.is_dir():
+            raise UsageError(f"--all-actions {out}: a file is in the way (the charts go in a "
+                             "folder)")
+        out.mkdir(parents=True, exist_ok=True)
+        files = [(out / f"{chart.stem}.{fmt}", AC.render_chart(chart, fmt, game))
+                 for chart in marked(AC.all_charts(game, args.lang))]
+        write_files(files)  # all of them or, on a failure, none (the old ones stay)
+        paths = [str(path) for path, _ in files]
+        if args.json:
+            print(json.dumps({"ok": True, "paths": paths, "format": fmt}))
+        else:
+            print(f"{out}: {len(paths)} charts")
+        return 0
+    if args.action:
+        kind = AC.find_rule(game, args.action)
+        chart = AC.rule_chart(game, kind, args.action, args.lang)
+    elif args.turn:
+        chart = AC.turn_chart(game, args.lang)
+    else:
+        chart = AC.automa_chart(game, args.lang)
+    fmt = args.format
+    if fmt is None:
+        suffix = Path(args.output).suffix.lstrip(".").lower() if args.output else ""
+        fmt = suffix if suffix in FORMATS else ("dot" if args.output == "-" else "svg")
+    if changes is not None:  # what the chart links to is marked too: mark them all, keep one
+        chart = next(c for c in marked(AC.all_charts(game, args.lang)) if c.stem == chart.stem)
+    data = AC.render_chart(chart, fmt, game)
+    if args.output == STDOUT:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return 0
+    out = Path(args.output) if args.output else Path(f"{_stem(game)}-{chart.stem}.{fmt}")
+    if out.parent and not out.parent.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+    write_file(out, data)
+    print(json.dumps({"ok": True, "path": str(out), "format": fmt}) if args.json else out)
+    return 0
+
+
 def cmd_report(args) -> int:
     from meeplang.visualizer.report import write_report
 
@@ -64,9 +123,36 @@ def cmd_report(args) -> int:
     out = Path(args.output) if args.output else Path(f"{_stem(game)}-report")
     if out.exists() and not out.is_dir():
         raise UsageError(f"-o {out}: a file is in the way (the report is a folder)")
-    index = write_report(game, out, detail=args.detail, lang=args.lang, text=args.text)
+    index = write_report(game, out, detail=args.detail, lang=args.lang, text=args.text,
+                         charts=not args.no_charts)
     print(json.dumps({"ok": True, "path": str(index)}) if args.json else index)
     return 0
+
+
+def cmd_aid(args) -> int:
+    """`meeplang aid`: the one-page player aid."""
+    from meeplang.dsl.atomic import write_file
+    from meeplang.visualizer.aid import render_aid
+
+    game = _load(args.game)
+    fmt = args.format
+    if fmt is None:
+        suffix = Path(args.output).suffix.lstrip(".").lower() if args.output else ""
+        fmt = suffix if suffix in AID_FORMATS else ("dot" if args.output == STDOUT else "pdf")
+    data = render_aid(game, fmt, args.lang, args.paper)
+    if args.output == STDOUT:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return 0
+    out = Path(args.output) if args.output else Path(f"{_stem(game)}-aid-{args.paper}.{fmt}")
+    if out.parent and not out.parent.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+    write_file(out, data)
+    print(json.dumps({"ok": True, "path": str(out), "format": fmt}) if args.json else out)
+    return 0
+
+
+AID_FORMATS = ("pdf", "svg", "png", "dot")
 
 
 def _text_option(parser) -> None:
@@ -94,8 +180,37 @@ def register(subparsers) -> None:
     s.add_argument("--highlight-changes", action="store_true",
                    help="a variant: colour what it changes from its base game (the rules it "
                         "changes and those reading a table it changes) and list every change")
+    charts = s.add_mutually_exclusive_group()
+    charts.add_argument("--action", metavar="NAME",
+                        help="draw one action's (or trigger's) flowchart of its statements "
+                             "instead of the game's")
+    charts.add_argument("--all-actions", metavar="DIR",
+                        help="write every action's, trigger's and free action's flowchart, the "
+                             "automa's turn and the turn chart into DIR (action-NAME.svg, "
+                             "trigger-NAME.svg, automa.svg, turn.svg), linked to each other")
+    charts.add_argument("--turn", action="store_true",
+                        help="draw the turn chart: the order of what a player does on a turn")
+    charts.add_argument("--automa", action="store_true",
+                        help="draw what an automa seat does on its turn")
     s.add_argument("--json", action="store_true", help="print {ok, path, format} as JSON")
     s.set_defaults(func=cmd_diagram)
+
+    s = subparsers.add_parser(
+        "aid", help="a one-page player aid (PDF or SVG, A4 or US Letter)",
+        description="Write a one-page player aid: the round's phases, the turn, one line per "
+                    "action with its price and what it pays and gains, the end of the game and "
+                    "the final scoring, a variant's changes in red; text at 8 pt or more, never "
+                    "scaled (needs Graphviz's `dot`; the PDF embeds its fonts).")
+    s.add_argument("game", metavar="GAME[:VARIANT]")
+    s.add_argument("-o", "--output", metavar="FILE",
+                   help="output file, or - for standard output (default: GAME-aid-PAPER.pdf)")
+    s.add_argument("--format", "-f", choices=AID_FORMATS,
+                   help="pdf, svg, png or dot (default: from -o's extension, else pdf)")
+    s.add_argument("--paper", choices=("a4", "letter"), default="a4",
+                   help="page size: a4 (default) or letter (US Letter)")
+    s.add_argument("--lang", "-l", choices=LANGS, default="en")
+    s.add_argument("--json", action="store_true", help="print {ok, path, format} as JSON")
+    s.set_defaults(func=cmd_aid)
 
     s = subparsers.add_parser(
         "report", help="write a static HTML page: flowchart, components, actions",
@@ -108,6 +223,9 @@ def register(subparsers) -> None:
                    help="diagram detail (default actions)")
     s.add_argument("--lang", "-l", choices=LANGS, default="en")
     _text_option(s)
+    s.add_argument("--no-charts", action="store_true",
+                   help="leave out the rules' flowcharts (charts/) and the player aid "
+                        "(aid-a4.pdf, aid-letter.pdf) written beside the page")
     s.add_argument("--json", action="store_true", help="print {ok, path} as JSON")
     s.set_defaults(func=cmd_report)
 

@@ -431,13 +431,16 @@ class _Builder:
         w = self.w
         order = w.ui(step.order) if step.order in ("clockwise", "counterclockwise") else step.order
         first = step.first
-        start = w.ui("from_seat", first.value) if isinstance(first, A.Num) else \
+        # the rulebook's "player 1" (seat 0): players are counted from 1, as the prose says
+        start = w.ui("from_seat", first.value + 1) if isinstance(first, A.Num) else \
             w.ui("from_expr", shorten(self.text.expr(first), 30))
         lines = [f"{order}, {start}"]
         if getattr(step, "order_list", None) is not None:  # the seats in a computed order
             lines = wrap(w.ui("order_list", self.text.expr(step.order_list)), 34, 3)
         if step.per_turn is not None:
-            lines.append(w.ui("per_turn", shorten(self.text.expr(step.per_turn), 20)))
+            one = isinstance(step.per_turn, A.Num) and step.per_turn.value == 1
+            lines.append(w.ui("per_turn_1" if one else "per_turn",
+                              shorten(self.text.expr(step.per_turn), 20)))
         if step.free_actions:
             lines.append(w.ui("free_any_time" if step.free_at == "any_time" else "free_between"))
         if getattr(step, "free_after_last", False) and step.free_actions:

@@ -19,8 +19,8 @@ UI = {
     "en": {
         "setup": "Setup", "start": "Start", "final_scoring": "Final scoring",
         "turns": "Turns", "next_player": "next player", "clockwise": "clockwise",
-        "counterclockwise": "counterclockwise", "from_seat": "from seat {}",
-        "from_expr": "first: {}", "per_turn": "{} action(s) per turn",
+        "counterclockwise": "counterclockwise", "from_seat": "player {} first",
+        "from_expr": "first: {}", "per_turn": "{} actions per turn", "per_turn_1": "1 action per turn",
         "free_after_last": "free actions before or after",
         "free_turn": "free actions may be the whole turn",
         "free_between": "free actions between actions",
@@ -83,12 +83,17 @@ UI = {
         "changes": "Changed by this variant", "tables": "Tables", "value": "Value",
         "read_by": "Read by", "limit_col": "Limit", "changes_col": "Changes",
         "before": "Before", "after": "After", "where": "Where", "none": "(none)",
+        "charts": "Flowcharts of the rules", "aid": "Player aid",
+        "charts_intro": "Each action, trigger and free action drawn as a flowchart of its "
+                        "rules (meeplang diagram --all-actions), the turn, and a one-page "
+                        "player aid (meeplang aid).",
+        "aid_a4": "A4 (PDF)", "aid_letter": "US Letter (PDF)",
     },
     "fr": {
         "setup": "Mise en place", "start": "Début", "final_scoring": "Décompte final",
         "turns": "Tours de jeu", "next_player": "joueur suivant", "clockwise": "sens horaire",
-        "counterclockwise": "sens antihoraire", "from_seat": "à partir du siège {}",
-        "from_expr": "premier : {}", "per_turn": "{} action(s) par tour",
+        "counterclockwise": "sens antihoraire", "from_seat": "le joueur {} commence",
+        "from_expr": "premier : {}", "per_turn": "{} actions par tour", "per_turn_1": "1 action par tour",
         "free_after_last": "actions libres avant ou après",
         "free_turn": "des actions libres peuvent faire tout le tour",
         "free_between": "actions libres entre les actions",
@@ -152,6 +157,11 @@ UI = {
         "changes": "Modifié par cette variante", "tables": "Tables", "value": "Valeur",
         "read_by": "Lue par", "limit_col": "Limite", "changes_col": "Modifications",
         "before": "Avant", "after": "Après", "where": "Où", "none": "(rien)",
+        "charts": "Les règles en organigrammes", "aid": "Aide de jeu",
+        "charts_intro": "Chaque action, déclencheur et action libre en organigramme de ses "
+                        "règles (meeplang diagram --all-actions), le tour, et une aide de jeu "
+                        "d'une page (meeplang aid).",
+        "aid_a4": "A4 (PDF)", "aid_letter": "US Letter (PDF)",
     },
 }
 

@@ -9,13 +9,13 @@ import html
 import json
 from pathlib import Path
 
-from meeplang.dsl.atomic import write_file
+from meeplang.dsl.atomic import write_files
 from meeplang.dsl.diff import changed_parts
 from meeplang.dsl.model import PhaseStep, TurnsStep, member_name
 
 from . import analysis as AN
 from .dot import DETAILS, when_text
-from .labels import Words, expr, shorten
+from .labels import UI, Words, expr, shorten
 from .rule_text import RuleCode, limit_text, rule_text
 from .render import inline_svg, render
 
@@ -116,7 +116,10 @@ def _data(value, width: int = 80) -> str:
     return _code(shorten(text, width))
 
 
-def build_html(game, svg_text: str, lang: str = "en", changes=(), text: str = "prose") -> str:
+def build_html(game, svg_text: str, lang: str = "en", changes=(), text: str = "prose",
+               extras=None) -> str:
+    """The page; `extras`: the charts and aids written beside it, as {"charts": [(href, title,
+    changed)], "aids": [(href, label)]} (see `write_extras`)."""
     """The page; `changes` (meeplang.dsl.diff, a variant's changes from its base) are listed and marked;
     rules are said as sentences in `lang` (`text="rules"`: as rule code)."""
     changed = changed_parts(changes)
@@ -260,6 +263,17 @@ def build_html(game, svg_text: str, lang: str = "en", changes=(), text: str = "p
                         "</section>")
     if scoring:
         sections.append(f'<section id="scoring"><h2>{_e(ui("scoring"))}</h2>{scoring}</section>')
+    if extras and (extras.get("charts") or extras.get("aids")):
+        links = "".join(
+            f'<li><a href="{_e(href)}">{_e(title)}</a>'
+            f'{" <span class=changed>✎</span>" if changed else ""}</li>'
+            for href, title, changed in extras.get("charts", ()))
+        aids = " · ".join(f'<a href="{_e(href)}">{_e(label)}</a>'
+                          for href, label in extras.get("aids", ()))
+        sections.append(
+            f'<section id="charts"><h2>{_e(ui("charts"))}</h2><p>{_e(ui("charts_intro"))}</p>'
+            + (f'<p>{UI[lang]["colon"].format(_e(ui("aid")), aids)}</p>' if aids else "")
+            + f"<ul>{links}</ul></section>")
 
     return f"""<!DOCTYPE html>
 <html lang="{_e(lang)}">
@@ -295,8 +309,9 @@ def _count_text(game, e) -> str:
 
 
 def write_report(game, folder, detail: str = "actions", lang: str = "en",
-                 text: str = "prose") -> Path:
-    """Write folder/index.html; returns its path."""
+                 text: str = "prose", charts: bool = True) -> Path:
+    """Write folder/index.html (and, with `charts`, the rules' flowcharts and the player aid
+    beside it); returns its path."""
     if detail not in DETAILS:
         from meeplang.dsl.errors import UsageError
 
@@ -307,9 +322,40 @@ def write_report(game, folder, detail: str = "actions", lang: str = "en",
     svg_text = render(game, "svg", detail, lang, changes, text).decode("utf-8")
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
+    files, extras = extra_files(game, folder, lang, changes) if charts else ([], None)
     index = folder / "index.html"
-    write_file(index, build_html(game, svg_text, lang, changes, text))
+    if files:
+        (folder / "charts").mkdir(exist_ok=True)
+    # the page first (a failure names it), all or nothing: the old files stay as they were
+    write_files([(index, build_html(game, svg_text, lang, changes, text, extras))] + files)
     return index
+
+
+def extra_files(game, folder: Path, lang: str, changes) -> tuple[list, dict]:
+    """What goes beside the page: every flowchart of the rules in `charts/` (a variant's changes
+    marked) and the player aid on A4 and US Letter (when it fits its page), as (path, bytes)
+    pairs, and the links the page shows."""
+    from meeplang.dsl.errors import UsageError
+
+    from . import activity as AC
+    from .aid import render_aid
+
+    charts = AC.all_charts(game, lang)
+    if changes:
+        AC.mark_changes(charts, changes, lang)
+    files, out = [], {"charts": [], "aids": []}
+    for chart in charts:
+        files.append((folder / "charts" / f"{chart.stem}.svg",
+                      AC.render_chart(chart, "svg", game)))
+        out["charts"].append((f"charts/{chart.stem}.svg", chart.title, bool(chart.changes)))
+    for paper in ("a4", "letter"):
+        try:
+            data = render_aid(game, "pdf", lang, paper)
+        except UsageError:  # it does not fit the page: no aid rather than a shrunk one
+            continue
+        files.append((folder / f"aid-{paper}.pdf", data))
+        out["aids"].append((f"aid-{paper}.pdf", Words(game, lang).ui(f"aid_{paper}")))
+    return files, out
 
 
 def _cells(data):

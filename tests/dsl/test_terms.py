@@ -144,7 +144,8 @@ def test_a_field_with_its_term_is_not_warned_and_is_said_by_it(tmp_path):
 
     game = make_game(tmp_path, SHOP.replace("terms:\n", "terms:\n" + FIELD_TERMS))
     assert _warnings(game) == []
-    assert "le prix de g" in explain(game, "fr")
+    # (`g` chosen on the shelf, where the goods are made: the good)
+    assert "le prix de la marchandise" in explain(game, "fr")
 
 
 def test_a_field_a_variant_reads_first_is_warned_in_the_variant(tmp_path):

@@ -344,9 +344,9 @@ def new_eden_said():
 
 def test_parameters_and_comprehension_variables_are_never_read_as_terms(new_eden_said):
     # `has_extension(p, name)`: the parameter `name` is not the term of the field `name`
-    assert "le nom de t est name." in new_eden_said["fr"]
-    assert "the name of t is name." in new_eden_said["en"]
-    assert "le côté de c est side." in new_eden_said["fr"]
+    assert "le nom de l'extension est name." in new_eden_said["fr"]
+    assert "the name of the extension is name." in new_eden_said["en"]
+    assert "le côté du module est side." in new_eden_said["fr"]
     assert "est le nom." not in new_eden_said["fr"] and "is the side." not in new_eden_said["en"]
 
 
@@ -364,7 +364,7 @@ def test_an_auction_names_its_winner_and_price_readably_and_its_ties_rule_once(n
 
 def test_french_comparisons_with_an_expression_and_sets_of_a_player(new_eden_said):
     fr = new_eden_said["fr"]
-    assert "où r dépasse le nombre des lignes − " in fr and "vaut plus du" not in fr
+    assert "où la ligne dépasse le nombre des lignes − " in fr and "vaut plus du" not in fr
     assert "valent plus de 0" in fr  # a written number keeps `plus de N`
     assert "Le joueur avec le marqueur Nautilus devient le joueur qui choisit la prochaine " \
            "ligne." in fr and "Mets le joueur qui choisit" not in fr  # the holder chooses
@@ -418,12 +418,15 @@ def test_a_condition_formula_and_lists_put_together_read_as_words(new_eden_said)
     assert "- The station holds (p) when the damage of p is at most " in en
     assert "- La station résiste (p) quand les dégâts de p valent au plus " in fr
     assert "- Places a deeple can go (p) is nowhere and the modules outside the station (p)." in en
-    assert "the o in the oxygen cards of p and the o in the station of p" in en
+    assert "the oxygen cards of p and the o in the station of p" in en
     # a count of a selection and a `not any(...)` read as words, in both languages
     assert "is the number of m in the station of p (research) where the research of m is r." in en
     assert " : le nombre de m de la station de p (recherche) où la recherche de m est r." in fr
-    assert "(p, name) when for no t in the extensions not built of p, the name of t is name." in en
-    assert "(p, name) quand pour aucun t des extensions non construites de p, le nom de t est" in fr
+    # (`t` ranges over the extensions not built, where the extensions are made: an extension)
+    assert ("(p, name) when for none of the extensions not built of p, the name of the extension "
+            "is name.") in en
+    assert ("(p, name) quand pour aucune extension des extensions non construites de p, le nom de "
+            "l'extension est") in fr
     # a sum of numbers stays a sum
     assert "3 × the number of Research cards (p, “R2”) + the sum of " in en
 
@@ -556,7 +559,8 @@ def test_thesauros_says_its_capitalised_terms_and_zones_as_the_rulebook_writes_t
     assert "One Metal Detector for each entry" in en and "to is the Zone 7: Port and Lagoon" in en
     for lowered in ("reputation Point", "double Action", "metal Detector", "zone 7"):
         assert lowered not in en
-    assert "la position de x devient la zone 7 : Port et lagon." in fr and "le zone 7" not in fr
+    assert "la position du zodiac devient la zone 7 : Port et lagon." in fr
+    assert "le zone 7" not in fr
 
 
 SMALL = """\
@@ -680,3 +684,75 @@ def test_the_values_given_to_an_action_and_a_written_list_gone_through_are_all_o
 ])
 def test_full_agrees_with_its_zone(tmp_path, source, fr, en):
     assert _said_in_both(make_game(tmp_path, SMALL), source) == (fr, en)
+
+
+BOUND = """\
+game: bound
+players: 2
+terms:
+  rows: {en: Rows, fr: Lignes, fr_grammar: f pl}
+  display: {en: Display, fr: Présentoir}
+  sponsor: {en: Sponsor, fr: Sponsor}
+  score: {en: Score, fr: Score}
+  tokens: {en: Tokens, fr: Jetons, fr_grammar: m pl}
+  pick: {en: Pick, fr: Choisir}
+  tally: {en: Tally, fr: Compter}
+counters:
+  score: {per: player, initial: 0}
+zones:
+  display: {}
+  tokens: {per: player}
+tables:
+  rows: [1, 2, 3]
+items:
+  sponsor: {count: 3, zone: display}
+flow:
+  - turns: {first: 0, actions: [pick], per_turn: 1, until: one_round,
+            until_round: "any(p.score >= 5 for p in players)"}
+actions:
+  pick:
+    choose: r in rows where r > 1
+    effect: |
+      gain r score
+      for each s in display:
+        move s to tokens
+  tally:
+    effect: |
+      choose t in tokens
+      move t to display
+      set score to count([r for r in rows if r > score])
+      if all(q.score > 1 for q in players):
+        gain 1 score
+scoring:
+  score: score
+"""
+
+
+def test_a_name_bound_over_a_plural_noun_or_a_place_of_one_piece_is_said_as_that_noun(tmp_path):
+    """`p`, `r`, `s`, `t`: the rules' placeholders are said as the noun of what they range over
+    (the singular of a plural term, or the one kind of piece made in a place), never alone."""
+    game = make_game(tmp_path, BOUND)
+    en, fr = explain(game, "en"), explain(game, "fr")
+    assert "once for at least one of the players, the score of the player is at least 5" in en
+    assert "dès que pour au moins un joueur des joueurs, le score du joueur vaut au moins 5" in fr
+    assert "Choose a row from the rows where the row is more than 1." in en
+    assert "Choisis une ligne parmi les lignes où la ligne vaut plus de 1." in fr
+    assert "Gain score: the row." in en
+    assert "For each sponsor in the display: put the sponsor into your tokens." in en
+    assert "Pour chaque sponsor du présentoir : mets le sponsor dans tes jetons." in fr
+    assert "Choose a token from your tokens." in en and "Choisis un jeton parmi tes jetons." in fr
+    # `[r for r in rows if ...]` is the rows where ...
+    assert "the number of the rows where the row is more than your score" in en
+    assert "for each of the players, the score of the player is more than 1" in en
+    for text in (en, fr):
+        assert not re.search(r"(?<![\w'’])[prstq](?![\w'’])", text), text
+
+
+@pytest.mark.parametrize("text,plain", [
+    ("zones avec file d'attente", True), ("piles du casier", True), ("tuiles Océan", True),
+    ("revues à l'étude", True), ("extensions non construites", False),
+    ("cases libres valides", False)])
+def test_french_says_a_plural_phrase_of_one_by_its_first_word_only_when_nothing_agrees(text,
+                                                                                       plain):
+    assert GRAMMARS["fr"].plain_head(text) is plain
+    assert GRAMMARS["en"].plain_head(text) is True

@@ -96,3 +96,27 @@ def test_page_in_headless_chromium(tmp_path, name, lang):
     # Chromium logs every console message (errors included) as INFO:CONSOLE
     console = [line for line in r.stderr.splitlines() if ":CONSOLE" in line]
     assert console == []
+
+
+@needs_dot
+def test_report_links_the_rules_flowcharts_and_the_player_aid(tmp_path, capsys):
+    from meeplang.visualizer import activity as AC
+
+    out = tmp_path / "solo"
+    assert main(["report", "new-eden:solo", "-o", str(out)]) == 0
+    page = (out / "index.html").read_text(encoding="utf-8")
+    game = load_game("new-eden", "solo")
+    stems = {c.stem for c in AC.all_charts(game, "en")}
+    assert {p.stem for p in (out / "charts").iterdir()} == stems
+    for stem in stems:
+        assert f'href="charts/{stem}.svg"' in page
+    # the variant's changed pass is marked in the list and in its chart
+    assert re.search(r'href="charts/action-pass_development.svg">[^<]*</a> <span class=changed>',
+                     page)
+    assert "✎ changed" in (out / "charts" / "action-pass_development.svg").read_text("utf-8")
+    for paper in ("a4", "letter"):
+        assert (out / f"aid-{paper}.pdf").read_bytes().startswith(b"%PDF")
+        assert f'href="aid-{paper}.pdf"' in page
+    assert main(["report", "pig", "-o", str(tmp_path / "pig"), "--no-charts"]) == 0
+    assert not (tmp_path / "pig" / "charts").exists()
+    assert 'id="charts"' not in (tmp_path / "pig" / "index.html").read_text(encoding="utf-8")

@@ -317,25 +317,32 @@ class Explanation:
         main, free = self.offered()
         lines: list[Line] = []
         for a in self.game.actions.values():
-            form = "main" if a.name in main else "free" if a.name in free else "rules"
-            head = self._fill("Action", form, name=say.term(a.name))
-            if a.takes:
-                head = self._fill("Action", "takes", text=head,
-                                  args=say.join([say.name(n) for n in a.takes], "sep"))
-            lines.append(Line(0, str(head)))
-            if a.param is not None:
-                lines.append(Line(1, self._s(self._fill(
-                    "Action", "choice", text=say.choice("Param", a.param)))))
-            if a.requires is not None:
-                lines.append(Line(1, self._s(self._fill("Action", "requires",
-                                                        cond=say.condition(a.requires)))))
-            if a.cost is not None:
-                lines.append(Line(1, self._s(self.cost(a.cost))))
-            for lim in a.limits:
-                lines.append(Line(1, self._s(self.limit(lim))))
-            with say.passing(self.passed(a.name)):
-                lines += say.block(a.effect, 1)
+            with say.aliased(say.rule_aliases([a.param], [a.effect])):
+                lines += self.action(a, main, free)
         return Section(say.word("actions"), tuple(lines))
+
+    def action(self, a, main: set, free: set) -> list[Line]:
+        """An action's lines: its heading, choice, condition, price, limits and effect."""
+        say, lines = self.say, []
+        form = "main" if a.name in main else "free" if a.name in free else "rules"
+        head = self._fill("Action", form, name=say.term(a.name))
+        if a.takes:
+            head = self._fill("Action", "takes", text=head,
+                              args=say.join([say.name(n) for n in a.takes], "sep"))
+        lines.append(Line(0, str(head)))
+        if a.param is not None:
+            lines.append(Line(1, self._s(self._fill(
+                "Action", "choice", text=say.choice("Param", a.param)))))
+        if a.requires is not None:
+            lines.append(Line(1, self._s(self._fill("Action", "requires",
+                                                    cond=say.condition(a.requires)))))
+        if a.cost is not None:
+            lines.append(Line(1, self._s(self.cost(a.cost))))
+        for lim in a.limits:
+            lines.append(Line(1, self._s(self.limit(lim))))
+        with say.passing(self.passed(a.name)):
+            lines += say.block(a.effect, 1)
+        return lines
 
     def passed(self, action: str):
         """What an action's `pass` leaves: ("round", its term) when the one turns step that
@@ -401,27 +408,34 @@ class Explanation:
         say = self.say
         lines: list[Line] = []
         for t in self.game.triggers:
-            event = t.event
-            if event in ("before_action", "after_action") and t.target is None:
-                event = event.split("_")[0] + "_any"
-            target = say.action(t.target) if event.endswith("_action") else \
-                say.term(t.target) if t.target else say.plain("")
-            when = self._fill("Trigger", event, target=target, cond=say.condition(t.cond))
-            if t.each is not None:
-                when = self._fill("Trigger", "each", text=when, each=self.each(t.each))
-            if t.cond is not None and event != "as_soon_as":
-                when = self._fill("Trigger", "if", text=when, cond=say.condition(t.cond))
-            if t.once:
-                when = self._fill("Trigger", "once", text=when)
-            if t.immediate:
-                when = self._fill("Trigger", "immediate", text=when)
-            if t.limit is not None:
-                when = self._fill("Trigger", "limit", text=when,
-                                  limit=self.times_per(t.limit, t.limit_per))
-            lines.append(Line(0, self._s(self._fill("Trigger", "heading", name=say.term(t.name),
-                                                    when=when))))
-            lines += say.block(t.effect, 1)
+            with say.aliased(say.rule_aliases([t.each], [t.effect])):
+                lines += self.trigger(t)
         return Section(say.word("triggers"), tuple(lines))
+
+    def trigger(self, t) -> list[Line]:
+        """A trigger's lines: when it fires (its heading), then its effect."""
+        say, lines = self.say, []
+        event = t.event
+        if event in ("before_action", "after_action") and t.target is None:
+            event = event.split("_")[0] + "_any"
+        target = say.action(t.target) if event.endswith("_action") else \
+            say.term(t.target) if t.target else say.plain("")
+        when = self._fill("Trigger", event, target=target, cond=say.condition(t.cond))
+        if t.each is not None:
+            when = self._fill("Trigger", "each", text=when, each=self.each(t.each))
+        if t.cond is not None and event != "as_soon_as":
+            when = self._fill("Trigger", "if", text=when, cond=say.condition(t.cond))
+        if t.once:
+            when = self._fill("Trigger", "once", text=when)
+        if t.immediate:
+            when = self._fill("Trigger", "immediate", text=when)
+        if t.limit is not None:
+            when = self._fill("Trigger", "limit", text=when,
+                              limit=self.times_per(t.limit, t.limit_per))
+        lines.append(Line(0, self._s(self._fill("Trigger", "heading", name=say.term(t.name),
+                                                when=when))))
+        lines += say.block(t.effect, 1)
+        return lines
 
     def scoring(self) -> Section:
         say, s = self.say, self.game.scoring

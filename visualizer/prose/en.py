@@ -74,6 +74,14 @@ TEMPLATES = {
         "all": "for every {var} in {source}, {elem}",
         "none": "for no {var} in {source}, {elem}",
         "where": "{head} where {cond}",
+        # a variable said as the noun of what it ranges over (Sentences.noun_for)
+        "any_noun": "for at least one of {source}, {elem}",
+        "all_noun": "for each of {source}, {elem}",
+        "none_noun": "for none of {source}, {elem}",
+        "list_noun": "{elem} for each of {source}",
+        "sum_noun": "the sum of {elem} for each of {source}",
+        "max_noun": "the maximum of {elem} for each of {source}",
+        "min_noun": "the minimum of {elem} for each of {source}",
     },
     "ListExpr": {"empty": "nothing", "sep": ", ", "last": " or ", "and": " and ", "then": ", then ",
                  "nor_sep": ", ", "nor": " or ", "nowhere": "nowhere"},
@@ -281,7 +289,7 @@ WORDS = {
     "end_flow": "The game ends when the last step above is over.",
     "end_rules": "It also ends as soon as one of these rules says so: {rules}.",
     "end_never": "It ends only when a rule says so: {rules}.",
-    "table_row": "{key}: {value}", "sub": "{name}:", "records": "{n} entries (data)",
+    "player": "player", "table_row": "{key}: {value}", "sub": "{name}:", "records": "{n} entries (data)",
 }
 
 # The language's own keys in `meeplang diff --lang` paths (a name in a path is said by its term).

@@ -72,6 +72,14 @@ TEMPLATES = {
         "all": "pour chaque {var} {source:of}, {elem}",
         "none": "pour aucun {var} {source:of}, {elem}",
         "where": "{head} où {cond}",
+        # a variable said as the noun of what it ranges over (Sentences.noun_for)
+        "any_noun": "pour au moins {var:a} {source:of}, {elem}",
+        "all_noun": "pour chaque {var} {source:of}, {elem}",
+        "none_noun": "pour {var:none} {source:of}, {elem}",
+        "list_noun": "{elem} pour chaque {var} {source:of}",
+        "sum_noun": "la somme {elem:of} pour chaque {var} {source:of}",
+        "max_noun": "le maximum {elem:of} pour chaque {var} {source:of}",
+        "min_noun": "le minimum {elem:of} pour chaque {var} {source:of}",
     },
     "ListExpr": {"empty": "rien", "sep": ", ", "last": " ou ", "and": " et ", "then": ", puis ",
                  "nor_sep": ", ni ", "nor": " ni ", "nowhere": "nulle part"},
@@ -289,7 +297,7 @@ WORDS = {
     "end_flow": "La partie se termine quand la dernière étape ci-dessus est finie.",
     "end_rules": "Elle se termine aussi dès qu'une de ces règles le dit : {rules}.",
     "end_never": "Elle ne se termine que quand une règle le dit : {rules}.",
-    "table_row": "{key} : {value}", "sub": "{name} :", "records": "{n} entrées (données)",
+    "player": "joueur", "table_row": "{key} : {value}", "sub": "{name} :", "records": "{n} entrées (données)",
 }
 
 # Les clés du langage dans les chemins de `meeplang diff --lang` (un nom y est dit par son terme).

@@ -79,6 +79,12 @@ class English:
         return f"{head} {last}" if head else last
 
     @staticmethod
+    def plain_head(text: str) -> bool:
+        """Whether a plural noun phrase is said of one by changing its noun alone (English
+        adjectives do not agree)."""
+        return True
+
+    @staticmethod
     def singular(text: str) -> str:
         """A plural term said of one: its last word loses the -s (`Batteries` -> `Battery`,
         `Bid markers` -> `Bid marker`)."""
@@ -106,6 +112,8 @@ class English:
                 if not bare or "pl" in p.notes:
                     return text
                 return f"{'an' if text[:1] in 'aeiouAEIOU' else 'a'} {text}"
+            case "none":  # `for none of ...`: no bound noun is said alone
+                return f"no {text}" if bare else text
             case "of":
                 return "of " + self.decorate(p, "the")
             case "to":
@@ -141,6 +149,20 @@ class French:
         else:
             first += "s"
         return first + space + rest
+
+    @staticmethod
+    def plain_head(text: str) -> bool:
+        """Whether a plural noun phrase is said of one by its first word alone: no adjective
+        after the noun agrees with it (`zones avec file d'attente`, `piles du casier`: yes;
+        `extensions non construites`, `cases libres`: no, `singular` would not make them
+        agree)."""
+        for word in text.split()[1:]:
+            if word in ("de", "du", "des", "d'", "avec", "à", "au", "aux", "en", "sur", "sous",
+                        "pour", "dans", "qui", "que", "où") or word.startswith(("d'", "l'")):
+                return True
+            if len(word) > 2 and word[-1] in "sx" and word[:1].islower():
+                return False
+        return True
 
     @staticmethod
     def singular(text: str) -> str:
@@ -181,6 +203,8 @@ class French:
                 if not bare:
                     return text
                 return f"{'des' if plural else 'une' if fem else 'un'} {text}"
+            case "none":  # `pour aucune ligne des lignes`
+                return f"{'aucune' if fem else 'aucun'} {text}" if bare else text
             case "of":
                 return self._contract("de", "du", "des", self.decorate(p, "the"))
             case "to":

@@ -149,6 +149,13 @@ class Sentences:
         self.variables: frozenset[str] = frozenset()
         # what a `pass` leaves, while an action's effect is said: ("round" or "phase", term)
         self.passes = None
+        # an `if` or a loop with one simple sentence in its body is said on one line
+        # (`If X: gain 1 coin.`); a flowchart, which draws each statement in its own node,
+        # sets this to False to get the header alone on its line
+        self.one_line = True
+        # bound names said as the noun of what they range over (`for each r in rows`: each
+        # row, then `the row`), rather than as the rules' letter (see `noun_for`)
+        self.aliases: dict[str, Phrase] = {}
 
     @contextmanager
     def passing(self, passes):
@@ -158,6 +165,116 @@ class Sentences:
             yield
         finally:
             self.passes = outer
+
+    @contextmanager
+    def aliased(self, names: dict):
+        """Bound names said as nouns while their scope is said."""
+        outer = self.aliases
+        self.aliases = {**outer, **{k: v for k, v in names.items() if v is not None}}
+        try:
+            yield
+        finally:
+            self.aliases = outer
+
+    def noun_for(self, name: str | None, source) -> Phrase | None:
+        """The noun a bound name is said as: the singular of the plural noun it ranges over
+        (`r in rows`: the row; `p in players`: the player), or the piece made in the place it
+        ranges over (`s in display`, where the sponsor tiles are made: the sponsor tile). None
+        where the name is a term of the game already (it is said by its term), or where the
+        source says nothing of what it holds: the name is then said as written."""
+        if not name or name in self.variables or (
+                len(name) > 1 and name in (self.game.terms or {})):  # a one-letter name is a
+            return None                                           # placeholder (see `name`)
+        return self.held_noun(source) or self.items_noun(source)
+
+    def items_noun(self, source) -> Phrase | None:
+        """One of what a plural noun names: `rows` -> row, `players` -> player (so `the r in
+        rows where ...` is said `the rows where ...`)."""
+        if isinstance(source, A.Comprehension) and _is_selection(source):
+            return self.items_noun(source.source)
+        g = self.game
+        if isinstance(source, A.Attr) and source.name in g.zones:  # `p.modules`: a player's
+            source = A.Name(source.name, pos=source.pos)             # place, said by its term
+        elif isinstance(source, A.Call) and source.func in g.formulas:  # a list a formula
+            source = A.Name(source.func, pos=source.pos)                # gives, named by its term
+        if not isinstance(source, A.Name):
+            return None
+        key = source.name
+        if key in ("players", "others", "passers"):
+            if "player" in (g.terms or {}):
+                return self.term("player", singular=True)
+            return Phrase(self.words["player"], self.grammar, noun=True,
+                          notes=frozenset(self.words.get("player_notes", "").split()))
+        if key not in g.zones and key not in g.tables and key not in g.counters \
+                and key not in g.formulas or key not in (g.terms or {}) or key in self.variables:
+            return None
+        if key in g.formulas and self.is_condition(key):
+            return None
+        from meeplang.dsl.terms import grammar
+
+        # plural in the game's words: the term's `pl` note in this language; else the French
+        # notes, which say the number (English ones seldom do); else a regular plural
+        own, french = grammar(g.terms, key, self.lang), grammar(g.terms, key, "fr")
+        noun = self.term(key)
+        text = self.grammar.singular(noun.text)
+        if not self.grammar.plain_head(noun.text):
+            return None
+        if "pl" in own:
+            plural = True
+        elif french & {"m", "f", "pl"}:  # a French gender note without `pl`: one thing
+            plural = "pl" in french
+        else:
+            plural = not noun.text.endswith(("us", "ss"))
+        # only a regular plural: `hex` (one hex, two hex) is not the plural of `he`
+        if plural and text != noun.text and self.grammar.plural(text) == noun.text:
+            return Phrase(text, self.grammar, noun=True, notes=noun.notes - {"pl"})
+        # a plural noun followed by its complement (`modules outside the station`): its first
+        # word said of one, where that is a regular plural
+        first, space, rest = noun.text.partition(" ")
+        one = self.grammar.singular(first)
+        if plural and rest and one != first and self.grammar.plural(one) == first:
+            return Phrase(one + space + rest, self.grammar, noun=True, notes=noun.notes - {"pl"})
+        return None
+
+    def held_noun(self, source) -> Phrase | None:
+        """The piece a place holds when one kind of piece is made there (`the colony display`,
+        `your diver queue`, `p.queue`): that piece's term."""
+        if isinstance(source, A.Comprehension) and _is_selection(source):
+            return self.held_noun(source.source)
+        key = source.name if isinstance(source, (A.Name, A.Attr)) else None
+        g = self.game
+        if key not in g.zones or key in self.variables:
+            return None
+        kinds = [k.name for k in g.items.values() if k.zone == key]
+        if len(kinds) == 1 and kinds[0] in (g.terms or {}):
+            return self.term(kinds[0], singular=True)
+        return None
+
+    def rule_aliases(self, params=(), blocks=()) -> dict:
+        """The nouns of the names a rule chooses (its `choose:`, its `choose` and `random`
+        statements), said so through the whole rule; a name chosen twice from different
+        sources keeps its letter."""
+        found: dict = {}
+
+        def note(name, source):
+            noun = self.noun_for(name, source)
+            text = str(noun) if noun is not None else None
+            if name in found and (found[name] is None or str(found[name]) != text):
+                found[name] = None
+            elif name not in found:
+                found[name] = noun
+
+        for param in params:
+            if param is not None and not param.is_range and not param.subsets:
+                note(param.name, param.source)
+        for block in blocks:
+            for st in _statements(block):
+                if isinstance(st, (A.ChooseStmt, A.SecretChooseStmt)) and not st.is_range \
+                        and not st.subsets:
+                    note(st.name, st.source)
+                elif isinstance(st, A.RandomChooseStmt):
+                    note(st.name, st.source)
+        return {k: v for k, v in found.items() if v is not None}
 
     @contextmanager
     def scope(self, *names: str | None):
@@ -220,7 +337,10 @@ class Sentences:
         """A local name: a formula's parameter or a comprehension's variable is its name; a
         value a statement names (`let`, `choose card in`, `for each card in`) is its term if the
         game has one (`card` -> la carte). A one-letter name (`j`, `a`) is a placeholder, said as
-        itself even where a field has that name (`t.g`, the card's printed G)."""
+        itself even where a field has that name (`t.g`, the card's printed G). A name bound
+        over a plural noun is that noun (`Sentences.aliases`)."""
+        if key in self.aliases:
+            return self.aliases[key]
         if key in self.variables or len(key) == 1 or key not in (self.game.terms or {}):
             return self.plain(key)
         return self.term(key)
@@ -281,6 +401,8 @@ class Sentences:
 
     def _Name(self, e):
         n, g = e.name, self.game
+        if n in self.aliases:
+            return self.agreeing(self.fill("Name", "local", term=self.aliases[n]), self.aliases[n])
         if n in self.variables:
             return self.fill("Name", "local", term=self.plain(n))
         if n in VALUES:
@@ -445,11 +567,25 @@ class Sentences:
 
     def _Comprehension(self, e):
         source = self.expr(e.source)
-        with self.scope(e.var):
+        elem_is_var = isinstance(e.elem, A.Name) and e.elem.name == e.var
+        form = e.func or ("each" if elem_is_var else "list")
+        table = self.templates["Comprehension"]
+        # the variable as a noun where the language says this form with one (`for at least one
+        # of the players, the notoriety of the player ...`); `the r in rows where ...` is
+        # `the rows where ...`, and their count `the number of the rows where ...`
+        noun = self.noun_for(e.var, e.source) if (
+            form + "_noun" in table or form in ("each", "count")) else None
+        if form in ("each", "count") and noun is not None and self.items_noun(e.source) is None:
+            noun = None  # `the s in the colony display` is not `the colony display`
+        with self.scope(e.var), self.aliased({e.var: noun}):
             if e.cond is not None:
                 source = self.fill("Comprehension", "where", head=source, cond=self.expr(e.cond))
-            elem_is_var = isinstance(e.elem, A.Name) and e.elem.name == e.var
-            form = e.func or ("each" if elem_is_var else "list")
+            if noun is not None and form == "each":
+                return source
+            if noun is not None and form == "count":
+                return self.fill("Call", "count", a0=source, args=source)
+            if noun is not None:
+                form += "_noun"
             return self.fill("Comprehension", form, var=self.name(e.var), source=source,
                              elem=self.expr(e.elem))
 
@@ -631,7 +767,7 @@ class Sentences:
         """`If X: body`: one line when the body is one simple sentence, else nested lines."""
         inner = self.block(body, depth + 1)
         head = self.sentence(header)
-        if len(inner) == 1 and not inner[0].text.endswith(":"):
+        if self.one_line and len(inner) == 1 and not inner[0].text.endswith(":"):
             return [Line(depth, f"{head} {continued(inner[0].text)}")]
         return [Line(depth, head)] + inner
 
@@ -745,6 +881,10 @@ class Sentences:
         return self.fill("DrawStmt", s.rest, text=phrase)
 
     def _SearchStmt(self, s, depth):
+        with self.aliased(self.loop_aliases(s)):
+            return self._search(s, depth)
+
+    def _search(self, s, depth):
         if s.searcher is None:
             head = self.fill("SearchStmt", "search", zone=self.expr(s.zone), name=self.name(s.name))
         else:
@@ -811,6 +951,10 @@ class Sentences:
         return out
 
     def _ForEachStmt(self, s, depth):
+        with self.aliased(self.loop_aliases(s)):  # the header's `where` says it too
+            return self._for_each(s, depth)
+
+    def _for_each(self, s, depth):
         source = s.source
         if (isinstance(source, A.Comprehension) and source.func is None and source.var == s.var
                 and isinstance(source.elem, A.Name) and source.elem.name == s.var):
@@ -826,12 +970,36 @@ class Sentences:
         return self.headed(self.fill("ForEachStmt", var=self.name(s.var), source=phrase),
                            s.body, depth)
 
+    def loop_aliases(self, s) -> dict:
+        """The noun a statement's own bound name is said as in its header and body (a `for
+        each`'s variable, a search's find): what `aliased` takes."""
+        if isinstance(s, A.ForEachStmt):
+            return {s.var: self.noun_for(s.var, s.source)}
+        if isinstance(s, A.SearchStmt):
+            return {s.name: self.noun_for(s.name, s.zone)}
+        return {}
+
     def _RepeatStmt(self, s, depth):
         form = "times" if isinstance(s.count, A.Num) else "expr"
         return self.headed(self.fill("RepeatStmt", form, count=self.expr(s.count)), s.body, depth)
 
     def _WhileStmt(self, s, depth):
         return self.headed(self.fill("WhileStmt", cond=self.expr(s.cond)), s.body, depth)
+
+
+def _statements(block):
+    """Every statement of a block, nested ones included, in order."""
+    for st in (block.stmts if block is not None else ()):
+        yield st
+        if isinstance(st, A.IfStmt):
+            for _, body in st.branches:
+                yield from _statements(body)
+            yield from _statements(st.other)
+        elif isinstance(st, A.SearchStmt):
+            yield from _statements(st.body)
+            yield from _statements(st.other)
+        elif isinstance(st, (A.ForEachStmt, A.RepeatStmt, A.WhileStmt)):
+            yield from _statements(st.body)
 
 
 def _is_selection(e) -> bool:
