@@ -164,7 +164,7 @@ def test_the_dig_zones_hold_3_3_4_5_6_cubes(level, capacity):
         empty_out(e, f"dig[{level}]@0")
         mine = cubes(e, f"dig[{level}]@0", *["metal"] * held)
         refresh(e)
-        play(e, f"take_turn key#0.{level}", str(level))
+        play(e, f"take_turn key#0.{level}", str(level), "0")
         if "skip" in labels(e):
             play(e, "skip")
         play(e, "0")
@@ -226,7 +226,7 @@ def test_after_a_3rd_upgrade_the_mechanic_moves_a_diver_4_levels(start_level, re
     metals = place_diver(e, "metals", start_level)
     me(e)["mechanic"], me(e)["batteries"] = 3, 1
     refresh(e)
-    play(e, "take_turn key#0.3", "3")
+    play(e, "take_turn key#0.3", "3", "0")
     if "skip" in labels(e):
         play(e, "skip")
     play(e, "1", metals)

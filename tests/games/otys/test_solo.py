@@ -15,11 +15,14 @@ def store_of(e):
     return {t: len(zone(e, f"store[{t}]")) for t in ["metal", "plant", "fuel", "technology"]}
 
 
-def example_8_game(**options):
-    """A solo game whose Store was set up as in the example: 2 fuels, 1 metal, 1 plant."""
+def example_8_game(tie: str | None = "plant", **options):
+    """A solo game whose Store was set up as in the example: 2 fuels, 1 metal, 1 plant; of the
+    two equally scarce types the player puts `tie` higher (FR l.628; None: not chosen yet)."""
     for seed in range(60):
         e = start(1, "solo", seed, **options)
         if store_of(e) == {"metal": 1, "plant": 1, "fuel": 2, "technology": 0}:
+            if tie is not None:
+                play(e, f"place_on_track {tie}")
             return e
     raise AssertionError("no seed sets up the Store of the example")
 
@@ -41,14 +44,19 @@ def quiet_turn(e):
 
 
 def test_rulebook_ex_8_the_scarcest_type_goes_highest_on_the_track():
-    """FR l.628: 2 fuels, 1 metal, 1 plant in the Store: technology on 21, plant or metal on 19,
-    the other on 17, fuel on 15."""
-    e = example_8_game()
-    assert track(e)[21] == "technology" and track(e)[15] == "fuel"
-    assert {track(e)[19], track(e)[17]} == {"metal", "plant"}
+    """FR l.628: 2 fuels, 1 metal, 1 plant in the Store: technology on 21, « 1 plante (ou 1
+    métal) sur la case 19, 1 métal (ou 1 plante) sur la case 17 », fuel on 15. The two equally
+    scarce types are the player's choice, and the only question asked."""
+    e = example_8_game(tie=None)
+    assert track(e) == {21: "technology"}               # the scarcest, placed without a question
+    assert labels(e) == ["place_on_track metal", "place_on_track plant"]
+    for tie, other in [("plant", "metal"), ("metal", "plant")]:
+        e = example_8_game(tie)
+        assert track(e) == {21: "technology", 19: tie, 17: other, 15: "fuel"}
+        assert e.decision.kind != "do place_on_track"    # nothing more to choose
     assert [item(e, t)["space"] for t in zone(e, "timers")] == [23, 23]
     e = example_8_game(timer_start=22)                   # the harder game: 20, 18, 16, 14
-    assert sorted(track(e)) == [14, 16, 18, 20] and track(e)[20] == "technology"
+    assert track(e) == {20: "technology", 18: "plant", 16: "metal", 14: "fuel"}
 
 
 def test_rulebook_ex_9_cubes_on_the_two_contracts_in_ascending_order():
