@@ -4,7 +4,7 @@ thrusters before or after the Sponsor (FR l.268)."""
 from __future__ import annotations
 
 from .helpers import (cubes, dive_with_key, diver, empty_out, item, labels, me, place_diver, play,
-                      refresh, roles, sponsor_at, start, types, use, with_module, zone)
+                      put, refresh, roles, sponsor_at, start, types, use, with_module, zone)
 
 
 def spy_copies_the_fuels_expert(variant=None):
@@ -220,3 +220,69 @@ def test_thrusters_before_the_sponsor_and_after_it():
     assert labels(e) == ["0", "1"]                       # after the Sponsor
     play(e, "0")
     assert me(e)["batteries"] == 1
+
+
+def spy_copies_the_engineer(spy_module: bool):
+    """Seat 0's Spy at L1 copies seat 1's Engineer at L1 to upgrade seat 0's Hacker."""
+    e = start(2)
+    spy = place_diver(e, "spy", 1, seat=0)
+    if spy_module:
+        with_module(e, spy)
+    place_diver(e, "engineer", 1, seat=1)
+    refresh(e)
+    play(e, "take_turn key#0.1", "1", "0", "0")
+    use(e)
+    play(e, "spy_copy 1", "upgrade_hacker", "surface")
+    assert me(e, 0)["hacker"] == 1 and me(e, 1)["hacker"] == 0
+    return e
+
+
+def test_the_copied_diver_costs_what_it_costs_its_owner():
+    """FR l.485: « Si le plongeur concurrent utilisé est un ingénieur, une négociante, un espion ou
+    un éclaireur, vous devez vous acquitter normalement des éventuels coûts »: 1 credit for the
+    Spy and 1 for the Engineer; with the Spy's module (FR l.491) only the Engineer's."""
+    assert me(spy_copies_the_engineer(False))["credits"] == 3 - 1 - 1
+    assert me(spy_copies_the_engineer(True))["credits"] == 3 - 1
+
+
+def test_advanced_sponsor_4_flips_one_of_the_3_divers_at_the_surface():
+    """FR l.403: « payez 2 crédits et retournez l'une de vos 3 tuiles Plongeur en surface sur sa
+    face Plongeur avec module. Gagnez 1 point de notoriété »: only S1-S3, and not one that has its
+    module already; the diver activated is not flipped."""
+    e = start()
+    sponsor_at(e, 4, 3, "advanced")
+    s1, s2, s3, l1 = zone(e, "queue@0")[:4]
+    with_module(e, s2)
+    refresh(e)
+    play(e, "take_turn key#0.3", "3", "0")
+    use(e)
+    assert labels(e) == [s1, s3]
+    play(e, s3)
+    assert item(e, s3)["equipped"] and not item(e, s1)["equipped"] and not item(e, l1)["equipped"]
+    assert (me(e)["credits"], me(e)["notoriety"]) == (3 - 2, 1)
+
+
+def test_a_thruster_moves_only_a_diver_at_levels_1_to_5():
+    """FR l.268: the thruster moves one of your divers « vers le haut ou vers le bas » among the
+    levels; the 3 divers at the surface (S1-S3) are not in the water and never move."""
+    e = start()
+    me(e)["batteries"] = 1
+    refresh(e)
+    play(e, "take_turn key#0.3", "3", "1")
+    assert labels(e) == zone(e, "queue@0")[3:]           # L1-L5, not S1-S3
+
+
+def test_the_technologies_expert_with_its_module_recovers_a_played_key():
+    """FR l.439: with its module the Technologies expert also « récupérez un jeton Clé ou Clé X
+    déjà joué (uniquement celui de votre couleur, pas un neutre) », back on the board."""
+    e = start()
+    with_module(e, place_diver(e, "technologies", 1))
+    for k in ["key#0.2", "neutral_x#1", "own_x#0.1"]:
+        put(e, k, "key_row@0")
+    empty_out(e, "dig[1]@0")
+    dive_with_key(e, 1)
+    play(e, "find", "recover_key")
+    assert labels(e) == ["key#0.2", "own_x#0.1"]         # not the neutral one
+    play(e, "own_x#0.1", "surface")
+    assert "own_x#0.1" in zone(e, "keys@0") and types(e, "dig[1]@0") == ["technology"]
+    assert zone(e, "key_row@0") == ["key#0.2", "neutral_x#1", "key#0.1"]

@@ -110,23 +110,39 @@ def test_rulebook_ex_10_a_completed_contract_drops_its_cube_and_the_timer_discar
     assert zone(e, "public") == [right, new] and len(zone(e, "store[technology]")) == 1
 
 
+def a_contract_and_the_timers(e, notoriety: int, points: int, spaces: dict) -> str:
+    """The Given of the score-meets-a-Timer tests: the score on `notoriety`, the Timers named in
+    `spaces` on those spaces, the dig zones empty but for 1 metal in zone 3, and the left public
+    contract asking that metal for `points` (and 1 credit). Returns the contract."""
+    for timer, space in spaces.items():
+        item(e, timer)["space"] = space
+    me(e)["notoriety"] = notoriety
+    for l in range(1, 6):
+        empty_out(e, f"dig[{l}]@0")
+    c = zone(e, "public")[0]
+    item(e, c).update(needs=["metal"], groups=[], points=points, credit=1, battery=0)
+    cubes(e, "dig[3]@0", "metal")
+    return c
+
+
+def complete_with_the_metal(e, c: str) -> None:
+    """The When: the player completes contract c with the metal of zone 3."""
+    refresh(e)
+    play(e, "complete_contract 3", c)
+    play(e, labels(e)[0])
+
+
 def test_rulebook_ex_11_the_game_ends_at_once_on_the_second_timer():
     """FR l.643: Pauline has 12 notoriety, the first Timer is gone, the second is on 14; she
     completes the 5-point contract: 17 passes the Timer and the game ends at once, so the
     3-point contract cannot be completed. 17 is « Espoir » on the honour table (FR l.636)."""
     e = example_8_game()
     put(e, "timer#1", "spent_timers")
-    item(e, "timer#2")["space"] = 14
-    me(e)["notoriety"] = 12
-    for l in range(1, 6):
-        empty_out(e, f"dig[{l}]@0")
-    five, three = zone(e, "public")
-    item(e, five).update(needs=["metal"], groups=[], points=5, credit=1, battery=0)
+    five = a_contract_and_the_timers(e, 12, 5, {"timer#2": 14})
+    three = zone(e, "public")[1]
     item(e, three).update(needs=["fuel"], groups=[], points=3, credit=0, battery=0)
-    cubes(e, "dig[3]@0", "metal", "fuel")
-    refresh(e)
-    play(e, "complete_contract 3", five)
-    play(e, labels(e)[0])
+    cubes(e, "dig[3]@0", "fuel")
+    complete_with_the_metal(e, five)
     assert e.decision is None and e.result["scores"] == [17]
     assert me(e)["credits"] == 3                         # ended right after the score: no bonus
     with pytest.raises(UsageError, match="the game is over"):
@@ -135,16 +151,7 @@ def test_rulebook_ex_11_the_game_ends_at_once_on_the_second_timer():
 
 def test_rulebook_ex_11_the_first_timer_met_is_only_discarded():
     e = example_8_game()
-    item(e, "timer#1")["space"] = 14
-    me(e)["notoriety"] = 12
-    for l in range(1, 6):
-        empty_out(e, f"dig[{l}]@0")
-    five = zone(e, "public")[0]
-    item(e, five).update(needs=["metal"], groups=[], points=5, credit=1, battery=0)
-    cubes(e, "dig[3]@0", "metal")
-    refresh(e)
-    play(e, "complete_contract 3", five)
-    play(e, labels(e)[0])
+    complete_with_the_metal(e, a_contract_and_the_timers(e, 12, 5, {"timer#1": 14}))
     assert e.decision is not None and zone(e, "spent_timers") == ["timer#1"]
     assert me(e)["notoriety"] == 17 and me(e)["credits"] == 4
     quiet_turn(e)
@@ -156,20 +163,32 @@ def test_one_score_that_passes_both_timers_ends_the_game():
     the game at once. 12 + 5 = 17 passes the Timers on 14 and 15 together: both go, the game
     ends (each Timer is met on its own; the first one's discard does not hide the second)."""
     e = example_8_game()
-    item(e, "timer#1")["space"] = 14
-    item(e, "timer#2")["space"] = 15
-    me(e)["notoriety"] = 12
-    for l in range(1, 6):
-        empty_out(e, f"dig[{l}]@0")
-    five = zone(e, "public")[0]
-    item(e, five).update(needs=["metal"], groups=[], points=5, credit=1, battery=0)
-    cubes(e, "dig[3]@0", "metal")
-    refresh(e)
-    play(e, "complete_contract 3", five)
-    play(e, labels(e)[0])
+    complete_with_the_metal(e, a_contract_and_the_timers(e, 12, 5, {"timer#1": 14, "timer#2": 15}))
     assert e.decision is None and e.result["scores"] == [17]
     assert zone(e, "timers") == [] and sorted(zone(e, "spent_timers")) == ["timer#1", "timer#2"]
     assert me(e)["credits"] == 3                         # ended right after the score
+
+
+def test_a_score_that_reaches_a_timer_meets_it():
+    """FR l.622: « Si votre marqueur de score rejoint ou double le premier des Timer »: 12 + 2
+    lands on the Timer's space 14, which meets it: it is discarded (the first one: play goes on)."""
+    e = example_8_game()
+    complete_with_the_metal(e, a_contract_and_the_timers(e, 12, 2, {"timer#1": 14}))
+    assert me(e)["notoriety"] == 14 and zone(e, "spent_timers") == ["timer#1"]
+    assert e.decision is not None
+
+
+def test_a_timer_that_reaches_the_score_at_the_end_of_the_turn_meets_it():
+    """FR l.622: « ou si, à la fin de votre tour, le premier des Timer rejoint votre marqueur de
+    score »: the Timer moves from 15 onto the score's space 14 and is discarded."""
+    e = example_8_game()
+    item(e, "timer#1")["space"] = 15
+    me(e)["notoriety"] = 14
+    refresh(e)
+    quiet_turn(e)
+    play(e, "timer#1")
+    assert item(e, "timer#1")["space"] == 14 and zone(e, "spent_timers") == ["timer#1"]
+    assert e.decision is not None
 
 
 def test_a_timer_that_moves_past_the_score_at_the_end_of_the_turn_is_met():
