@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from meeplang.dsl.errors import UsageError
+
 from .helpers import (cubes, dive_with_key, diver, empty_out, item, labels, me, place_diver, play,
                       put, refresh, start, types, use, with_module, zone)
 
@@ -358,3 +360,14 @@ def test_the_engineer_pays_1_credit_and_nothing_with_its_module():
         dive_with_key(e, 1)
         play(e, "upgrade_hacker")
         assert me(e)["credits"] == 3 - fee and me(e)["hacker"] == 1
+
+
+@pytest.mark.parametrize("players, plays", [(1, False), (2, True), (4, True), (5, False)])
+def test_2_to_4_players(players, plays):
+    """FR l.100: « 16 jetons Clé X dont 4 à la couleur des joueurs »: a colour for each of at most
+    4 players; at least 2 (alone, the solo game of FR l.596 is its own variant)."""
+    if plays:
+        assert len(start(players).state["players"]) == players
+    else:
+        with pytest.raises(UsageError, match="otys is for 2-4 players"):
+            start(players)
