@@ -301,3 +301,15 @@ def test_rulebook_ex_7_scout_takes_a_reward_and_its_permanent_side_pays_later():
     assert labels(e)[0] == "gain 2 credits" and "skip" in labels(e)   # "you may" gain it
     play(e, "gain 2 credits")
     assert me(e)["credits"] == 3 - 2 + 2 and me(e)["notoriety"] == 2
+
+
+def test_rulebook_ex_3_capacity_3_reaches_three_levels_not_four():
+    """FR l.287: Delphine's capacity « est de maximum 3 » (her Mechanic upgraded twice): from L1
+    her Metals expert reaches L2 to L4, not L5."""
+    e = start()
+    sponsor_at(e, 1, 4)
+    metals = place_diver(e, "metals", 1)
+    me(e)["mechanic"], me(e)["batteries"] = 2, 2
+    refresh(e)
+    play(e, "take_turn key#0.4", "4", "1", metals)
+    assert labels(e) == ["2", "3", "4"]

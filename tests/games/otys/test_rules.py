@@ -286,3 +286,12 @@ def test_the_technologies_expert_with_its_module_recovers_a_played_key():
     play(e, "own_x#0.1", "surface")
     assert "own_x#0.1" in zone(e, "keys@0") and types(e, "dig[1]@0") == ["technology"]
     assert zone(e, "key_row@0") == ["key#0.2", "neutral_x#1", "key#0.1"]
+
+
+def test_the_spy_copies_only_its_left_or_right_neighbour():
+    """FR l.483: « un plongeur d'une équipe concurrente (située à votre gauche ou à votre droite) »:
+    at 4 players, the player opposite is not a neighbour."""
+    e = start(4)
+    place_diver(e, "spy", 2)
+    dive_with_key(e, 2)
+    assert labels(e) == ["spy_contracts", "spy_copy 1", "spy_copy 3"]
