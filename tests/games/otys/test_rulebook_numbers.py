@@ -371,3 +371,18 @@ def test_2_to_4_players(players, plays):
     else:
         with pytest.raises(UsageError, match="otys is for 2-4 players"):
             start(players)
+
+
+def test_the_store_starts_with_2_cubes_of_one_type_and_1_of_two_others():
+    """FR l.201: « Prenez 2 ressources d'un même type et 2 autres ressources distinctes »: over
+    some seeds each type is sometimes the doubled one and sometimes the one left out (the
+    reading « drawn at random »)."""
+    doubled, missing = set(), set()
+    kinds = ["metal", "plant", "fuel", "technology"]
+    for seed in range(24):
+        e = start(2, seed=seed)
+        counts = {t: len(zone(e, f"store[{t}]")) for t in kinds}
+        assert sorted(counts.values()) == [0, 1, 1, 2]
+        doubled |= {t for t, n in counts.items() if n == 2}
+        missing |= {t for t, n in counts.items() if n == 0}
+    assert doubled == missing == set(kinds)
