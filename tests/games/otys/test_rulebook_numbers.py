@@ -386,3 +386,20 @@ def test_the_store_starts_with_2_cubes_of_one_type_and_1_of_two_others():
         doubled |= {t for t, n in counts.items() if n == 2}
         missing |= {t for t, n in counts.items() if n == 0}
     assert doubled == missing == set(kinds)
+
+
+def test_each_player_starts_with_a_cube_of_each_type_in_zones_2_to_5():
+    """FR l.182: « Prenez 1 ressource de chaque type, puis placez-en une aléatoirement sur
+    chacune de vos zones de fouille, à l'exception de la zone 1 »; FR l.188: 3 credits and 1
+    battery. Over some seeds each type starts in each of the four zones."""
+    seen = set()
+    for seed in range(12):
+        e = start(4, seed=seed)
+        for p in range(4):
+            assert zone(e, f"dig[1]@{p}") == []
+            assert [len(zone(e, f"dig[{l}]@{p}")) for l in range(2, 6)] == [1, 1, 1, 1]
+            assert sorted(types(e, f"dig[{l}]@{p}")[0] for l in range(2, 6)) == [
+                "fuel", "metal", "plant", "technology"]
+            assert (me(e, p)["credits"], me(e, p)["batteries"]) == (3, 1)
+            seen |= {(l, types(e, f"dig[{l}]@{p}")[0]) for l in range(2, 6)}
+    assert len(seen) == 4 * 4
