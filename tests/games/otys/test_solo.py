@@ -258,3 +258,13 @@ def test_full_solo_games(variant, agents):
     e = play_checked(variant, 1, 1, agents)
     assert e.result is not None and zone(e, "timers") == []
     assert e.result["scores"] == [me(e)["notoriety"]]
+
+
+def test_the_harder_solo_game_starts_the_timers_on_22():
+    """FR l.600-601: the Timers « sur la case 23 [...] (ou 22 si vous souhaitez augmenter la
+    difficulté) », the cubes « (ou 20, 18, 16 et 14 si vous avez placé les Timer sur la case
+    22) »: the variant solo-hard."""
+    e = start(1, "solo-hard")
+    play(e, labels(e)[0])                                # the tie between equally scarce types
+    assert [item(e, t)["space"] for t in zone(e, "timers")] == [22, 22]
+    assert sorted(track(e)) == [14, 16, 18, 20]
