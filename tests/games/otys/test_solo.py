@@ -268,3 +268,16 @@ def test_the_harder_solo_game_starts_the_timers_on_22():
     play(e, labels(e)[0])                                # the tie between equally scarce types
     assert [item(e, t)["space"] for t in zone(e, "timers")] == [22, 22]
     assert sorted(track(e)) == [14, 16, 18, 20]
+
+
+@pytest.mark.parametrize("option, plays, refused", [("timer_start", [22, 23], [21, 24]),
+                                                    ("timer_step", [1, 3], [0, 4])])
+def test_the_solo_options_take_only_the_values_the_book_allows(option, plays, refused):
+    """FR l.600: the Timers start on 23, or on 22 for a harder game, nothing else. The Timer's
+    step is a reading (FR l.608 does not say): 1 to 3 spaces, never 0 (the Timers would never
+    come down to the score: no end)."""
+    for value in plays:
+        assert start(1, "solo", **{option: value}).decision is not None
+    for value in refused:
+        with pytest.raises(UsageError, match=f"option {option}={value} is out of bounds"):
+            start(1, "solo", **{option: value})
