@@ -403,3 +403,34 @@ def test_each_player_starts_with_a_cube_of_each_type_in_zones_2_to_5():
             assert (me(e, p)["credits"], me(e, p)["batteries"]) == (3, 1)
             seen |= {(l, types(e, f"dig[{l}]@{p}")[0]) for l in range(2, 6)}
     assert len(seen) == 4 * 4
+
+
+@pytest.mark.parametrize("left, offered", [(4, True), (3, False)])
+def test_the_spy_draws_only_from_a_deck_of_4_cards_or_more(left, offered):
+    """FR l.481: « piocher 4 cartes Contrat »: with 4 cards left in the deck the Spy draws them
+    all; with 3 the draw cannot be made (the rulebook does not say: the reading of the README)."""
+    e = start()
+    place_diver(e, "spy", 2)
+    for c in zone(e, "deck")[left:]:
+        put(e, c, "contract_discard")
+    deck = zone(e, "deck")[:]
+    dive_with_key(e, 2)
+    if offered:
+        assert labels(e) == ["spy_contracts", "spy_copy 1"]
+        play(e, "spy_contracts", deck[0])
+        assert zone(e, "hand@0") == [deck[0]] and sorted(zone(e, "deck")) == sorted(deck[1:])
+    else:                                                # only the copy is left: it is under way
+        assert "spy_contracts" not in labels(e) and zone(e, "deck") == deck
+
+
+def test_a_contracts_reward_with_3_cards_left_draws_nothing():
+    """FR l.555 « Piochez 4 cartes Contrat »: with 3 cards left the token is taken and its bonus
+    does nothing (the reading of the README: a Reward that cannot act)."""
+    e = start()
+    place_diver(e, "scout", 4)
+    for c in zone(e, "deck")[3:]:
+        put(e, c, "contract_discard")
+    deck = zone(e, "deck")[:]
+    a = scout_takes(e, "contracts")
+    assert zone(e, "reward_slot[4]@0") == [a] and zone(e, "deck") == deck
+    assert zone(e, "hand@0") == [] and me(e)["credits"] == 3 - 2
