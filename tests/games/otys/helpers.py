@@ -114,7 +114,7 @@ def dive_with_key(e: Engine, level: int) -> Engine:
     """After editing the state: play the seat's key of `level` on that level's diver, with no
     sponsor and no thruster, and let the diver act."""
     refresh(e)
-    play(e, f"take_turn key#0.{level}", str(level))
+    play(e, f"take_turn key#0.{level}", str(level), "0")
     if "skip" in labels(e):
         play(e, "skip")
     play(e, "0")

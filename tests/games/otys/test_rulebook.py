@@ -26,7 +26,7 @@ def test_rulebook_ex_1_engineer_upgrades_the_mechanic_and_the_hacker_returns_all
     surface = zone(e, "queue@0")[:3]
     played(e, "key#0.2", "key#0.3", "key#0.4", "key#0.5", "own_x#0.1")   # the next key meets the Hacker
     refresh(e)
-    play(e, "take_turn key#0.1", "1")
+    play(e, "take_turn key#0.1", "1", "0")
     assert labels(e)[-1] == "skip"                       # the sponsor is optional
     play(e, "skip", "0")                                 # no sponsor, no thruster
     use(e)                                               # the Engineer acts
@@ -68,7 +68,7 @@ def test_rulebook_ex_2_x_key_rotates_the_display_and_sponsor_3_recovers_key_4():
     put(e, "neutral_x#1", "key_row@0")                   # a neutral X key played earlier
     empty_out(e, "dig[2]@0")
     refresh(e)
-    play(e, "take_turn own_x#0.1", "2")
+    play(e, "take_turn own_x#0.1", "2", "0")
     assert sponsor_ids(e) == [before[4]] + before[:4]    # level 5 -> 1, the others down one
     use(e)                                               # Sponsor 3, now at level 2
     assert labels(e) == ["key#0.2", "key#0.4"]           # her own played keys, not the neutral one
@@ -86,7 +86,7 @@ def test_rulebook_ex_2_a_neutral_x_key_cannot_be_recovered_by_sponsor_3():
     sponsor_at(e, 3, 2)
     put(e, "neutral_x#1", "key_row@0")
     refresh(e)
-    play(e, "take_turn key#0.2", "2")
+    play(e, "take_turn key#0.2", "2", "0")
     assert labels(e) == ["0", "1"]                       # Sponsor 3 is not offered: no own key below
 
 
@@ -100,7 +100,7 @@ def test_rulebook_ex_3_thruster_moves_the_metals_expert_two_levels_then_oxygen()
     empty_out(e, "dig[4]@0")
     at3, at4 = zone(e, "queue@0")[5], zone(e, "queue@0")[6]
     refresh(e)
-    play(e, "take_turn key#0.4", "4")
+    play(e, "take_turn key#0.4", "4", "0")
     use(e)                                               # +1 credit
     play(e, "1", metals)
     assert labels(e) == ["1", "3", "4", "5"]             # capacity 3 from L2
@@ -122,7 +122,7 @@ def test_rulebook_ex_3_capacity_1_cannot_move_two_levels(upgrades, reach):
     metals = place_diver(e, "metals", 2)
     me(e)["batteries"], me(e)["mechanic"] = 2, upgrades
     refresh(e)
-    play(e, "take_turn key#0.4", "4", "skip", "1", metals)
+    play(e, "take_turn key#0.4", "4", "0", "skip", "1", metals)
     assert labels(e) == reach
     if upgrades == 0:
         with pytest.raises(UsageError, match="'4' is not one of the options"):
@@ -147,7 +147,7 @@ def test_rulebook_ex_4_contract_completed_mid_turn():
     next_card = zone(e, "deck")[0]
     refresh(e)
     assert not any(x.startswith("complete_contract") for x in labels(e))
-    play(e, "take_turn key#0.5", "5")
+    play(e, "take_turn key#0.5", "5", "0")
     use(e)                                               # +1 battery
     play(e, "0")
     use(e)
@@ -227,7 +227,7 @@ def trader_example(module: bool = False):
     metal, fuel, _ = cubes(e, "dig[5]@0", "metal", "fuel", "fuel")
     me(e)["credits"] = 5
     refresh(e)
-    play(e, "take_turn key#0.5", "5")
+    play(e, "take_turn key#0.5", "5", "0")
     if "skip" in labels(e):
         play(e, "skip")
     play(e, "0")
@@ -301,3 +301,15 @@ def test_rulebook_ex_7_scout_takes_a_reward_and_its_permanent_side_pays_later():
     assert labels(e)[0] == "gain 2 credits" and "skip" in labels(e)   # "you may" gain it
     play(e, "gain 2 credits")
     assert me(e)["credits"] == 3 - 2 + 2 and me(e)["notoriety"] == 2
+
+
+def test_rulebook_ex_3_capacity_3_reaches_three_levels_not_four():
+    """FR l.287: Delphine's capacity « est de maximum 3 » (her Mechanic upgraded twice): from L1
+    her Metals expert reaches L2 to L4, not L5."""
+    e = start()
+    sponsor_at(e, 1, 4)
+    metals = place_diver(e, "metals", 1)
+    me(e)["mechanic"], me(e)["batteries"] = 2, 2
+    refresh(e)
+    play(e, "take_turn key#0.4", "4", "1", metals)
+    assert labels(e) == ["2", "3", "4"]

@@ -15,11 +15,14 @@ def store_of(e):
     return {t: len(zone(e, f"store[{t}]")) for t in ["metal", "plant", "fuel", "technology"]}
 
 
-def example_8_game(**options):
-    """A solo game whose Store was set up as in the example: 2 fuels, 1 metal, 1 plant."""
+def example_8_game(tie: str | None = "plant", **options):
+    """A solo game whose Store was set up as in the example: 2 fuels, 1 metal, 1 plant; of the
+    two equally scarce types the player puts `tie` higher (FR l.628; None: not chosen yet)."""
     for seed in range(60):
         e = start(1, "solo", seed, **options)
         if store_of(e) == {"metal": 1, "plant": 1, "fuel": 2, "technology": 0}:
+            if tie is not None:
+                play(e, f"place_on_track {tie}")
             return e
     raise AssertionError("no seed sets up the Store of the example")
 
@@ -41,14 +44,19 @@ def quiet_turn(e):
 
 
 def test_rulebook_ex_8_the_scarcest_type_goes_highest_on_the_track():
-    """FR l.628: 2 fuels, 1 metal, 1 plant in the Store: technology on 21, plant or metal on 19,
-    the other on 17, fuel on 15."""
-    e = example_8_game()
-    assert track(e)[21] == "technology" and track(e)[15] == "fuel"
-    assert {track(e)[19], track(e)[17]} == {"metal", "plant"}
+    """FR l.628: 2 fuels, 1 metal, 1 plant in the Store: technology on 21, « 1 plante (ou 1
+    métal) sur la case 19, 1 métal (ou 1 plante) sur la case 17 », fuel on 15. The two equally
+    scarce types are the player's choice, and the only question asked."""
+    e = example_8_game(tie=None)
+    assert track(e) == {21: "technology"}               # the scarcest, placed without a question
+    assert labels(e) == ["place_on_track metal", "place_on_track plant"]
+    for tie, other in [("plant", "metal"), ("metal", "plant")]:
+        e = example_8_game(tie)
+        assert track(e) == {21: "technology", 19: tie, 17: other, 15: "fuel"}
+        assert e.decision.kind != "do place_on_track"    # nothing more to choose
     assert [item(e, t)["space"] for t in zone(e, "timers")] == [23, 23]
     e = example_8_game(timer_start=22)                   # the harder game: 20, 18, 16, 14
-    assert sorted(track(e)) == [14, 16, 18, 20] and track(e)[20] == "technology"
+    assert track(e) == {20: "technology", 18: "plant", 16: "metal", 14: "fuel"}
 
 
 def test_rulebook_ex_9_cubes_on_the_two_contracts_in_ascending_order():
@@ -102,23 +110,39 @@ def test_rulebook_ex_10_a_completed_contract_drops_its_cube_and_the_timer_discar
     assert zone(e, "public") == [right, new] and len(zone(e, "store[technology]")) == 1
 
 
+def a_contract_and_the_timers(e, notoriety: int, points: int, spaces: dict) -> str:
+    """The Given of the score-meets-a-Timer tests: the score on `notoriety`, the Timers named in
+    `spaces` on those spaces, the dig zones empty but for 1 metal in zone 3, and the left public
+    contract asking that metal for `points` (and 1 credit). Returns the contract."""
+    for timer, space in spaces.items():
+        item(e, timer)["space"] = space
+    me(e)["notoriety"] = notoriety
+    for l in range(1, 6):
+        empty_out(e, f"dig[{l}]@0")
+    c = zone(e, "public")[0]
+    item(e, c).update(needs=["metal"], groups=[], points=points, credit=1, battery=0)
+    cubes(e, "dig[3]@0", "metal")
+    return c
+
+
+def complete_with_the_metal(e, c: str) -> None:
+    """The When: the player completes contract c with the metal of zone 3."""
+    refresh(e)
+    play(e, "complete_contract 3", c)
+    play(e, labels(e)[0])
+
+
 def test_rulebook_ex_11_the_game_ends_at_once_on_the_second_timer():
     """FR l.643: Pauline has 12 notoriety, the first Timer is gone, the second is on 14; she
     completes the 5-point contract: 17 passes the Timer and the game ends at once, so the
     3-point contract cannot be completed. 17 is « Espoir » on the honour table (FR l.636)."""
     e = example_8_game()
     put(e, "timer#1", "spent_timers")
-    item(e, "timer#2")["space"] = 14
-    me(e)["notoriety"] = 12
-    for l in range(1, 6):
-        empty_out(e, f"dig[{l}]@0")
-    five, three = zone(e, "public")
-    item(e, five).update(needs=["metal"], groups=[], points=5, credit=1, battery=0)
+    five = a_contract_and_the_timers(e, 12, 5, {"timer#2": 14})
+    three = zone(e, "public")[1]
     item(e, three).update(needs=["fuel"], groups=[], points=3, credit=0, battery=0)
-    cubes(e, "dig[3]@0", "metal", "fuel")
-    refresh(e)
-    play(e, "complete_contract 3", five)
-    play(e, labels(e)[0])
+    cubes(e, "dig[3]@0", "fuel")
+    complete_with_the_metal(e, five)
     assert e.decision is None and e.result["scores"] == [17]
     assert me(e)["credits"] == 3                         # ended right after the score: no bonus
     with pytest.raises(UsageError, match="the game is over"):
@@ -127,16 +151,7 @@ def test_rulebook_ex_11_the_game_ends_at_once_on_the_second_timer():
 
 def test_rulebook_ex_11_the_first_timer_met_is_only_discarded():
     e = example_8_game()
-    item(e, "timer#1")["space"] = 14
-    me(e)["notoriety"] = 12
-    for l in range(1, 6):
-        empty_out(e, f"dig[{l}]@0")
-    five = zone(e, "public")[0]
-    item(e, five).update(needs=["metal"], groups=[], points=5, credit=1, battery=0)
-    cubes(e, "dig[3]@0", "metal")
-    refresh(e)
-    play(e, "complete_contract 3", five)
-    play(e, labels(e)[0])
+    complete_with_the_metal(e, a_contract_and_the_timers(e, 12, 5, {"timer#1": 14}))
     assert e.decision is not None and zone(e, "spent_timers") == ["timer#1"]
     assert me(e)["notoriety"] == 17 and me(e)["credits"] == 4
     quiet_turn(e)
@@ -148,20 +163,32 @@ def test_one_score_that_passes_both_timers_ends_the_game():
     the game at once. 12 + 5 = 17 passes the Timers on 14 and 15 together: both go, the game
     ends (each Timer is met on its own; the first one's discard does not hide the second)."""
     e = example_8_game()
-    item(e, "timer#1")["space"] = 14
-    item(e, "timer#2")["space"] = 15
-    me(e)["notoriety"] = 12
-    for l in range(1, 6):
-        empty_out(e, f"dig[{l}]@0")
-    five = zone(e, "public")[0]
-    item(e, five).update(needs=["metal"], groups=[], points=5, credit=1, battery=0)
-    cubes(e, "dig[3]@0", "metal")
-    refresh(e)
-    play(e, "complete_contract 3", five)
-    play(e, labels(e)[0])
+    complete_with_the_metal(e, a_contract_and_the_timers(e, 12, 5, {"timer#1": 14, "timer#2": 15}))
     assert e.decision is None and e.result["scores"] == [17]
     assert zone(e, "timers") == [] and sorted(zone(e, "spent_timers")) == ["timer#1", "timer#2"]
     assert me(e)["credits"] == 3                         # ended right after the score
+
+
+def test_a_score_that_reaches_a_timer_meets_it():
+    """FR l.622: « Si votre marqueur de score rejoint ou double le premier des Timer »: 12 + 2
+    lands on the Timer's space 14, which meets it: it is discarded (the first one: play goes on)."""
+    e = example_8_game()
+    complete_with_the_metal(e, a_contract_and_the_timers(e, 12, 2, {"timer#1": 14}))
+    assert me(e)["notoriety"] == 14 and zone(e, "spent_timers") == ["timer#1"]
+    assert e.decision is not None
+
+
+def test_a_timer_that_reaches_the_score_at_the_end_of_the_turn_meets_it():
+    """FR l.622: « ou si, à la fin de votre tour, le premier des Timer rejoint votre marqueur de
+    score »: the Timer moves from 15 onto the score's space 14 and is discarded."""
+    e = example_8_game()
+    item(e, "timer#1")["space"] = 15
+    me(e)["notoriety"] = 14
+    refresh(e)
+    quiet_turn(e)
+    play(e, "timer#1")
+    assert item(e, "timer#1")["space"] == 14 and zone(e, "spent_timers") == ["timer#1"]
+    assert e.decision is not None
 
 
 def test_a_timer_that_moves_past_the_score_at_the_end_of_the_turn_is_met():
@@ -231,3 +258,26 @@ def test_full_solo_games(variant, agents):
     e = play_checked(variant, 1, 1, agents)
     assert e.result is not None and zone(e, "timers") == []
     assert e.result["scores"] == [me(e)["notoriety"]]
+
+
+def test_the_harder_solo_game_starts_the_timers_on_22():
+    """FR l.600-601: the Timers « sur la case 23 [...] (ou 22 si vous souhaitez augmenter la
+    difficulté) », the cubes « (ou 20, 18, 16 et 14 si vous avez placé les Timer sur la case
+    22) »: the variant solo-hard."""
+    e = start(1, "solo-hard")
+    play(e, labels(e)[0])                                # the tie between equally scarce types
+    assert [item(e, t)["space"] for t in zone(e, "timers")] == [22, 22]
+    assert sorted(track(e)) == [14, 16, 18, 20]
+
+
+@pytest.mark.parametrize("option, plays, refused", [("timer_start", [22, 23], [21, 24]),
+                                                    ("timer_step", [1, 3], [0, 4])])
+def test_the_solo_options_take_only_the_values_the_book_allows(option, plays, refused):
+    """FR l.600: the Timers start on 23, or on 22 for a harder game, nothing else. The Timer's
+    step is a reading (FR l.608 does not say): 1 to 3 spaces, never 0 (the Timers would never
+    come down to the score: no end)."""
+    for value in plays:
+        assert start(1, "solo", **{option: value}).decision is not None
+    for value in refused:
+        with pytest.raises(UsageError, match=f"option {option}={value} is out of bounds"):
+            start(1, "solo", **{option: value})
