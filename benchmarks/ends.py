@@ -23,24 +23,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from meeplang.dsl.errors import MeeplangError  # noqa: E402
-from meeplang.dsl.loader import bundled_games, games_dir, variant_names  # noqa: E402
-from meeplang.interpreter.simulation import game_seed, load_cached, play_game  # noqa: E402
+from meeplang.interpreter.simulation import configurations, game_seed, load_cached, play_game  # noqa: E402
 
 CHUNK = 10  # games a task plays: small enough to keep both cores busy to the end
-
-
-def configurations(only: list[str] | None = None) -> list[tuple[str, str | None, int]]:
-    """(game, variant, players) for every bundled game, variant and player count."""
-    out = []
-    for name in bundled_games():
-        for variant in [None, *variant_names(games_dir() / name)]:
-            full = name + (f":{variant}" if variant else "")
-            if only and full not in only and name not in only:
-                continue
-            game = load_cached(name, variant)
-            for players in range(game.min_players, game.max_players + 1):
-                out.append((name, variant, players))
-    return out
 
 
 def play_games(task: tuple) -> list[dict]:

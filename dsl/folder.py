@@ -90,6 +90,9 @@ def read_bytes(path: Path, shown: str, root: Path | None = None,
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except OSError as exc:
         raise LoadError(f"cannot read file: {exc.strerror}", where) from None
+    except UnicodeEncodeError:  # a lone surrogate in the name: no file can have it
+        raise LoadError("cannot read file: its name is not valid text (a lone surrogate)",
+                        where) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

@@ -23,24 +23,16 @@ import json
 import random
 import sys
 
-from meeplang.dsl.loader import bundled_games, games_dir, variant_names
-
 from .copying import copyable
 from .log import log_lines
-from .simulation import game_seed, load_cached, play_game
+from .simulation import configurations, game_seed, load_cached, play_game
 
 
-def configurations(only: list[str] | None, most_players: int | None):
-    for name in bundled_games():
-        for variant in [None, *variant_names(games_dir() / name)]:
-            full = name + (f":{variant}" if variant else "")
-            if only and full not in only and name not in only:
-                continue
-            game = load_cached(name, variant)
-            top = game.max_players if most_players is None else \
-                min(game.max_players, max(game.min_players, most_players))
-            for players in range(game.min_players, top + 1):
-                yield full, game, players
+def _configurations(only: list[str] | None, most_players: int | None):
+    for name, variant, players in configurations(only):
+        game = load_cached(name, variant)
+        if most_players is None or players <= max(game.min_players, most_players):
+            yield name + (f":{variant}" if variant else ""), game, players
 
 
 def _fingerprint(e) -> tuple:
@@ -130,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     if lowered() == args.plain:
         print("MEEPLANG_LOWERED must be set unless --plain", file=sys.stderr)
         return 2
-    for full, game, players in configurations(args.only, args.most_players):
+    for full, game, players in _configurations(args.only, args.most_players):
         for i in range(args.games):
             seed = game_seed(args.seed, i)
             agents = "greedy,random" if i % 2 and players > 1 else "random"

@@ -719,24 +719,7 @@ class _Lowerer:
     def s_While(self, s):
         if _has_pause(s.test):
             raise LoweringError(f"line {s.lineno}: a yield in a `while` test")
-        head = self.new_block()
-        body = self.new_block()
-        other = self.new_block() if s.orelse else None
-        after = self.new_block()
-        self.goto(head)
-        self.start(head)
-        self.emit(ast.If(test=s.test, body=self.jump(body), orelse=[]))
-        self.emit(self.jump(other if other is not None else after))
-        self.start(body)
-        self.loops.append((head, after, self.region))
-        self.body(s.body)
-        self.loops.pop()
-        self.goto(head)
-        if other is not None:
-            self.start(other)
-            self.body(s.orelse)
-            self.goto(after)
-        self.start(after)
+        self.loop(s, [ast.If(test=s.test, body=[], orelse=[])])
 
     def s_For(self, s):
         if _has_pause(s.iter):
@@ -744,16 +727,21 @@ class _Lowerer:
         seq, i = self.temp("q"), self.temp("i")
         self.emit([_assign(seq, ast.Call(func=_name("_seq_of"), args=[s.iter], keywords=[])),
                    _assign(i, ast.Constant(0))])
+        step = _parse_stmts(f"if {i} < len({seq}):\n    _v = {seq}[{i}]\n    {i} += 1\n")
+        step[0].body.append(ast.Assign(targets=[s.target], value=_name("_v")))
+        self.loop(s, step)
+
+    def loop(self, s, head_code: list) -> None:
+        """A loop whose head is `head_code` (an `if` that goes on into the body: the jump is
+        added to its branch), then its body, its `else`, and what follows."""
         head = self.new_block()
         body = self.new_block()
         other = self.new_block() if s.orelse else None
         after = self.new_block()
         self.goto(head)
         self.start(head)
-        step = _parse_stmts(f"if {i} < len({seq}):\n    _v = {seq}[{i}]\n    {i} += 1\n")
-        step[0].body.append(ast.Assign(targets=[s.target], value=_name("_v")))
-        step[0].body.extend(self.jump(body))
-        self.emit(step)
+        head_code[-1].body.extend(self.jump(body))
+        self.emit(head_code)
         self.emit(self.jump(other if other is not None else after))
         self.start(body)
         self.loops.append((head, after, self.region))

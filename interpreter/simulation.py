@@ -71,6 +71,23 @@ def load_cached(target: str, variant: str | None):
     return game
 
 
+def configurations(only: list[str] | None = None) -> list[tuple[str, str | None, int]]:
+    """(game, variant, players) for every bundled game, variant and player count; with `only`,
+    those named (`GAME` for the game and its variants, `GAME:VARIANT` for one)."""
+    from meeplang.dsl.loader import bundled_games, games_dir, variant_names
+
+    out = []
+    for name in bundled_games():
+        for variant in [None, *variant_names(games_dir() / name)]:
+            full = name + (f":{variant}" if variant else "")
+            if only and full not in only and name not in only:
+                continue
+            game = load_cached(name, variant)
+            for players in range(game.min_players, game.max_players + 1):
+                out.append((name, variant, players))
+    return out
+
+
 def game_record(game, players: int, master_seed: int, index: int, agents="random",
                 options=None) -> dict:
     """Game `index` of a run, reduced to what statistics and reports need (small to pickle)."""

@@ -333,6 +333,12 @@ def _run(args) -> int:
             return 2
         print(exc.render(), file=sys.stderr)
         return 1
+    except UnicodeEncodeError as exc:  # a name from the command line with a lone surrogate
+        if "surrogate" not in str(exc.reason):  # (the shell passed bytes that are not UTF-8):
+            raise                                # no file can be named so
+        print("meeplang: error: a file name given is not valid text (it holds a lone "
+              "surrogate)", file=sys.stderr)
+        return 2
     except BrokenPipeError:  # `meeplang ... | head`: the reader has all it wanted
         _silence_stdout()
         return 0

@@ -59,6 +59,20 @@ def test_a_surrogate_from_the_command_line_is_printed_escaped(tmp_path):
     assert (tmp_path / name.decode("utf-8", "surrogateescape")).exists()
 
 
+@pytest.mark.parametrize("args", [["replay", "\ud800"], ["cite", "pig", "--rulebook", "fr=\ud800"],
+                                  ["report", "pig", "-o", "\ud800"], ["view", "\ud800"]])
+def test_a_lone_surrogate_as_a_file_name_is_an_error_not_a_crash(args, capsys, tmp_path,
+                                                                 monkeypatch):
+    """A lone surrogate (no UTF-8 bytes for it) as a file name: no file can have it; each
+    command says so (exit 1 at the file, or 2) instead of an internal error."""
+    monkeypatch.chdir(tmp_path)
+    status = main(args)
+    err = capsys.readouterr().err
+    assert status in (1, 2), err
+    assert "internal error" not in err, err
+    assert "not valid text" in err or "cannot" in err, err
+
+
 HOSTILE = "\x1b[2J\x1b]0;pwned\x07\r\nok: fake\x9b31m\x7f"
 
 HOSTILE_GAME = r'''
