@@ -29,6 +29,11 @@ def _lower_if_asked() -> None:
     import os
 
     if os.environ.get("MEEPLANG_LOWERED", "") not in ("", "0"):
+        from . import buildinfo
+        if buildinfo.built_files():  # compiled modules are not lowered, and mixing would not do
+            raise ImportError("MEEPLANG_LOWERED=1 lowers the interpreter's Python sources, and a "
+                              f"compiled build is in {buildinfo.HERE}: remove it first "
+                              "(python -m meeplang.interpreter.native clean)")
         from .lowering import install
         install(__name__, ("engine", "compile", "trace"))
 

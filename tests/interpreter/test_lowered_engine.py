@@ -13,6 +13,12 @@ import sys
 
 import pytest
 
+from meeplang.interpreter import buildinfo
+
+# the lowered engine lowers the Python sources: not with a compiled build (make test-native)
+needs_sources = pytest.mark.skipif(bool(buildinfo.built_files()),
+                                   reason="a compiled interpreter build is in place (not lowered)")
+
 
 def _run(args: list[str], lowered: bool) -> list[str]:
     env = dict(os.environ, MEEPLANG_LOWERED="1" if lowered else "0")
@@ -31,12 +37,14 @@ def _compare(args: list[str]) -> None:
     assert copies and all(int(line.rsplit(" ", 1)[1]) > 0 for line in copies), copies
 
 
+@needs_sources
 def test_lowered_engine_plays_the_same_games_and_copies_them_as_data():
     _compare(["--games", "2", "--copies", "3", "--most-players", "2", "--only", "pig",
               "--only", "goofspiel:descending", "--only", "new-eden:solo",
               "--only", "thesauros:introductory"])
 
 
+@needs_sources
 @pytest.mark.slow
 def test_lowered_engine_on_every_game():
     _compare(["--games", "2", "--copies", "6"])
