@@ -59,7 +59,7 @@ def cmd_diagram(args) -> int:
 
 def _charts(args, game) -> int:
     """--action NAME, --turn, --automa (one chart) and --all-actions DIR (every chart)."""
-    from meeplang.dsl.atomic import write_file, write_files
+    from meeplang.dsl.atomic import write_files
     from meeplang.visualizer import activity as AC
 
     if args.detail != "phases" or args.text != "prose":
@@ -101,11 +101,19 @@ def _charts(args, game) -> int:
     if changes is not None:  # what the chart links to is marked too: mark them all, keep one
         chart = next(c for c in marked(AC.all_charts(game, args.lang)) if c.stem == chart.stem)
     data = AC.render_chart(chart, fmt, game)
+    return _emit(args, data, fmt, f"{_stem(game)}-{chart.stem}.{fmt}")
+
+
+def _emit(args, data: bytes, fmt: str, default_name: str) -> int:
+    """A rendered chart or aid: to standard output with `-o -`, else to its file (atomically),
+    whose path is printed (as JSON with --json)."""
+    from meeplang.dsl.atomic import write_file
+
     if args.output == STDOUT:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return 0
-    out = Path(args.output) if args.output else Path(f"{_stem(game)}-{chart.stem}.{fmt}")
+    out = Path(args.output) if args.output else Path(default_name)
     if out.parent and not out.parent.exists():
         out.parent.mkdir(parents=True, exist_ok=True)
     write_file(out, data)
@@ -131,7 +139,6 @@ def cmd_report(args) -> int:
 
 def cmd_aid(args) -> int:
     """`meeplang aid`: the one-page player aid."""
-    from meeplang.dsl.atomic import write_file
     from meeplang.visualizer.aid import render_aid
 
     game = _load(args.game)
@@ -140,16 +147,7 @@ def cmd_aid(args) -> int:
         suffix = Path(args.output).suffix.lstrip(".").lower() if args.output else ""
         fmt = suffix if suffix in AID_FORMATS else ("dot" if args.output == STDOUT else "pdf")
     data = render_aid(game, fmt, args.lang, args.paper)
-    if args.output == STDOUT:
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-        return 0
-    out = Path(args.output) if args.output else Path(f"{_stem(game)}-aid-{args.paper}.{fmt}")
-    if out.parent and not out.parent.exists():
-        out.parent.mkdir(parents=True, exist_ok=True)
-    write_file(out, data)
-    print(json.dumps({"ok": True, "path": str(out), "format": fmt}) if args.json else out)
-    return 0
+    return _emit(args, data, fmt, f"{_stem(game)}-aid-{args.paper}.{fmt}")
 
 
 AID_FORMATS = ("pdf", "svg", "png", "dot")
