@@ -476,6 +476,10 @@ class _Builder:
             self.used_tables.add(each)
             each = table
         keys = tuple(plain(each))
+        bad = next((k for k in keys if not isinstance(k, (str, int))), None)
+        if bad is not None:  # keys name members: `station["crab"]`, never a list or a table
+            raise SchemaError(f"{what}: each: keys are names or whole numbers, not {bad!r}",
+                              spec.pos_of("each"))
         if len(set(map(str, keys))) != len(keys) or not keys:
             raise SchemaError(f"{what}: each: needs distinct keys", spec.pos_of("each"))
         return keys

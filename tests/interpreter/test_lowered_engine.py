@@ -1,6 +1,6 @@
 """Engine 3's differential test: the engine lowered to routines whose position is data
 (MEEPLANG_LOWERED=1, interpreter/lowering.py) against the generator engine. Lowering is chosen at
-import, so each side runs in a process of its own (interpreter/lowered_check.py): both play the
+import, so each side runs in a process of its own (meeplang/lowered_check.py): both play the
 same games and print the SHA-256 of each log, which must be equal; the lowered side also copies
 each game at random decisions by data and by replay (the two copies must agree and play on
 alike) and takes a choice back with undo. The fast tier runs a sample; the slow tier every
@@ -22,7 +22,7 @@ needs_sources = pytest.mark.skipif(bool(buildinfo.built_files()),
 
 def _run(args: list[str], lowered: bool) -> list[str]:
     env = dict(os.environ, MEEPLANG_LOWERED="1" if lowered else "0")
-    out = subprocess.run([sys.executable, "-m", "meeplang.interpreter.lowered_check", *args]
+    out = subprocess.run([sys.executable, "-m", "meeplang.lowered_check", *args]
                          + ([] if lowered else ["--plain"]),
                          env=env, capture_output=True, text=True, timeout=1800)
     assert out.returncode == 0, out.stderr[-3000:]

@@ -148,6 +148,8 @@ def test_deep_check_covers_family_members(tmp_path, capsys):
     ('max: "ends[key]"', 'max: "ends[key] + 1"', ResolveError,
      "counter track: max must be a number or read a table with `key`"),
     ("each: tracks,", "each: [a, a],", SchemaError, "counter track: each: needs distinct keys"),
+    ("tracks: [mussels, ads]", "tracks: [mussels, [ads]]", SchemaError,
+     "counter track: each: keys are names or whole numbers, not ['ads']"),
     ("fee_to: bank}", "fee_to: bankk}", ResolveError, "unknown game counter 'bankk'; did you mean 'bank'?"),
     ("from: [rd, me]", "from: [rd, mf]", ResolveError,
      "counter accounts: transfer from 'mf', which is not one of its keys"),

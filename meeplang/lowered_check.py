@@ -1,7 +1,7 @@
 """The lowered engine against the generator engine (Engine 3's differential test).
 
-    MEEPLANG_LOWERED=1 python -m meeplang.interpreter.lowered_check [--games N] [--seed S] [--only G]
-    python -m meeplang.interpreter.lowered_check --plain ...   (the same games, not lowered)
+    MEEPLANG_LOWERED=1 python -m meeplang.lowered_check [--games N] [--seed S] [--only G]
+    python -m meeplang.lowered_check --plain ...   (the same games, not lowered)
 
 For every bundled game, variant and player count it plays N games with random agents (a greedy
 seat too, whose lookahead copies games) and prints one line per game: the game, its seed and the
@@ -23,9 +23,9 @@ import json
 import random
 import sys
 
-from .copying import copyable
-from .log import log_lines
-from .simulation import configurations, game_seed, load_cached, play_game
+from meeplang.interpreter.copying import copyable
+from meeplang.interpreter.log import log_lines
+from meeplang.interpreter.simulation import configurations, game_seed, load_cached, play_game
 
 
 def _configurations(only: list[str] | None, most_players: int | None):
@@ -45,7 +45,7 @@ def _fingerprint(e) -> tuple:
 def check_copies(game, players: int, seed: int, copies: int) -> int:
     """Copy a game at random decisions by data and by replay; both must agree and play on alike.
     Returns how many copies were checked."""
-    from .engine import Engine
+    from meeplang.interpreter.engine import Engine
     e = Engine(game, players, seed, record=False)
     d = e.start()
     rng = random.Random(seed)
@@ -110,7 +110,7 @@ def check_copies(game, players: int, seed: int, copies: int) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m meeplang.interpreter.lowered_check")
+    ap = argparse.ArgumentParser(prog="python -m meeplang.lowered_check")
     ap.add_argument("--games", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", action="append")
@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--copies", type=int, default=0)
     ap.add_argument("--plain", action="store_true", help="expect the engine not lowered")
     args = ap.parse_args(argv)
-    from .codecheck import lowered
+    from meeplang.interpreter.codecheck import lowered
     if lowered() == args.plain:
         print("MEEPLANG_LOWERED must be set unless --plain", file=sys.stderr)
         return 2
