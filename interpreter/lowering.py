@@ -710,9 +710,13 @@ class _Lowerer:
         self.start(then)
         self.body(s.body)
         self.goto(after)
+        self.orelse(other, s.orelse, after)
+
+    def orelse(self, other: int | None, stmts: list, after: int) -> None:
+        """The `else` of an `if`, a loop or a `try` (block `other`, if any), then what follows."""
         if other is not None:
             self.start(other)
-            self.body(s.orelse)
+            self.body(stmts)
             self.goto(after)
         self.start(after)
 
@@ -748,11 +752,7 @@ class _Lowerer:
         self.body(s.body)
         self.loops.pop()
         self.goto(head)
-        if other is not None:
-            self.start(other)
-            self.body(s.orelse)
-            self.goto(after)
-        self.start(after)
+        self.orelse(other, s.orelse, after)
 
     def s_Try(self, s):
         if s.finalbody and s.handlers:  # try/except/finally = try: (try/except) finally
@@ -834,11 +834,7 @@ class _Lowerer:
             self.start(block)
             self.body([_ReraiseFixer(t.exc).visit(x) for x in h.body])
             self.goto(after)
-        if other is not None:
-            self.start(other)
-            self.body(s.orelse)
-            self.goto(after)
-        self.start(after)
+        self.orelse(other, s.orelse, after)
 
     def s_With(self, s):
         raise LoweringError(f"line {s.lineno}: a `with` that pauses is not lowered: write "
