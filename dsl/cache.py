@@ -21,7 +21,11 @@ Trust rules (docs/security.md):
     the user's that only the user can read turns the cache off, with a note;
   - what comes out must be an entry of this format, stored under the very key asked for, holding
     a Game: anything else is a miss, and the entry is rewritten;
-  - only files named like entries (`<64 hex digits>.meeplang-game`) are ever pruned, oldest first,
+  - the interpreter's lowered code (interpreter/lowering.py; `.meeplang-code` entries, the
+    compiled form of the engine's own sources and of a game's generated module, filed under the
+    hash of the source they were made from) is signed the same way: an entry this user's
+    Meeplang did not write is never loaded;
+  - only files named like entries (`<64 hex digits>.meeplang-game` or `.meeplang-code`) are ever pruned, oldest first,
     beyond MAX_ENTRIES entries or MAX_TOTAL_BYTES bytes.
 Only successful loads are stored; errors are recomputed every time. The folder is
 `$MEEPLANG_CACHE_DIR` if set, else `$XDG_CACHE_HOME/meeplang`, else `~/.cache/meeplang`; the
@@ -48,12 +52,13 @@ from .atomic import write_all, write_file
 FORMAT = 4  # bump when the pickled layout changes in a way the code digest would not show
 # (3: the model classes moved from dsl.* to meeplang.dsl.*, their pickled class paths; 4: signed)
 SUFFIX = ".meeplang-game"
+CODE_SUFFIX = ".meeplang-code"  # an entry of lowered code (interpreter/lowering.py)
 MAX_ENTRY_BYTES = 16 * 1024 * 1024  # a larger entry is neither written nor read
 MAX_TOTAL_BYTES = 256 * 1024 * 1024  # beyond this, the least recently written entries go
 MAX_ENTRIES = 256  # and beyond this many entries (an edit rewrites its entry in place)
 KEY_BYTES = 32
 MAC_BYTES = hashlib.sha256().digest_size
-_ENTRY = re.compile(r"^[0-9a-f]{64}" + re.escape(SUFFIX) + "$")
+_ENTRY = re.compile(r"^[0-9a-f]{64}(" + re.escape(SUFFIX) + "|" + re.escape(CODE_SUFFIX) + ")$")
 _noted: set[str] = set()
 
 
@@ -211,15 +216,14 @@ class _Unpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"{module}.{name} is not a Meeplang model class")
 
 
-def get(key: str):
-    """The Game stored under `key`, if its entry is sound and its files are unchanged; else None."""
-    from .model import Game
-
+def _read_signed(name: str) -> bytes | None:
+    """The payload of the entry file `name` if it is a regular file of the user's, within
+    MAX_ENTRY_BYTES, signed with the user's key; else None (nothing of it is used)."""
     folder = trusted_dir()
     if folder is None:
         return None
     try:
-        fd = os.open(folder / f"{key}{SUFFIX}", os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(folder / name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return None
     try:
@@ -229,11 +233,44 @@ def get(key: str):
                     info.st_size <= MAX_ENTRY_BYTES):
                 return None
             data = f.read(MAX_ENTRY_BYTES + 1)
-        secret = signing_key()
-        if secret is None or len(data) > MAX_ENTRY_BYTES or \
-                not hmac.compare_digest(data[:MAC_BYTES], _mac(secret, data[MAC_BYTES:])):
-            return None  # not an entry this user's Meeplang wrote: never unpickled
-        entry = _Unpickler(io.BytesIO(data[MAC_BYTES:])).load()
+    except OSError:
+        return None
+    secret = signing_key()
+    if secret is None or len(data) > MAX_ENTRY_BYTES or \
+            not hmac.compare_digest(data[:MAC_BYTES], _mac(secret, data[MAC_BYTES:])):
+        return None  # not an entry this user's Meeplang wrote: never read further
+    return data[MAC_BYTES:]
+
+
+def _write_signed(name: str, payload: bytes) -> None:
+    """Store `payload` signed with the user's key in the entry file `name` (or nothing: a cache
+    that cannot be written only costs time)."""
+    folder = trusted_dir(create=True)
+    if folder is None:
+        return
+    secret = signing_key()
+    if secret is None:
+        return
+    data = _mac(secret, payload) + payload
+    if len(data) > MAX_ENTRY_BYTES:
+        return
+    try:
+        # readable by the user only; not flushed to the disk: a lost entry only costs time
+        write_file(folder / name, data, mode=0o600, durable=False)
+        _prune(folder)
+    except OSError:
+        pass
+
+
+def get(key: str):
+    """The Game stored under `key`, if its entry is sound and its files are unchanged; else None."""
+    from .model import Game
+
+    data = _read_signed(f"{key}{SUFFIX}")
+    if data is None:
+        return None
+    try:
+        entry = _Unpickler(io.BytesIO(data)).load()
     except Exception:  # noqa: BLE001 - unpickling a damaged entry can raise anything: a miss
         return None
     if not (type(entry) is tuple and len(entry) == 4 and entry[0] == FORMAT and
@@ -246,22 +283,25 @@ def get(key: str):
 
 def put(key: str, game, seen: list) -> None:
     """Store `game` under `key` with the files it was read from (`seen`, see dsl/folder.py)."""
-    folder = trusted_dir(create=True)
-    if folder is None:
-        return
-    secret = signing_key()
-    if secret is None:
-        return
     try:
         data = pickle.dumps((FORMAT, key, tuple(seen), game), protocol=pickle.HIGHEST_PROTOCOL)
-        data = _mac(secret, data) + data
-        if len(data) > MAX_ENTRY_BYTES:
-            return
-        # readable by the user only; not flushed to the disk: a lost entry only costs time
-        write_file(folder / f"{key}{SUFFIX}", data, mode=0o600, durable=False)
-        _prune(folder)
-    except (OSError, pickle.PicklingError, RecursionError):
-        pass  # a cache that cannot be written only costs time
+    except (pickle.PicklingError, RecursionError):
+        return
+    _write_signed(f"{key}{SUFFIX}", data)
+
+
+def get_code(key: str) -> bytes | None:
+    """The bytes stored by `put_code` under `key` (the interpreter's lowered code, whose key is
+    the hash of the source it was made from), if the entry is the user's own, signed; else None."""
+    data = _read_signed(f"{key}{CODE_SUFFIX}")
+    if data is None or not data.startswith(key.encode() + b"\0"):
+        return None
+    return data[len(key) + 1:]
+
+
+def put_code(key: str, payload: bytes) -> None:
+    """Store `payload` under `key` (a 64-hex-digit hash), signed like every entry."""
+    _write_signed(f"{key}{CODE_SUFFIX}", key.encode() + b"\0" + payload)
 
 
 def _prune(folder: Path) -> None:

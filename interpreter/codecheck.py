@@ -162,10 +162,8 @@ def load(generated: Generated, prog) -> dict:
     namespace["S"] = [None] * len(generated.fallbacks)
     tree = verify(generated.source, frozenset(namespace))
     if lowered():  # Engine 3: its generators lowered to copyable routines (lowering.py)
-        from .lowering import HELPERS, _register_all, lower_source
-        source, _ = lower_source(generated.source, "<meeplang generated>")
-        code = compile(source, "<meeplang generated>", "exec")
-        _register_all(code)
+        from .lowering import HELPERS, lowered_code
+        code = lowered_code(generated.source, "<meeplang generated>")
         namespace.update(HELPERS)
         namespace["__builtins__"] = {"BaseException": BaseException, "StopIteration": StopIteration,
                                      "GeneratorExit": GeneratorExit, "isinstance": isinstance,

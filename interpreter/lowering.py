@@ -1163,15 +1163,55 @@ def lower_source(source: str, filename: str = "<lowered>") -> tuple[str, list[st
     return ast.unparse(tree), ml.lowered
 
 
-def compile_lowered(source: str, filename: str, namespace: dict) -> list[str]:
+def compile_lowered(source: str, filename: str, namespace: dict) -> None:
     """Lower `source` and run it in `namespace` (which gets the helpers); registers the cells
-    of every lowered function. Returns the names lowered."""
-    new, names = lower_source(source, filename)
-    code = compile(new, filename, "exec")
+    of every lowered function."""
+    code = lowered_code(source, filename)
     namespace.update(HELPERS)
     exec(code, namespace)  # noqa: S102 - the project's own source, lowered (never game text)
+
+
+def cache_suffix() -> str:
+    """How the cache names an entry of lowered code."""
+    from meeplang.dsl import cache
+    return cache.CODE_SUFFIX
+
+
+@functools.cache
+def _lowering_digest() -> bytes:
+    """What decides lowered code besides its source: this module's text and Python's bytecode."""
+    import hashlib
+    import importlib.util
+    with open(__file__, "rb") as f:
+        return hashlib.sha256(importlib.util.MAGIC_NUMBER + b"\0" + f.read()).digest()
+
+
+def lowered_code(source: str, filename: str) -> types.CodeType:
+    """`source` lowered and compiled, with its routines' cells registered. Lowering a large
+    module takes about half a second, so the code is kept in Meeplang's signed cache
+    (dsl/cache.py), like a .pyc, under the hash of the source, the file name and this module:
+    an entry the user's own Meeplang did not write is never loaded."""
+    import hashlib
+    import marshal
+
+    from meeplang.dsl import cache
+    key = hashlib.sha256(_lowering_digest() + filename.encode("utf-8", "surrogatepass") + b"\0" +
+                         source.encode("utf-8", "surrogatepass")).hexdigest()
+    code = None
+    data = cache.get_code(key)
+    if data is not None:
+        try:
+            code = marshal.loads(data)
+        except (ValueError, EOFError, TypeError):
+            code = None
+        if type(code) is not types.CodeType or code.co_filename != filename:
+            code = None
+    if code is None:
+        new, _ = lower_source(source, filename)
+        code = compile(new, filename, "exec")
+        cache.put_code(key, marshal.dumps(code))
     _register_all(code)
-    return names
+    return code
 
 
 def _register_all(code: types.CodeType) -> None:

@@ -343,3 +343,67 @@ def test_partial_and_bound_methods_follow_the_copy():
 def test_what_the_lowering_refuses_is_said_with_its_line():
     with pytest.raises(L.LoweringError, match="line 3"):
         L.lower_source("def g():\n    x = 1\n    y = f((yield x))\n")
+
+
+# ------------------------------------------------------------------ the cache of lowered code
+CACHED = """
+def g(log):
+    x = yield 1
+    log.append(x)
+    return x
+"""
+
+
+@pytest.fixture
+def code_cache(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("MEEPLANG_CACHE_DIR", str(folder))
+    monkeypatch.delenv("MEEPLANG_CACHE", raising=False)
+    return folder
+
+
+def _run_cached(filename: str = "<cached>") -> list:
+    ns: dict = {}
+    L.compile_lowered(CACHED, filename, ns)
+    log: list = []
+    r = ns["g"](log)
+    assert type(r) is L.Routine and next(r) == 1
+    with pytest.raises(StopIteration):
+        r.send("sent")
+    return log
+
+
+def test_lowered_code_is_kept_and_used_again(code_cache, monkeypatch):
+    assert _run_cached() == ["sent"]
+    (entry,) = code_cache.glob(f"*{L.cache_suffix()}")
+
+    def fail(*_):
+        raise AssertionError("lowered again instead of coming from the cache")
+    monkeypatch.setattr(L, "lower_source", fail)
+    assert _run_cached() == ["sent"]
+    with pytest.raises(AssertionError, match="lowered again"):  # another source: a miss
+        L.lowered_code(CACHED + "\n# changed\n", "<cached>")
+    assert entry.exists()
+
+
+@pytest.mark.parametrize("forgery", ["unsigned", "signed with another key", "another key's code"])
+def test_a_planted_code_entry_is_never_run(code_cache, monkeypatch, forgery):
+    """An entry the user's own Meeplang did not write is lowered afresh, never loaded: it
+    would be code."""
+    import marshal
+    import os
+
+    from meeplang.dsl import cache
+    _run_cached()
+    (entry,) = code_cache.glob(f"*{L.cache_suffix()}")
+    key = entry.name.split(".")[0]
+    evil = marshal.dumps(compile("raise SystemExit('planted code ran')", "<cached>", "exec"))
+    payload = key.encode() + b"\0" + evil
+    if forgery == "unsigned":
+        entry.write_bytes(b"\0" * cache.MAC_BYTES + payload)
+    elif forgery == "signed with another key":
+        entry.write_bytes(cache._mac(os.urandom(cache.KEY_BYTES), payload) + payload)
+    else:  # the user's signature, but over an entry filed under another source's key
+        other = ("0" * 64).encode() + b"\0" + evil
+        entry.write_bytes(cache._mac(cache.signing_key(), other) + other)
+    assert _run_cached() == ["sent"]
