@@ -17,7 +17,8 @@ from meeplang.dsl.loader import file_of
 from .. import __version__
 from ..api import Problem
 from . import project
-from .completion import complete
+from . import words
+from .completion import complete, in_rule_text
 from .names import Declaration, builtin, declarations, word_at
 
 _QUOTED = re.compile(r"'([^']+)'")
@@ -27,7 +28,7 @@ _KINDS = {"key": types.CompletionItemKind.Property, "value": types.CompletionIte
           "trigger": types.CompletionItemKind.Event, "counter": types.CompletionItemKind.Variable,
           "zone": types.CompletionItemKind.Field, "item": types.CompletionItemKind.Class,
           "table": types.CompletionItemKind.Constant, "option": types.CompletionItemKind.Constant,
-          "graph": types.CompletionItemKind.Struct}
+          "graph": types.CompletionItemKind.Struct, "keyword": types.CompletionItemKind.Keyword}
 
 
 class MeeplangServer(LanguageServer):
@@ -151,6 +152,11 @@ def make_server() -> MeeplangServer:
             return None
         declared = ls.declared(params.text_document.uri).get(name)
         text = declared.describe() if declared else builtin(name)
+        if text is None:
+            lines = ls.workspace.get_text_document(params.text_document.uri).source.splitlines()
+            row, col = params.position.line, params.position.character
+            if in_rule_text(lines, row, col):
+                text = words.describe(name, lines[row])
         if text is None:
             return None
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown,

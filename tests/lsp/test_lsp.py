@@ -188,3 +188,51 @@ def test_without_pygls_the_command_says_what_to_install(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "pygls.lsp.server", None)
     assert main(["lsp"]) == 2
     assert "pip install 'meeplang[lsp]'" in capsys.readouterr().err
+
+
+async def _labels(client: LanguageClient, doc: str, text: str, needle: str) -> set[str]:
+    """What completion offers with the cursor right after `needle`."""
+    found = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=doc),
+        position=position_of(text, needle, offset=len(needle))))
+    return {item.label for item in found.items}
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_completion_is_cut_to_the_word_typed_and_fits_the_place(client, game):
+    path = game / "game.yaml"
+    text = path.read_text()
+    doc = await opened(client, path)
+    typing = text.replace("gain turn_total points", "gain turn_total po")
+    await changed(client, path, typing)
+    assert await _labels(client, doc, typing, "gain turn_total po") == {"points"}
+    typing = text.replace("gain turn_total points", "gain pl")
+    await changed(client, path, typing, version=3)
+    assert await _labels(client, doc, typing, "gain pl") == {"player_count", "players",
+                                                              "players_from"}
+    typing = text.replace("      end turn\n\ntriggers", "      do \n\ntriggers")
+    await changed(client, path, typing, version=4)
+    assert await _labels(client, doc, typing, "      do ") == {"roll", "stop"}
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_on_rule_words(client, game):
+    path = game / "game.yaml"
+    text = path.read_text()
+    doc = await opened(client, path)
+
+    async def hover(needle: str, offset: int = 0):
+        found = await client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=doc),
+            position=position_of(text, needle, offset)))
+        return found.contents.value if found else None
+
+    gain = await hover("gain turn_total points", 1)
+    assert gain.startswith("**rule word** `gain`: ") and "gain E NAME" in gain
+    to = await hover("set turn_total to 0", len("set turn_total t"))
+    assert "`set X to E`" in to and "set E to E" in to
+    assert "`end game`" in await hover("end game", 1)
+    comprehension = await hover("count([p for p in players if p.points >= target])",
+                                len("count([p f"))
+    assert "`[elem for var in source if cond]`" in comprehension
+    assert await hover("effect: |", 1) is None  # a key is not a rule word
