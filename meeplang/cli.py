@@ -304,7 +304,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_replay)
 
     s = sub.add_parser("lsp", help="a language server for editors, on stdin/stdout: problems "
-                       "while you type, completion, hover, go to definition")
+                       "while you type with quick fixes, completion, hover, go to definition, "
+                       "outline, references, rename")
     s.set_defaults(func=cmd_lsp)
 
     s = sub.add_parser("schema", help="print where the JSON Schema of a kind of file is, for "
