@@ -4,6 +4,7 @@ references, renames) is about those files, never the installed copy of the same 
 runs in that folder, as an editor starts it."""
 from __future__ import annotations
 
+import atexit
 import shutil
 import sys
 import tempfile
@@ -22,6 +23,7 @@ from .test_lsp import changed, opened, position_of, uri
 # The editor's folder. The server's working folder is fixed when its fixture is declared, so the
 # folder is made when the module is imported and removed after its tests (`home` below).
 HOME = Path(tempfile.mkdtemp(prefix="meeplang-lsp-fork-"))
+atexit.register(shutil.rmtree, HOME, True)  # also when this module's tests are not run
 FORK = HOME / "games" / "pig"
 
 
