@@ -103,6 +103,9 @@ class BinOp:
 
 @node
 class Compare:
+    """`a == b`, `!=`, `<`, `<=`, `>`, `>=`; `x in L`, `x not in L`: through a zone's items, a
+    list or a map's keys."""
+
     op: str  # == != < <= > >= in "not in"
     left: object
     right: object
@@ -111,6 +114,8 @@ class Compare:
 
 @node
 class BoolOp:
+    """`A and B`, `A or B`: B is computed only when A does not decide, as in Python."""
+
     op: str  # and / or
     left: object
     right: object
@@ -119,6 +124,8 @@ class BoolOp:
 
 @node
 class Not:
+    """`not A`: true when A is false."""
+
     operand: object
     pos: Pos = _pos
 
@@ -141,6 +148,8 @@ class Otherwise:
 
 @node
 class CondExpr:
+    """`if C then A else B`: A when C holds, else B."""
+
     cond: object
     then: object
     other: object
@@ -156,6 +165,9 @@ class Block:
 
 @node
 class SetStmt:
+    """`set X to E`: a counter (`coins`, `p.coins`, `track[k]`) or an item's field (`card.face_up`)
+    takes the value E."""
+
     target: object
     value: object
     pos: Pos = _pos
@@ -212,6 +224,8 @@ def counter_target(e):
 
 @node
 class LetStmt:
+    """`let name = E`: names a value for the rest of the rule."""
+
     name: str
     value: object
     pos: Pos = _pos
@@ -219,6 +233,9 @@ class LetStmt:
 
 @node
 class MoveStmt:
+    """`move ITEM to ZONE [at top|at bottom|at position N] [without gravity]`: the item leaves its
+    zone for ZONE (at the bottom, the end, unless `at top`)."""
+
     item: object
     dest: object
     place: str | None  # "top", "bottom" or None (= bottom)
@@ -229,6 +246,8 @@ class MoveStmt:
 
 @node
 class DealStmt:
+    """`deal N from ZONE to ZONE [at top]`: the top N items of the first zone, one at a time."""
+
     count: object
     source: object
     dest: object
@@ -238,12 +257,16 @@ class DealStmt:
 
 @node
 class ShuffleStmt:
+    """`shuffle ZONE`: the zone's items in a random order (what was peeked at is forgotten)."""
+
     zone: object
     pos: Pos = _pos
 
 
 @node
 class RollStmt:
+    """`roll d6 as name`: a die of that many sides, from the game's seeded random source."""
+
     sides: int
     name: str
     pos: Pos = _pos
@@ -408,7 +431,8 @@ def do_target_source(action: str, value, mode: str = "") -> str:
 
 @node
 class ControlStmt:
-    """end turn / end game / pass."""
+    """`end turn` (the turn ends now), `pass` (you take no more turns in this turns step),
+    `end game` (the game ends now and is scored)."""
 
     what: str
     pos: Pos = _pos
@@ -416,12 +440,16 @@ class ControlStmt:
 
 @node
 class LogStmt:
+    """`log "text"`: a line in the game's log and trace; the rules do not read it."""
+
     text: str
     pos: Pos = _pos
 
 
 @node
 class IfStmt:
+    """`if COND: ... elif COND: ... else: ...`: the block of the first condition that holds."""
+
     branches: tuple  # ((cond, Block), ...)
     other: object  # Block or None
     pos: Pos = _pos
@@ -429,6 +457,8 @@ class IfStmt:
 
 @node
 class ForEachStmt:
+    """`for each x in LIST: ...`: the block once per value, in order, with x bound to it."""
+
     var: str
     source: object
     body: Block
@@ -437,6 +467,8 @@ class ForEachStmt:
 
 @node
 class RepeatStmt:
+    """`repeat N times: ...`: the block N times."""
+
     count: object
     body: Block
     pos: Pos = _pos
@@ -444,6 +476,8 @@ class RepeatStmt:
 
 @node
 class WhileStmt:
+    """`while COND: ...`: the block again and again while the condition holds."""
+
     cond: object
     body: Block
     pos: Pos = _pos

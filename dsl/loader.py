@@ -58,16 +58,19 @@ class Source:
 
 
 def display_path(path: Path) -> str:
-    """Bundled files show as games/<game>/..., others relative to the current folder if inside it."""
+    """Bundled files show as games/<game>/..., others relative to the current folder if inside it.
+    A file of the current folder's own `games/` (a user's copy of a bundled game) shows as
+    ./games/...: `games/...` names the bundled file, and file_of must find the copy."""
     resolved = path.resolve()
     try:
         return "games/" + str(resolved.relative_to(games_dir().resolve()))
     except ValueError:
         pass
     try:
-        return str(resolved.relative_to(Path.cwd().resolve()))
+        shown = str(resolved.relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
+    return "./" + shown if shown.startswith("games/") else shown
 
 
 def file_of(shown: str) -> Path:

@@ -8,7 +8,10 @@ added to the language is added once:
     may be `null` to remove it; a list replaces the base list, so list items stay complete);
   - `include.schema.json`: a file named by `include:`, whose sections join the main file's.
 Editors use them through yaml-language-server, from each file's first line:
-`# yaml-language-server: $schema=../../dsl/game.schema.json`.
+`# yaml-language-server: $schema=../../dsl/game.schema.json` (`meeplang schema KIND` prints where
+the installed ones are). Their `$id`s name them, and the file format they describe, as URNs
+(`urn:meeplang:1:game.schema.json`): the schemas ship with Meeplang and are read from its files,
+never fetched.
 """
 from __future__ import annotations
 
@@ -24,6 +27,9 @@ SCHEMA_DIR = Path(__file__).resolve().parent
 SCHEMA_PATH = SCHEMA_DIR / "game.schema.json"
 VARIANT_SCHEMA_PATH = SCHEMA_DIR / "variant.schema.json"
 INCLUDE_SCHEMA_PATH = SCHEMA_DIR / "include.schema.json"
+# `meeplang schema KIND`, `meeplang new variant`, the language server: which file is for what
+SCHEMAS = {"game": SCHEMA_PATH, "variant": VARIANT_SCHEMA_PATH, "include": INCLUDE_SCHEMA_PATH}
+FORMAT = 1  # the `meeplang:` format version the schemas describe
 # What a game file without one of its required top-level keys is told.
 _MISSING = {"game": "a game file needs a `game:` name",
             "scoring": "a game needs a `scoring:` section with at least `score:`"}
@@ -38,7 +44,7 @@ def variant_schema(game: dict) -> dict:
     required)."""
     out = _partial(game)
     out["properties"] = {**game["$defs"]["variant_keys"]["properties"], **out["properties"]}
-    out.update({"$id": _sibling_id(game, VARIANT_SCHEMA_PATH), "required": ["extends"],
+    out.update({"$id": schema_id(VARIANT_SCHEMA_PATH), "required": ["extends"],
                 "title": "Meeplang variant file: an overlay on a game (`extends:`) that gives only "
                          "what it changes; `KEY: null` removes KEY",
                 "$defs": game["$defs"]})
@@ -51,13 +57,19 @@ def include_schema(game: dict) -> dict:
     for key in ("game", "include"):
         out["properties"].pop(key)
     out.pop("required")
-    out.update({"$id": _sibling_id(game, INCLUDE_SCHEMA_PATH),
+    out.update({"$id": schema_id(INCLUDE_SCHEMA_PATH),
                 "title": "Meeplang included file: sections that join the including game file's"})
     return out
 
 
-def _sibling_id(game: dict, path: Path) -> str:
-    return game["$id"].rsplit("/", 1)[0] + "/" + path.name
+def schema_id(path: Path) -> str:
+    """The `$id` of a schema file: a URN naming the file and the format version."""
+    return f"urn:meeplang:{FORMAT}:{path.name}"
+
+
+def modeline(path: Path) -> str:
+    """The first line that tells yaml-language-server which schema a file follows."""
+    return f"# yaml-language-server: $schema={path}"
 
 
 def _partial(schema):

@@ -246,6 +246,13 @@ def cmd_lsp(args) -> int:
     return 0
 
 
+def cmd_schema(args) -> int:
+    from meeplang.dsl.schema import SCHEMAS
+
+    print(SCHEMAS[args.kind])
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="meeplang", description="Meeplang: board game rules as "
                                 "data and rule text; check, play, replay.")
@@ -297,8 +304,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_replay)
 
     s = sub.add_parser("lsp", help="a language server for editors, on stdin/stdout: problems "
-                       "while you type, completion, hover, go to definition")
+                       "while you type with quick fixes, completion, hover, go to definition, "
+                       "outline, references, rename")
     s.set_defaults(func=cmd_lsp)
+
+    s = sub.add_parser("schema", help="print where the JSON Schema of a kind of file is, for "
+                       "an editor's yaml-language-server", description="Print the path of the "
+                       "JSON Schema for game files (game.yaml), variant files or included files: "
+                       "put `# yaml-language-server: $schema=PATH` on a file's first line, or "
+                       "give PATH to your editor's YAML settings.")
+    s.add_argument("kind", nargs="?", default="game", choices=("game", "variant", "include"),
+                   help="the kind of file (default: game)")
+    s.set_defaults(func=cmd_schema)
 
     for module in COMMAND_MODULES:
         try:

@@ -3,16 +3,21 @@
 The file lists, commented out, what a house rule usually tunes (options, tables, counters'
 starting values and bounds, action limits) with the game's current values, so changing a number is
 uncommenting a line and editing it. Everything written here is a valid overlay: it goes through
-the same safe-overlay checks as any variant (a name the game lacks is an error).
+the same safe-overlay checks as any variant (a name the game lacks is an error). Its first line
+names the variant schema for editors (yaml-language-server): by a relative path when the schema
+lies inside the current folder (a checkout, a project's own virtual environment), else by its
+absolute `file:` URI.
 """
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
 
 from meeplang.dsl.atomic import create_file
 from meeplang.dsl.errors import UsageError
+from meeplang.dsl.schema import VARIANT_SCHEMA_PATH, modeline
 
 WIDE = 100  # a table longer than this on one line is listed by name only
 _PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_ .-]*$")
@@ -39,17 +44,32 @@ def cmd_new_variant(args) -> int:
     if not re.fullmatch(r"[a-z][a-z0-9_-]*", args.name):
         raise UsageError(f"a variant name is lowercase letters, digits, - and _: not {args.name!r}")
     game = load_game(args.game)
-    text = variant_template(game, args.game, args.name)
-    if args.output == "-":
+    out = None if args.output == "-" else Path(args.output or f"{args.name}.yaml")
+    text = modeline(schema_reference(VARIANT_SCHEMA_PATH, out)) + "\n" + variant_template(
+        game, args.game, args.name)
+    if out is None:
         sys.stdout.write(text)
         return 0
-    out = Path(args.output or f"{args.name}.yaml")
     try:  # never over anything: a file, a folder, a link (one that leads nowhere too)
         create_file(out, text)
     except FileExistsError:
         raise UsageError(f"{out} exists already; give another name or -o FILE") from None
     print(f"wrote {out}: uncomment what you change, then `meeplang check {out}`")
     return 0
+
+
+def schema_reference(schema: Path, out: Path | None) -> str:
+    """How a file written at `out` (None: standard output, read as a file of the current folder)
+    names a schema: relative to its folder when the schema is inside the current folder, else
+    the schema's absolute URI (which any folder reads alike)."""
+    here = Path.cwd().resolve()
+    schema = schema.resolve()
+    folder = (out.parent if out is not None else Path(".")).resolve()
+    if here in schema.parents and here in (folder, *folder.parents):
+        relative = Path(os.path.relpath(schema, folder)).as_posix()
+        if not any(c.isspace() for c in relative):
+            return relative
+    return schema.as_uri()
 
 
 def flow_value(value) -> str:

@@ -1,5 +1,7 @@
 """What may be typed at a place in a game file: a key the schema allows there, a value the schema
-lists, or, in rule text and expressions, a declared or built-in name."""
+lists, or, in rule text and expressions, the names that fit where the cursor stands (a counter
+after `gain 2`, a zone after `move card to`, an action after `do`), each list cut to the word
+being typed."""
 from __future__ import annotations
 
 import re
@@ -8,6 +10,7 @@ from dataclasses import dataclass
 from meeplang.dsl.builtins import FUNCTIONS, VALUES
 
 from .names import Declaration
+from .words import statement_words
 
 _KEY = re.compile(r"^(- +)?([\w-]+)\s*:(.*)$")
 _BLOCK = re.compile(r":\s*[|>][-+0-9]*\s*(#.*)?$")
@@ -20,27 +23,80 @@ class Candidate:
     detail: str = ""
 
 
+# What fits after the words before the cursor in rule text (the kinds of declared name, and
+# whether built-in values and functions do): the statement's text up to the word being typed.
+_AMOUNT = frozenset({"counter", "option", "table", "formula", "builtin"})
+_FITS = [
+    (re.compile(r"\b(gain|lose|pay|gains|loses|pays)\s+(\S+\s+)+$"), frozenset({"counter"})),
+    (re.compile(r"\b(gain|lose|pay|gains|loses|pays)\s+$"), _AMOUNT),
+    (re.compile(r"\b(pay|transfer)\b.*\b(from|to)\s+$"), frozenset({"counter"})),
+    (re.compile(r"\b(set|add\b.*\bto|subtract\b.*\bfrom)\s+$"), frozenset({"counter"})),
+    (re.compile(r"\b(move|deal|draw)\b.*\bto\s+$"), frozenset({"zone"})),
+    (re.compile(r"\b(deal|draw)\b.*\bfrom\s+(any\s+of\s+)?$"), frozenset({"zone"})),
+    (re.compile(r"\b(shuffle|search)\s+$|\bplace\b.*\bon\s+$"), frozenset({"zone"})),
+    (re.compile(r"(\bdo\s+((one|any)\s+of\s+)?|\bcan\(\s*|\buses\(\s*\")$"),
+     frozenset({"action"})),
+    (re.compile(r"[\w\])]\.$"), frozenset({"counter", "zone"})),  # p.coins, p.hand
+]
+_STATEMENT_START = re.compile(r"^\s*(-\s+)?$|:\s*$")
+
+
 def complete(lines: list[str], row: int, col: int, schema: dict,
              names: dict[str, Declaration]) -> list[Candidate]:
     before = lines[row][:col] if row < len(lines) else ""
+    prefix = re.search(r"[\w-]*$", before).group()
+    return [c for c in _candidates(lines, row, before, schema, names)
+            if c.label.startswith(prefix)]
+
+
+def _candidates(lines, row, before, schema, names) -> list[Candidate]:
     path, in_block = _context(lines, row, before)
+    word = re.search(r"\w*$", before)
     if in_block:
-        return _names(names)
+        return _fitting(before[:word.start()], names, statement=True)
     key = _KEY.match(before.strip())
     if key is None and re.fullmatch(r"\s*(- +)?[\w-]*", before):
         return [Candidate(k, "key", _description(sub)) for k, sub in _keys(schema, path)]
     if key is not None:  # after `key:`: a value the schema lists, or an expression
         node = _walk(schema, schema, path + [key.group(2)])
         values = _resolve(schema, node).get("enum", []) if node is not None else []
-        return [Candidate(str(v), "value") for v in values] or _names(names)
+        rule = key.group(3)
+        return [Candidate(str(v), "value") for v in values] or _fitting(
+            rule[:len(rule) - len(word.group())], names, statement=False)
     return _names(names)
 
 
-def _names(names: dict[str, Declaration]) -> list[Candidate]:
-    out = [Candidate(d.name, d.kind, d.detail) for d in names.values()]
-    out += [Candidate(f, "function", "built-in") for f in sorted(FUNCTIONS) if f not in names]
-    out += [Candidate(v, "value", "built-in") for v in sorted(VALUES) if v not in names]
+def _fitting(text: str, names: dict[str, Declaration], statement: bool) -> list[Candidate]:
+    """The names that fit after `text` (rule text before the word being typed); at the start of
+    a statement, the rule words that begin one too."""
+    for pattern, kinds in _FITS:
+        if pattern.search(text):
+            return _names(names, kinds)
+    words = []
+    if statement and _STATEMENT_START.search(text):
+        words = [Candidate(w, "keyword", "rule word") for w in statement_words()]
+    return words + _names(names)
+
+
+def _names(names: dict[str, Declaration], kinds: frozenset | None = None) -> list[Candidate]:
+    out = [Candidate(d.name, d.kind, d.detail) for d in names.values()
+           if kinds is None or d.kind in kinds]
+    if kinds is None or "builtin" in kinds:
+        out += [Candidate(f, "function", "built-in") for f in sorted(FUNCTIONS) if f not in names]
+        out += [Candidate(v, "value", "built-in") for v in sorted(VALUES) if v not in names]
     return out
+
+
+def in_rule_text(lines: list[str], row: int, col: int) -> bool:
+    """Is this place inside rule text: a `|` block, or the value after `key:` (not the key, nor
+    a comment)?"""
+    before = lines[row][:col] if row < len(lines) else ""
+    if "#" in before and not _BLOCK.search(before):
+        return False
+    if _context(lines, row, before)[1]:
+        return True
+    key = _KEY.match(before.strip())
+    return key is not None and bool(key.group(3).strip())
 
 
 def _indent(text: str) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from meeplang.dsl.builtins import FUNCTIONS, VALUES
+from meeplang.dsl.builtins import COUNTER_FUNCTIONS, FUNCTIONS, VALUES
 from meeplang.dsl.errors import Pos
 from meeplang.dsl.terms import is_language
 from meeplang.dsl.yamlpos import YMap
@@ -73,6 +73,8 @@ def builtin(name: str) -> str | None:
         args = ", ".join(kinds[min(i, len(kinds) - 1)] for i in range(max(lo, len(kinds))))
         more = ", ..." if hi > max(lo, len(kinds)) else ""
         return f"**built-in function** `{name}({args}{more}) -> {result}`"
+    if name in COUNTER_FUNCTIONS:
+        return f"**built-in function** `{name}(counter) -> {COUNTER_FUNCTIONS[name]}`"
     if name in VALUES:
         return f"**built-in value** `{name}`: {VALUES[name]}"
     return None

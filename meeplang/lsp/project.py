@@ -9,7 +9,7 @@ from pathlib import Path
 from meeplang.dsl.errors import MeeplangError
 from meeplang.dsl.loader import GAME_FILE, Source, file_of, load_source, unsaved
 from meeplang.dsl.resolve import build_game
-from meeplang.dsl.schema import INCLUDE_SCHEMA_PATH, SCHEMA_PATH, VARIANT_SCHEMA_PATH
+from meeplang.dsl.schema import SCHEMAS
 from meeplang.api import Problem
 
 _EXTENDS = re.compile(r"^extends\s*:", re.M)
@@ -25,8 +25,7 @@ class Document:
 
     @property
     def schema(self) -> Path:
-        return {"game": SCHEMA_PATH, "variant": VARIANT_SCHEMA_PATH,
-                "include": INCLUDE_SCHEMA_PATH}[self.kind]
+        return SCHEMAS[self.kind]
 
 
 def document_of(path: Path, text: str) -> Document | None:

@@ -1,5 +1,7 @@
 """The Language Server Protocol over stdio (pygls): diagnostics on open, change and save;
-completion; hover; go to definition. The Meeplang side of each lives in its own module."""
+completion; hover; go to definition; document symbols; find references and rename across a game
+and its variants; quick fixes that apply a "did you mean". The Meeplang side of each lives in its
+own module."""
 from __future__ import annotations
 
 import functools
@@ -7,7 +9,9 @@ import json
 import re
 from pathlib import Path
 
+import yaml
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
@@ -16,8 +20,8 @@ from meeplang.dsl.loader import file_of
 
 from .. import __version__
 from ..api import Problem
-from . import project
-from .completion import complete
+from . import occurrences, project, words
+from .completion import complete, in_rule_text
 from .names import Declaration, builtin, declarations, word_at
 
 _QUOTED = re.compile(r"'([^']+)'")
@@ -27,7 +31,7 @@ _KINDS = {"key": types.CompletionItemKind.Property, "value": types.CompletionIte
           "trigger": types.CompletionItemKind.Event, "counter": types.CompletionItemKind.Variable,
           "zone": types.CompletionItemKind.Field, "item": types.CompletionItemKind.Class,
           "table": types.CompletionItemKind.Constant, "option": types.CompletionItemKind.Constant,
-          "graph": types.CompletionItemKind.Struct}
+          "graph": types.CompletionItemKind.Struct, "keyword": types.CompletionItemKind.Keyword}
 
 
 class MeeplangServer(LanguageServer):
@@ -38,6 +42,7 @@ class MeeplangServer(LanguageServer):
         super().__init__("meeplang", __version__)
         self.published: dict[str, set[str]] = {}
         self.names: dict[str, dict[str, Declaration]] = {}
+        self.indexes: dict[str, occurrences.Index] = {}  # by game; any edit clears them
 
     def document(self, uri: str) -> project.Document | None:
         path = to_fs_path(uri)
@@ -50,6 +55,7 @@ class MeeplangServer(LanguageServer):
                 for uri, doc in self.workspace.text_documents.items() if to_fs_path(uri)}
 
     def check(self, uri: str) -> None:
+        self.indexes.clear()  # an edit may move, add or remove any name's occurrences
         document = self.document(uri)
         if document is None:
             return
@@ -68,6 +74,14 @@ class MeeplangServer(LanguageServer):
                 uri=target_uri,
                 diagnostics=[diagnostic(p, lines) for p in loaded.problems.get(path, [])]))
         self.published[document.target] = shown
+
+    def index(self, uri: str) -> occurrences.Index | None:
+        document = self.document(uri)
+        if document is None:
+            return None
+        if document.target not in self.indexes:
+            self.indexes[document.target] = occurrences.for_document(document, self.buffers())
+        return self.indexes[document.target]
 
     def declared(self, uri: str) -> dict[str, Declaration]:
         document = self.document(uri)
@@ -114,6 +128,62 @@ def location(pos: Pos, length: int) -> types.Location:
                                                                   pos.col - 1 + length)))
 
 
+def _range(o: occurrences.Occurrence) -> types.Range:
+    return types.Range(types.Position(o.line, o.col),
+                       types.Position(o.line, o.col + len(o.name)))
+
+
+# how each kind of declaration shows in an editor's outline
+_SYMBOLS = {"action": types.SymbolKind.Method, "trigger": types.SymbolKind.Event,
+            "counter": types.SymbolKind.Variable, "zone": types.SymbolKind.Field,
+            "item": types.SymbolKind.Class, "table": types.SymbolKind.Constant,
+            "formula": types.SymbolKind.Function, "option": types.SymbolKind.Property,
+            "graph": types.SymbolKind.Struct, "phase": types.SymbolKind.Module}
+_MEANT = re.compile(r"did you mean '([^']+)'\?")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def document_symbols(text: str, path: Path) -> list[types.DocumentSymbol]:
+    """The file's sections (actions, counters, the flow's phases...), each holding the names it
+    declares or, in a variant, changes."""
+    out = []
+    found = occurrences.symbols(text, path)
+    for section in dict.fromkeys(o.section for o in found):
+        children = []
+        for o in (o for o in found if o.section == section):
+            kind = occurrences.KINDS.get(section, "phase")
+            end = types.Position(*o.end) if o.end > (o.line, o.col) else _range(o).end
+            children.append(types.DocumentSymbol(
+                name=o.name, kind=_SYMBOLS[kind], range=types.Range(_range(o).start, end),
+                selection_range=_range(o), detail=kind if o.role == "declaration" else
+                f"{kind}, changed"))
+        whole = types.Range(children[0].range.start, max(
+            (c.range.end for c in children), key=lambda p: (p.line, p.character)))
+        out.append(types.DocumentSymbol(name=section, kind=types.SymbolKind.Namespace,
+                                        range=whole, selection_range=children[0].selection_range,
+                                        children=children))
+    return out
+
+
+def rename_refusal(index: occurrences.Index, old: str, new: str) -> str | None:
+    """Why `old` cannot become `new` (None: it can)."""
+    if index.broken:
+        return f"{index.broken[0].name} is not valid YAML: fix it before renaming"
+    if old not in index.kinds:
+        return f"{old!r} is not a name this game declares: only a declared name can be renamed"
+    if not _IDENTIFIER.fullmatch(new):
+        return f"{new!r} is not a name: a letter or _, then letters, digits or _"
+    if new in index.kinds:
+        return f"the game already has a {index.kinds[new]} named {new!r}"
+    if new in words.keywords() or builtin(new) is not None or new in words.CONSTRUCT:
+        return f"{new!r} is a word of the language, not free for a name"
+    if new in index.locals:
+        at = index.locals[new]
+        return (f"{new!r} is already the name of a local value in rule text "
+                f"({at.path.name}:{at.line + 1}:{at.col + 1})")
+    return None
+
+
 def make_server() -> MeeplangServer:
     server = MeeplangServer()
 
@@ -152,6 +222,11 @@ def make_server() -> MeeplangServer:
         declared = ls.declared(params.text_document.uri).get(name)
         text = declared.describe() if declared else builtin(name)
         if text is None:
+            lines = ls.workspace.get_text_document(params.text_document.uri).source.splitlines()
+            row, col = params.position.line, params.position.character
+            if in_rule_text(lines, row, col):
+                text = words.describe(name, lines[row])
+        if text is None:
             return None
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown,
                                                         value=text))
@@ -163,6 +238,62 @@ def make_server() -> MeeplangServer:
         if declared is None:
             return None
         return [location(declared.pos, len(declared.name))]
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def symbols(ls: MeeplangServer, params: types.DocumentSymbolParams):
+        document = ls.document(params.text_document.uri)
+        if document is None:
+            return None
+        text = ls.workspace.get_text_document(params.text_document.uri).source
+        try:
+            return document_symbols(text, document.path)
+        except yaml.YAMLError:
+            return None  # the diagnostics say why
+
+    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+    def references(ls: MeeplangServer, params: types.ReferenceParams):
+        name = _name_at(ls, params)
+        index = ls.index(params.text_document.uri) if name else None
+        if index is None or name not in index.kinds:
+            return None
+        return [types.Location(uri=from_fs_path(str(o.path)), range=_range(o))
+                for o in index.of(name)
+                if params.context.include_declaration or o.role != "declaration"]
+
+    @server.feature(types.TEXT_DOCUMENT_RENAME)
+    def rename(ls: MeeplangServer, params: types.RenameParams):
+        name = _name_at(ls, params)
+        index = ls.index(params.text_document.uri)
+        if name is None or index is None:
+            raise JsonRpcException("there is no name to rename here",
+                                   code=types.LSPErrorCodes.RequestFailed)
+        refusal = rename_refusal(index, name, params.new_name)
+        if refusal is not None:
+            raise JsonRpcException(refusal, code=types.LSPErrorCodes.RequestFailed)
+        changes: dict[str, list[types.TextEdit]] = {}
+        for o in index.of(name):
+            changes.setdefault(from_fs_path(str(o.path)), []).append(
+                types.TextEdit(range=_range(o), new_text=params.new_name))
+        return types.WorkspaceEdit(changes=changes)
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix]))
+    def code_actions(ls: MeeplangServer, params: types.CodeActionParams):
+        lines = ls.workspace.get_text_document(params.text_document.uri).source.splitlines()
+        out = []
+        for diag in params.context.diagnostics:
+            meant = _MEANT.search(diag.message)
+            start, end = diag.range.start, diag.range.end
+            if diag.source != "meeplang" or meant is None or start.line != end.line or \
+                    start.line >= len(lines):
+                continue
+            if not _IDENTIFIER.fullmatch(lines[start.line][start.character:end.character]):
+                continue  # the range is not the one misspelt word
+            out.append(types.CodeAction(
+                title=f"Change to '{meant.group(1)}'", kind=types.CodeActionKind.QuickFix,
+                diagnostics=[diag], is_preferred=True, edit=types.WorkspaceEdit(changes={
+                    params.text_document.uri: [types.TextEdit(diag.range, meant.group(1))]})))
+        return out
 
     return server
 

@@ -141,3 +141,36 @@ def test_the_loader_says_what_a_game_file_lacks(tmp_path):
     (tmp_path / "g" / "game.yaml").write_text("game: g\nplayers: 2\n")
     with pytest.raises(SchemaError, match="needs a `scoring:` section"):
         load_game(str(tmp_path / "g"))
+
+
+def test_each_schema_has_its_own_id_naming_the_file_and_the_format():
+    ids = {}
+    for kind, path in schema.SCHEMAS.items():
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+        jsonschema.Draft202012Validator.check_schema(loaded)
+        assert loaded["$id"] == f"urn:meeplang:{schema.FORMAT}:{kind}.schema.json"
+        ids[loaded["$id"]] = kind
+    assert len(ids) == 3
+    game = yaml.safe_load((ROOT / "games" / "pig" / "game.yaml").read_text(encoding="utf-8"))
+    assert game["meeplang"] == schema.FORMAT  # the format the bundled games are written in
+
+
+@pytest.mark.parametrize("kind", [None, "game", "variant", "include"])
+def test_the_schema_command_prints_a_path_an_editor_can_read(kind, capsys, tmp_path,
+                                                             monkeypatch):
+    from meeplang.cli import main
+
+    monkeypatch.chdir(tmp_path)  # an absolute path: it reads the same from any folder
+    assert main(["schema"] + ([kind] if kind else [])) == 0
+    printed = Path(capsys.readouterr().out.strip())
+    assert printed.is_absolute() and printed == schema.SCHEMAS[kind or "game"]
+    assert json.loads(printed.read_text(encoding="utf-8"))["$id"].endswith(printed.name)
+
+
+def test_the_schema_command_refuses_an_unknown_kind(capsys):
+    from meeplang.cli import main
+
+    with pytest.raises(SystemExit) as exited:  # argparse's usage error
+        main(["schema", "rules"])
+    assert exited.value.code == 2
+    assert "invalid choice: 'rules'" in capsys.readouterr().err

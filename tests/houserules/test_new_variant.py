@@ -1,8 +1,11 @@
 """`meeplang new variant`: a commented starting file that checks as it is and once uncommented."""
 import re
+from pathlib import Path
 
 from meeplang.dsl.resolve import load_game
 from meeplang.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _uncommented(text: str) -> str:
@@ -41,3 +44,35 @@ def test_new_variant_lists_the_periods_a_limit_may_name(capsys):
     assert "#   (per: is one of turn, game, development, black_market, auctions, round_scoring)" \
         in text
     assert 'uses("ACTION") counts in the period of its first limit' in text
+
+
+def _schema_named(text: str, folder):
+    """The schema file a written variant names on its first line (a path relative to its folder,
+    or a file: URI)."""
+    from urllib.parse import unquote, urlparse
+
+    first = text.splitlines()[0]
+    match = re.fullmatch(r"# yaml-language-server: \$schema=(\S+)", first)
+    assert match, first
+    ref = match.group(1)
+    if ref.startswith("file:"):
+        return Path(unquote(urlparse(ref).path))
+    return (folder / ref).resolve()
+
+
+def test_new_variant_names_the_variant_schema_on_its_first_line(tmp_path, monkeypatch, capsys):
+    from meeplang.dsl.schema import VARIANT_SCHEMA_PATH
+
+    monkeypatch.chdir(tmp_path)  # the schema is not inside this folder: its absolute URI
+    (tmp_path / "house").mkdir()
+    assert main(["new", "variant", "pig", "fast", "-o", "house/fast.yaml"]) == 0
+    text = (tmp_path / "house" / "fast.yaml").read_text()
+    assert text.splitlines()[0].endswith(VARIANT_SCHEMA_PATH.as_uri())
+    assert _schema_named(text, tmp_path / "house") == VARIANT_SCHEMA_PATH
+    assert main(["check", "house/fast.yaml"]) == 0
+    monkeypatch.chdir(ROOT)  # inside a checkout: relative to where the text goes
+    capsys.readouterr()
+    assert main(["new", "variant", "pig", "fast", "-o", "-"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("# yaml-language-server: $schema=dsl/variant.schema.json\n")
+    assert _schema_named(text, ROOT) == VARIANT_SCHEMA_PATH

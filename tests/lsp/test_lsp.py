@@ -188,3 +188,214 @@ def test_without_pygls_the_command_says_what_to_install(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "pygls.lsp.server", None)
     assert main(["lsp"]) == 2
     assert "pip install 'meeplang[lsp]'" in capsys.readouterr().err
+
+
+async def _labels(client: LanguageClient, doc: str, text: str, needle: str) -> set[str]:
+    """What completion offers with the cursor right after `needle`."""
+    found = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=doc),
+        position=position_of(text, needle, offset=len(needle))))
+    return {item.label for item in found.items}
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_completion_is_cut_to_the_word_typed_and_fits_the_place(client, game):
+    path = game / "game.yaml"
+    text = path.read_text()
+    doc = await opened(client, path)
+    typing = text.replace("gain turn_total points", "gain turn_total po")
+    await changed(client, path, typing)
+    assert await _labels(client, doc, typing, "gain turn_total po") == {"points"}
+    typing = text.replace("gain turn_total points", "gain pl")
+    await changed(client, path, typing, version=3)
+    assert await _labels(client, doc, typing, "gain pl") == {"player_count", "players",
+                                                              "players_from"}
+    typing = text.replace("      end turn\n\ntriggers", "      do \n\ntriggers")
+    await changed(client, path, typing, version=4)
+    assert await _labels(client, doc, typing, "      do ") == {"roll", "stop"}
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_on_rule_words(client, game):
+    path = game / "game.yaml"
+    text = path.read_text()
+    doc = await opened(client, path)
+
+    async def hover(needle: str, offset: int = 0):
+        found = await client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=doc),
+            position=position_of(text, needle, offset)))
+        return found.contents.value if found else None
+
+    gain = await hover("gain turn_total points", 1)
+    assert gain.startswith("**rule word** `gain`: ") and "gain E NAME" in gain
+    to = await hover("set turn_total to 0", len("set turn_total t"))
+    assert "`set X to E`" in to and "set E to E" in to
+    assert "`end game`" in await hover("end game", 1)
+    comprehension = await hover("count([p for p in players if p.points >= target])",
+                                len("count([p f"))
+    assert "`[elem for var in source if cond]`" in comprehension
+    assert await hover("effect: |", 1) is None  # a key is not a rule word
+
+
+def _where(found) -> list[tuple[str, int, int]]:
+    return sorted((Path(to_fs(loc.uri)).name, loc.range.start.line, loc.range.start.character)
+                  for loc in found)
+
+
+def to_fs(file_uri: str) -> str:
+    from pygls.uris import to_fs_path
+
+    return to_fs_path(file_uri)
+
+
+def apply(text: str, edits) -> str:
+    """A file's text with an editor's edits applied (each on one line, none overlapping)."""
+    lines = text.split("\n")
+    for edit in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character),
+                       reverse=True):
+        start, end = edit.range.start, edit.range.end
+        assert start.line == end.line
+        row = lines[start.line]
+        lines[start.line] = row[:start.character] + edit.new_text + row[end.character:]
+    return "\n".join(lines)
+
+
+def places(text: str, word: str) -> list[tuple[int, int]]:
+    """(line, column) of every whole `word` in `text`."""
+    import re
+
+    out = []
+    for match in re.finditer(rf"(?<![\w.]){word}(?!\w)", text):
+        before = text[:match.start()]
+        out.append((before.count("\n"), len(before.rsplit("\n", 1)[-1])))
+    return out
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_document_symbols_outline_each_file(client, game):
+    path = game / "game.yaml"
+    text = path.read_text()
+    doc = await opened(client, path)
+    found = await client.text_document_document_symbol_async(types.DocumentSymbolParams(
+        text_document=types.TextDocumentIdentifier(uri=doc)))
+    outline = {s.name: {(c.name, c.kind) for c in s.children} for s in found}
+    assert outline == {
+        "options": {("target", types.SymbolKind.Property), ("horizon", types.SymbolKind.Property)},
+        "counters": {("points", types.SymbolKind.Variable),
+                     ("turn_total", types.SymbolKind.Variable),
+                     ("moves", types.SymbolKind.Variable)},
+        "flow": {("play", types.SymbolKind.Module)},
+        "actions": {("roll", types.SymbolKind.Method), ("stop", types.SymbolKind.Method)},
+        "triggers": {("count_moves", types.SymbolKind.Event)}}
+    actions = next(s for s in found if s.name == "actions")
+    roll, stop = actions.children
+    assert roll.selection_range.start == position_of(text, "  roll:\n", 2)
+    # an entry spans its whole value, up to the next one
+    end, last = roll.range.end, position_of(text, "add die to turn_total")
+    assert (last.line, last.character) < (end.line, end.character) <= (
+        stop.range.start.line, stop.range.start.character)
+    vdoc = await opened(client, game / "variants" / "fast.yaml")
+    found = await client.text_document_document_symbol_async(types.DocumentSymbolParams(
+        text_document=types.TextDocumentIdentifier(uri=vdoc)))
+    (actions,) = found
+    assert [(c.name, c.detail) for c in actions.children] == [("stop", "action, changed")]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_references_across_the_game_its_includes_and_variants(client, game):
+    variant = game / "variants" / "fast.yaml"
+    doc = await opened(client, variant)
+    found = await client.text_document_references_async(types.ReferenceParams(
+        text_document=types.TextDocumentIdentifier(uri=doc),
+        position=position_of(VARIANT, "bonus", 1),
+        context=types.ReferenceContext(include_declaration=True)))
+    # its term and its declaration in the included file, its use in the variant
+    assert _where(found) == [("fast.yaml", 7, 15), ("parts.yaml", 1, 2), ("parts.yaml", 4, 2)]
+    text = (game / "game.yaml").read_text()
+    found = await client.text_document_references_async(types.ReferenceParams(
+        text_document=types.TextDocumentIdentifier(uri=doc),
+        position=position_of(VARIANT, "turn_total", 1),
+        context=types.ReferenceContext(include_declaration=False)))
+    expected = [("game.yaml", *p) for p in places(text, "turn_total")]  # with its term
+    expected += [("fast.yaml", *p) for p in places(VARIANT, "turn_total")]
+    declared = position_of(text, "  turn_total: {initial", 2)
+    expected.remove(("game.yaml", declared.line, declared.character))
+    assert _where(found) == sorted(expected)
+    roll = await client.text_document_references_async(types.ReferenceParams(
+        text_document=types.TextDocumentIdentifier(uri=doc),
+        position=position_of(VARIANT, "end turn", 1),  # a rule word: nothing to list
+        context=types.ReferenceContext(include_declaration=True)))
+    assert roll is None
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_rename_edits_every_file_of_the_game_and_its_variants(client, game):
+    from meeplang.dsl.resolve import load_game
+
+    path = game / "game.yaml"
+    text = path.read_text()
+    doc = await opened(client, path)
+    edit = await client.text_document_rename_async(types.RenameParams(
+        text_document=types.TextDocumentIdentifier(uri=doc),
+        position=position_of(text, "add die to turn_total", len("add die to t")),
+        new_name="run"))
+    files = {Path(to_fs(u)).name: e for u, e in edit.changes.items()}
+    assert set(files) == {"game.yaml", "fast.yaml"}
+    renamed = apply(text, files["game.yaml"])
+    assert "turn_total" not in renamed.replace("Turn total", "")
+    assert "  run: {en: Turn total, fr: Total du tour}" in renamed  # the term's words stay
+    assert "gain run points" in renamed and "roll d6 as die" in renamed
+    path.write_text(renamed)
+    (game / "variants" / "fast.yaml").write_text(apply(VARIANT, files["fast.yaml"]))
+    assert "requires: run >= 5" in (game / "variants" / "fast.yaml").read_text()
+    base, fast = load_game(str(game)), load_game(str(game), "fast")
+    assert set(base.counters) == {"points", "run", "moves", "bonus"} and "run" in fast.counters
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_rename_refuses_a_new_name_that_does_not_fit(client, game):
+    from pygls.exceptions import JsonRpcException
+
+    path = game / "game.yaml"
+    text = path.read_text()
+    doc = await opened(client, path)
+    at_counter = position_of(text, "add die to turn_total", len("add die to t"))
+    for new, said in (("2x", "'2x' is not a name"), ("turn total", "is not a name"),
+                      ("points", "already has a counter named 'points'"),
+                      ("roll", "already has a action named 'roll'"),
+                      ("shuffle", "'shuffle' is a word of the language"),
+                      ("gain", "'gain' is a word of the language"),
+                      ("count", "'count' is a word of the language"),
+                      ("die", "'die' is already the name of a local value")):
+        with pytest.raises(JsonRpcException, match=said):
+            await client.text_document_rename_async(types.RenameParams(
+                text_document=types.TextDocumentIdentifier(uri=doc), position=at_counter,
+                new_name=new))
+    with pytest.raises(JsonRpcException, match="'die' is not a name this game declares"):
+        await client.text_document_rename_async(types.RenameParams(
+            text_document=types.TextDocumentIdentifier(uri=doc),
+            position=position_of(text, "add die", len("add d")), new_name="dice"))
+    assert path.read_text() == text  # refused: nothing changed
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_quick_fix_applies_did_you_mean(client, game):
+    path = game / "game.yaml"
+    text = path.read_text()
+    doc = await opened(client, path)
+    typo = text.replace("add die to turn_total", "add die to turn_totl")
+    await changed(client, path, typo)
+    diagnostics = client.diagnostics[doc]
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=doc), range=diagnostics[0].range,
+        context=types.CodeActionContext(diagnostics=list(diagnostics))))
+    (fix,) = actions
+    assert fix.title == "Change to 'turn_total'" and fix.kind == types.CodeActionKind.QuickFix
+    assert apply(typo, fix.edit.changes[doc]) == text
+    await changed(client, path, text, version=3)
+    assert list(client.diagnostics[doc]) == []
+    none = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=doc), range=diagnostics[0].range,
+        context=types.CodeActionContext(diagnostics=[])))
+    assert not none

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from meeplang.lsp import completion, project
+from meeplang.lsp import completion, project, words
 from meeplang.lsp.names import builtin, declarations, word_at
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,7 +51,8 @@ def test_completion_by_place():
         return {c.label: c.kind for c in completion.complete(page, row, col, schema, names)}
 
     effect_row = lines.index("      add die to turn_total")
-    in_rule_text = labels(effect_row, 17)
+    assert set(labels(effect_row, 17).values()) == {"counter"}  # `add die to `: a counter
+    in_rule_text = labels(effect_row, 9, "      if ")  # a condition: any name
     assert in_rule_text["turn_total"] == "counter" and in_rule_text["roll"] == "action"
     assert in_rule_text["count"] == "function" and in_rule_text["you"] == "value"
     counters_row = next(n for n, text in enumerate(lines) if text.startswith("  points: {per:"))
@@ -69,3 +70,71 @@ def test_hover_texts():
     assert builtin("points") is None
     assert word_at("  add die to turn_total", 15) == ("turn_total", 13)
     assert word_at("  add die", 6) == ("die", 6)
+
+
+def _completer(game: str):
+    path = ROOT / "games" / game / "game.yaml"
+    document, loaded = _loaded(path)
+    names = declarations(loaded.source.doc)
+    schema = json.loads(document.schema.read_text())
+    lines = path.read_text().splitlines()
+
+    def labels(row: int, text: str) -> dict[str, str]:
+        page = list(lines)
+        page[row] = text
+        return {c.label: c.kind for c in completion.complete(page, row, len(text), schema, names)}
+    return lines, labels
+
+
+def test_completion_fits_the_place_and_the_word_typed():
+    lines, labels = _completer("pig")
+    row = lines.index("      gain turn_total points")
+    assert labels(row, "      gain turn_total po") == {"points": "counter"}  # the counter
+    assert labels(row, "      gain turn_total ") == {"points": "counter", "turn_total": "counter",
+                                                      "moves": "counter"}
+    # the amount: what can be a number (not an action, a zone or a trigger), cut to the word
+    assert labels(row, "      gain t") == {"turn_total": "counter", "target": "option",
+                                          "top": "function"}
+    assert labels(row, "      gain pl") == {"player_count": "value", "players": "value",
+                                           "players_from": "function"}
+    assert labels(row, "      do ") == {"roll": "action", "stop": "action"}
+    assert labels(row, "      may do s") == {"stop": "action"}
+    assert labels(row, "      set turn_") == {"turn_total": "counter"}
+    assert labels(row, "      ga") == {"gain": "keyword"}  # a statement begins: rule words too
+    assert labels(row, "      if points >= ta") == {"target": "option"}
+    requires = lines.index("    requires: points + turn_total < target")
+    assert labels(requires, "    requires: points + tu") == {"turn_total": "counter"}
+    assert labels(requires, "    req") == {"requires": "key"}
+    lines, labels = _completer("new-eden")
+    row = next(n for n, text in enumerate(lines) if text.lstrip().startswith("move "))
+    indent = " " * (len(lines[row]) - len(lines[row].lstrip()))
+    zones = labels(row, indent + "move card to ")
+    assert len(zones) > 3 and set(zones.values()) == {"zone"}
+    assert labels(row, indent + "shuffle ") == zones
+
+
+def test_every_rule_word_of_the_grammar_says_what_it_does():
+    assert words.keywords() <= set(words.CONSTRUCT), "a rule word without a construct"
+    for word in words.keywords():
+        text = words.describe(word)
+        assert text and text.startswith(f"**rule word** `{word}`: "), word
+    for construct in set(words.CONSTRUCT.values()):
+        assert construct.__doc__, f"{construct.__name__} has no docstring to show"
+    gain = words.describe("gain")
+    assert "`gain 3 coins`" in gain and "gain E NAME[E]" in gain and "E gains" not in gain
+    # a word inside a statement reads as part of it; an expression's word as its own
+    assert "move E to E" in words.describe("to", "      move card to hand")
+    assert "set E to E" in words.describe("to", "        set turn_total to 0")
+    assert "x in L" in words.describe("in", "      if x in hand:")
+    assert words.describe("points") is None
+
+
+def test_rule_text_is_told_from_keys_and_comments():
+    lines = ["actions:", "  stop:", "    requires: x in hand  # in", "    effect: |",
+             "      end game", "game: pig"]
+    assert completion.in_rule_text(lines, 2, 20)
+    assert not completion.in_rule_text(lines, 2, 29)  # the comment
+    assert not completion.in_rule_text(lines, 2, 6)  # the key
+    assert completion.in_rule_text(lines, 4, 11)
+    assert not completion.in_rule_text(lines, 5, 2)
+    assert builtin("funds") == "**built-in function** `funds(counter) -> int`"
