@@ -78,7 +78,7 @@ def _copy_decision(self: Decision, memo: dict) -> Decision:
 
 
 def _copy_random(self: random.Random, memo: dict) -> random.Random:
-    out = memo[id(self)] = random.Random()
+    out = memo[id(self)] = random.Random.__new__(random.Random)  # not seeded: setstate sets all
     out.setstate(self.getstate())
     return out
 
@@ -96,12 +96,12 @@ def copy_state_into(state: dict, memo: dict) -> dict:
             out[key] = memo[id(old)] = dict(old)
     players = state["players"]
     out["players"] = memo[id(players)] = [dict(p) for p in players]
+    note = memo.update
     for key in ("zones", "cells", "uses", "known"):
         if key in state:
             old = state[key]
-            new = out[key] = memo[id(old)] = {}
-            for k, v in old.items():
-                new[k] = memo[id(v)] = v[:]
+            new = out[key] = memo[id(old)] = {k: v[:] for k, v in old.items()}
+            note(zip(map(id, old.values()), new.values()))  # each list's copy, in C loops
     items = state["items"]
     # an item's fields, one level deep as checkpoint.copy_state copies them: rules set a field
     # to a new value, they never change a list held in one

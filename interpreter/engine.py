@@ -30,7 +30,7 @@ from .decisions import ActionOption, Decision, label
 from .generated import program
 from .rehearsal import CLOSED as _CLOSED, rehearse
 from .copying import copy_engine
-from .lowering import Routine
+from .lowering import NotCopyable, Routine
 
 DEFAULT_STEP_BUDGET = 10_000_000  # per game: loop passes, turns, actions, values gone through
 MAX_DECISIONS = 20_000  # a game asking for more never ends: stop before its log fills memory
@@ -197,7 +197,10 @@ class Engine:
                             "over: does it ever end? (stopped at the step that asks)",
                             pos_of(d.why))
         if self.history is not None:  # a copy to go back to (undo)
-            self.history.append(copy_engine(self, self.record))
+            try:
+                self.history.append(copy_engine(self, self.record))
+            except NotCopyable as exc:
+                raise UsageError(f"undo cannot be kept here: {exc}") from None
         self.choices.append(index)
         self.choosers.append(d.player)
         if self.record:
@@ -1433,7 +1436,10 @@ class Engine:
         copy replays the whole game, keeping them for it. With `record`, the copy's events
         begin where its replay began."""
         if choices is None and type(self._gen) is Routine:  # lowered: where it stands is data
-            return copy_engine(self, record)
+            try:
+                return copy_engine(self, record)
+            except NotCopyable:
+                pass  # a plain generator or an unknown value on the chain: replayed instead
         made = self.choices if choices is None else choices
         e = Engine(self.game, self.humans, self.seed, self.options_given, self.budget,
                    self.max_depth, record=record)

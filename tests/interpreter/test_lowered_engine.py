@@ -62,3 +62,30 @@ def test_undo_needs_the_lowered_engine():
         e.keep_undo()
     with pytest.raises(UsageError, match="keep_undo"):
         e.undo()
+
+
+FALLBACK = """
+from meeplang.interpreter.copying import copyable
+from meeplang.interpreter.engine import Engine
+from meeplang.interpreter.simulation import load_cached
+e = Engine(load_cached("pig", None), 2, 5)
+d = e.start()
+for _ in range(6):
+    d = e.choose(0)
+assert copyable(e)
+e._gen.L.append(x for x in ())  # a plain generator on the chain: not data
+copy = e.fork()
+assert copy.choices == e.choices and copy.state == e.state and copy._gen is not e._gen
+d2 = copy.choose(0)
+assert d2 is not None and e.decision is d
+print("replayed")
+"""
+
+
+@needs_sources
+def test_a_game_that_cannot_be_copied_as_data_is_forked_by_replay():
+    """Something on the chain that is not data (a plain generator) is no internal error: the
+    copy is made by replaying the choices, as the generator engine does."""
+    out = subprocess.run([sys.executable, "-c", FALLBACK], capture_output=True, text=True,
+                         env=dict(os.environ, MEEPLANG_LOWERED="1"), timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "replayed", out.stderr[-2000:]
