@@ -132,8 +132,10 @@ class Routine:
 
 def _drive(top: Routine, value, exc):
     """Run the chain of routines under `top` to its next pause: the innermost first."""
-    path = []
     r = top
+    if r.child is None:  # nothing below it (most sends): its step alone
+        return r.step(r, value, exc)
+    path = []
     while r.child is not None:
         path.append(r)
         r = r.child
