@@ -67,21 +67,19 @@ def main(argv=None) -> int:
                               range(lo, min(n, lo + CHUNK))))
     start = time.perf_counter()
     results: dict = {}
+    wanted = {}
+    for task in tasks:
+        wanted[task[:4]] = wanted.get(task[:4], 0) + len(task[5])
+    rows = []
     with ProcessPoolExecutor(args.jobs) as pool:
         for task, records in zip(tasks, pool.map(play_games, tasks)):
-            results.setdefault(task[:4], []).extend(records)
+            got = results.setdefault(task[:4], [])
+            got.extend(records)
+            if len(got) == wanted[task[:4]]:  # a configuration done: its row, on stderr as well
+                rows.append(_row(*task[:4], got))
+                print(_line(rows[-1]), f"({time.perf_counter() - start:.0f} s)", file=sys.stderr,
+                      flush=True)
     wall = time.perf_counter() - start
-    rows = []
-    for (name, variant, players, agents), records in results.items():
-        done = [r for r in records if r["ok"]]
-        failed = [r for r in records if not r["ok"]]
-        rows.append({"game": name + (f":{variant}" if variant else ""), "players": players,
-                     "agents": agents, "games": len(records), "ended": len(done),
-                     "failed": len(failed),
-                     "turns_mean": sum(r["turns"] for r in done) / len(done) if done else None,
-                     "decisions_max": max((r["decisions"] for r in done), default=None),
-                     "cpu_seconds": sum(r["seconds"] for r in records),
-                     "first_failure": failed[0] if failed else None})
     failures = sum(r["failed"] for r in rows)
     if args.json:
         print(json.dumps({"rows": rows, "failures": failures, "wall_seconds": wall}, indent=1))
@@ -93,9 +91,7 @@ def main(argv=None) -> int:
           "| CPU s |")
     print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        turns = "-" if r["turns_mean"] is None else f"{r['turns_mean']:.1f}"
-        print(f"| {r['game']} | {r['players']} | {r['agents']} | {r['games']} | {r['ended']} | "
-              f"{r['failed']} | {turns} | {r['decisions_max'] or '-'} | {r['cpu_seconds']:.0f} |")
+        print(_line(r))
     for r in rows:
         f = r["first_failure"]
         if f:
@@ -103,6 +99,23 @@ def main(argv=None) -> int:
                   f"{r['games']}; first: seed {f['seed']}: {f['error']}")
     print(f"\n{failures} games failed")
     return 1 if failures else 0
+
+
+def _row(name: str, variant: str | None, players: int, agents: str, records: list) -> dict:
+    done = [r for r in records if r["ok"]]
+    failed = [r for r in records if not r["ok"]]
+    return {"game": name + (f":{variant}" if variant else ""), "players": players,
+            "agents": agents, "games": len(records), "ended": len(done), "failed": len(failed),
+            "turns_mean": sum(r["turns"] for r in done) / len(done) if done else None,
+            "decisions_max": max((r["decisions"] for r in done), default=None),
+            "cpu_seconds": sum(r["seconds"] for r in records),
+            "first_failure": failed[0] if failed else None}
+
+
+def _line(r: dict) -> str:
+    turns = "-" if r["turns_mean"] is None else f"{r['turns_mean']:.1f}"
+    return (f"| {r['game']} | {r['players']} | {r['agents']} | {r['games']} | {r['ended']} | "
+            f"{r['failed']} | {turns} | {r['decisions_max'] or '-'} | {r['cpu_seconds']:.0f} |")
 
 
 if __name__ == "__main__":
