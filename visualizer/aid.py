@@ -35,12 +35,14 @@ WORDS = {
            "changes": "Changed by this variant",
            "changed": "✎ changed by this variant", "free": "free", "or": "or",
            "automa": "automa", "aid": "Player aid", "then": "then",
-           "n_changed": "{} changed (meeplang diff lists them)"},
+           "n_changed": "{} changed (meeplang diff lists them)",
+           "see_turn": "Turns: see “Your turn” below."},
     "fr": {"round": "Déroulement", "turn": "Ton tour", "actions": "Actions",
            "end": "Fin de la partie", "scoring": "Décompte final",
            "changes": "Modifié par cette variante", "changed": "✎ modifié par cette variante",
            "free": "libre", "or": "ou", "automa": "automa", "aid": "Aide de jeu",
-           "then": "puis", "n_changed": "{} modifiés (meeplang diff les énumère)"},
+           "then": "puis", "n_changed": "{} modifiés (meeplang diff les énumère)",
+           "see_turn": "Les tours : voir « Ton tour » ci-dessous."},
 }
 
 
@@ -72,7 +74,7 @@ def build_aid(game, lang: str = "en", further: bool = True) -> Aid:
     title = doc.title()
     subtitle = w["aid"] + (f" · {game.name}:{game.variant}" if game.variant else "")
 
-    rounds = Section(w["round"], [(d, t, False) for d, t in _flow_lines(doc, game.flow, 0)])
+    rounds = Section(w["round"], [(d, t, False) for d, t in _flow_lines(doc, game.flow, 0, lang)])
     actions = Section(w["actions"], [])
     for name in _aid_actions(game, further):
         a = game.actions[name]
@@ -135,7 +137,7 @@ def _change_lines(game, lang: str) -> list[str]:
     return out
 
 
-def _flow_lines(doc, steps, depth: int) -> list[tuple[int, str]]:
+def _flow_lines(doc, steps, depth: int, lang: str) -> list[tuple[int, str]]:
     """The round's shape: loops, phases and turns (their own sentences), not the rule steps'
     statements (those are in `meeplang explain`)."""
     out = []
@@ -144,15 +146,15 @@ def _flow_lines(doc, steps, depth: int) -> list[tuple[int, str]]:
             out.append((depth, doc.step(step, depth)[0].text))
             if isinstance(step, PhaseStep) and step.free_actions:
                 out.append((depth + 1, doc.step(step, depth)[1].text))
-            out += _flow_lines(doc, step.steps, depth + 1)
-        elif isinstance(step, TurnsStep):
-            out += [(depth, line.text) for line in doc.turns(step, depth)[:1]]
+            out += _flow_lines(doc, step.steps, depth + 1, lang)
+        elif isinstance(step, TurnsStep):  # its sentence heads its strip under “Your turn”
+            out.append((depth, WORDS[lang]["see_turn"]))
         elif not isinstance(step, DoStep):
             for line in doc.step(step, depth):
                 if line.depth == depth:
                     out.append((depth, line.text))
             for attr in ("steps", "other"):
-                out += _flow_lines(doc, getattr(step, attr, ()) or (), depth + 1)
+                out += _flow_lines(doc, getattr(step, attr, ()) or (), depth + 1, lang)
     return out
 
 
@@ -259,8 +261,8 @@ def _turn_rows(aid: Aid, width: int) -> list[tuple[str, int]]:
         for group in groups:
             cells = []
             for i, (k, t) in enumerate(group):
-                if i:
-                    sep = w["or"] if k == "action" and group[i - 1][0] == "action" else "·"
+                if i:  # `or` between actions (take one of them); a gap before the others
+                    sep = w["or"] if k == "action" and group[i - 1][0] == "action" else " "
                     cells.append(f'<TD BORDER="0"><FONT POINT-SIZE="{BODY}">{h(sep)}</FONT></TD>')
                 style = ' STYLE="ROUNDED,DASHED"' if k == "free" else ' STYLE="ROUNDED"'
                 bg = {"action": "#e3f3e6", "free": "#f4faf5", "automa": "#fffbe6"}[k]
