@@ -21,9 +21,9 @@ class HoldAt20:
 
 
 if __name__ == "__main__":
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 50
     pig = meeplang.load("pig")
-    sim = pig.simulate(n=games, players=2, agents=[HoldAt20(), "mcts:400"], jobs=2)
+    sim = pig.simulate(n=games, players=2, agents=[HoldAt20(), "mcts:100"], jobs=2)
     print(sim)  # win rates by seat: hold-at-20 first, mcts second
-    swapped = pig.simulate(n=games, players=2, agents=["mcts:400", HoldAt20()], jobs=2)
+    swapped = pig.simulate(n=games, players=2, agents=["mcts:100", HoldAt20()], jobs=2)
     print(swapped)

@@ -18,6 +18,7 @@ bundled game offer. `bits` can be raised (up to 30) where a game needs more room
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Any, Callable
 
@@ -31,6 +32,7 @@ DEFAULT_BITS = 20
 MAX_BITS = 30  # OpenSpiel keeps action counts in a C int
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a game's labels come back decision after decision
 def action_id(label: str, bits: int = DEFAULT_BITS) -> int:
     """The stable id of an option's label: the top `bits` bits of its BLAKE2b hash."""
     digest = hashlib.blake2b(label.encode("utf-8", "surrogatepass"), digest_size=8).digest()
