@@ -172,5 +172,15 @@ def test_python_dash_m_meeplang_is_the_command():
 def test_help_shows_a_short_guide():
     text = pydoc.render_doc(meeplang, renderer=pydoc.plaintext)
     for needed in ("meeplang.load(", ".start(", ".apply(", "agents=", "meeplang.openspiel",
-                   "meeplang.pettingzoo"):
+                   "meeplang.pettingzoo", "python -m meeplang"):
         assert needed in text, needed
+
+
+def test_the_package_is_typed():
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    config = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert "py.typed" in config["package-data"]["meeplang"]
+    assert (root / "meeplang" / "py.typed").exists()
