@@ -16,18 +16,24 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+import os
+from collections.abc import Callable, Sequence
+from typing import TypeAlias, Union
 
 from meeplang.dsl.errors import MeeplangError, Pos, UsageError
 from meeplang.dsl.model import players_text
 from meeplang.dsl.resolve import load_game
 
-from meeplang.interpreter.choices import DEFAULT_BITS
+from meeplang.interpreter.choices import DEFAULT_BITS, Choice, Option
 
 from .arguments import split_target
 from .step import State
 
-Agents = Any  # `"random,greedy"`, or a list of built-in names and agents of your own
+# An agent of your own: a function of the decision answering an option, a label or an index (an
+# object with __call__ is one too), or a class made with no arguments (interpreter/agents.py).
+AgentFn: TypeAlias = Callable[[Choice], Union[Option, str, int]]
+# `"random,greedy"`, one agent of your own for every seat, or a list of names and agents
+Agents: TypeAlias = Union[str, AgentFn, Sequence[Union[str, AgentFn, type]]]
 
 
 @dataclass(frozen=True)
@@ -265,6 +271,6 @@ def games() -> list[str]:
     return bundled_games()
 
 
-def load(target, variant: str | None = None) -> Game:
+def load(target: str | os.PathLike[str], variant: str | None = None) -> Game:
     """A bundled game's name, a game folder, a game or variant .yaml file, or GAME:VARIANT."""
-    return Game(*split_target(target, variant))
+    return Game(*split_target(os.fspath(target), variant))

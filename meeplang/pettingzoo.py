@@ -152,7 +152,7 @@ class MeeplangEnv(AECEnv):
     def _next(self) -> None:
         """Select the agent to move, and say what it may do."""
         d = self.state.decision
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
         if d is None:  # over: each agent in turn steps None, and is removed
             self.agent_selection = self.agents[0]
             return

@@ -17,12 +17,12 @@ the last one (always exact: a game is a pure function of its seed and choices).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeAlias, Union
 
 from meeplang.dsl.errors import UsageError
 from meeplang.interpreter.choices import DEFAULT_BITS, Choice, Option, check_bits, choice_of
 
-Move = Option | str | int
+Move: TypeAlias = Union[Option, str, int]  # an option, its label, or its index
 
 
 class State:
