@@ -106,10 +106,12 @@ class Choice:
 
     @property
     def labels(self) -> list[str]:
+        """The options' labels, in order."""
         return [o.label for o in self.options]
 
     @property
     def ids(self) -> list[int]:
+        """The options' action ids, in order."""
         return [o.id for o in self.options]
 
     def option(self, move: Option | str | int) -> Option:

@@ -65,6 +65,7 @@ class Check:
 
     @property
     def ok(self) -> bool:
+        """No error (warnings may remain)."""
         return not self.errors
 
     def __str__(self) -> str:
@@ -144,24 +145,31 @@ class Game:
 
     @property
     def name(self) -> str:
+        """The game's name (`game:` in its game.yaml)."""
         return self.model.name
 
     @property
     def title(self) -> str:
+        """The game's English title (its name if it has none)."""
         return self.model.title.get("en", self.model.name)
 
     @property
     def players(self) -> tuple[int, int]:
+        """The fewest and the most players (the seats agents play)."""
         return self.model.min_players, self.model.max_players
 
     @property
     def variants(self) -> list[str]:
+        """The names of the game's own variants (`games/<name>/variants/`)."""
         return [name for name, _, _ in self.model.variants]
 
     def with_variant(self, name: str) -> "Game":
+        """The same game with variant `name` (one of `variants`, or a variant file)."""
         return Game(self.target, name)
 
     def check(self) -> Check:
+        """Load and check the game as `meeplang check` does: the first error (the checker stops
+        there) or every warning, as data; never raises for bad rules."""
         from meeplang.interpreter.codegen import generate
 
         try:

@@ -119,6 +119,7 @@ class State:
     # ------------------------------------------------------------ reading it
     @property
     def over(self) -> bool:
+        """Has the game ended?"""
         return self._engine.over
 
     @property
@@ -128,6 +129,7 @@ class State:
 
     @property
     def seed(self) -> int:
+        """The game's seed (its dice and shuffles)."""
         return self._engine.seed
 
     @property

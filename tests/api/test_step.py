@@ -184,3 +184,26 @@ def test_the_package_is_typed():
     config = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert "py.typed" in config["package-data"]["meeplang"]
     assert (root / "meeplang" / "py.typed").exists()
+
+
+def test_the_public_names_have_docstrings():
+    import inspect
+
+    from meeplang.interpreter.engine import Engine
+
+    missing = []
+    owners = [getattr(meeplang, name) for name in meeplang.__all__ if name != "__version__"]
+    for owner in owners + [Engine]:
+        members = inspect.getmembers(owner) if inspect.isclass(owner) else [(owner.__name__,
+                                                                             owner)]
+        for name, member in members:
+            if name.startswith("_") or not (inspect.isfunction(member)
+                                            or isinstance(member, property)):
+                continue
+            if owner is Engine and name not in ("start", "choose", "choose_label", "why_illegal",
+                                                "over", "view", "fork", "keep_undo", "undo",
+                                                "score_of"):
+                continue  # the engine's services for compiled rules
+            if not (member.__doc__ or "").strip():
+                missing.append(f"{getattr(owner, '__name__', owner)}.{name}")
+    assert missing == []
