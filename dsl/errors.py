@@ -60,6 +60,10 @@ class MeeplangError(Exception):
         self.hint = hint
 
     def __str__(self) -> str:
+        """`path:line:col: error: message`, or `error: message` when the error has no place in a
+        file (a game name that does not exist, a bad argument)."""
+        if self.pos == UNKNOWN:
+            return f"error: {self.message}"
         return f"{self.pos}: error: {self.message}"
 
     def render(self) -> str:

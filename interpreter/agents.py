@@ -2,29 +2,54 @@
 
 Each agent has its own RNG (seeded from the game seed and its seat), never the game's, so the
 game's random events depend only on the choices made: that is what makes replay exact.
+
+Agents of your own (`play`, `simulate` and `make_agents` take them beside the built-in names):
+
+- a function `agent(choice) -> option`: `choice` is an interpreter.choices.Choice (`player`,
+  `kind`, `options` with their `label`, `id` and `index`, `view`: what the seat sees), and the
+  answer is one of its Options, a label, or an index;
+- an object with `__call__(choice)`, the same way; if it has `reset(seat, seed)`, that is called
+  at the start of each game with its seat and a seed of its own (from the game's seed and the
+  seat, as the built-in agents' RNGs), which is how it stays deterministic;
+- a class: it is made with no arguments, as an object above.
+
+Each seat of each game gets its own copy of an object (`copy.deepcopy`; a class: a new
+instance), so nothing it keeps carries from one game or seat to the next, and a simulation's
+records do not depend on how its games are shared among workers. `simulate` with jobs > 1 or
+on Dask sends agents to other processes: they must pickle (defined at the top level of a
+module; Dask also takes what cloudpickle takes, e.g. a class defined in a notebook).
 """
 from __future__ import annotations
 
+import copy
 import random
 import re
 import sys
 
 from meeplang.dsl.errors import UsageError
 
+from .choices import choice_of
 from .decisions import Decision
 from .belief import unseen
 from .lookahead import after_action, after_choice, greedy_step
 from .search import Budget, random_step, search
 
 
+def agent_seed(seed: int, seat: int) -> int:
+    """The seed of the agent at `seat` in the game of seed `seed`: never the game's own."""
+    return seed * 1_000_003 + seat * 7919 + 17
+
+
 class Agent:
+    """The engine's side of an agent: `choose(engine, decision, view) -> option index`."""
+
     name = "agent"
     needs_view = False
     takes = None  # what follows `name:` in `--agents`, for agents that take a setting
 
     def __init__(self, seat: int, seed: int):
         self.seat = seat
-        self.rng = random.Random(seed * 1_000_003 + seat * 7919 + 17)
+        self.rng = random.Random(agent_seed(seed, seat))
 
     def choose(self, engine, decision: Decision, view) -> int:  # pragma: no cover - interface
         raise NotImplementedError
@@ -222,18 +247,71 @@ def _one_line(text: str) -> str:
 
 _LINE_BREAKS = re.compile("[\n\r\x85\u2028\u2029]")
 
+class CallableAgent(Agent):
+    """A seat played by an agent of your own (a function, an object or a class: see the module's
+    docstring): it is given the decision as a Choice and answers an Option, a label or an index.
+    """
+
+    def __init__(self, seat: int, seed: int, agent):
+        super().__init__(seat, seed)
+        self.name = agent_name(agent)
+        self.agent = agent() if isinstance(agent, type) else copy.deepcopy(agent)
+        if not callable(self.agent):
+            raise UsageError(f"agent {self.name} is not callable: an agent is a function of the "
+                             "decision, or an object with __call__(choice)")
+        reset = getattr(self.agent, "reset", None)
+        if callable(reset):
+            reset(seat, agent_seed(seed, seat))
+
+    def choose(self, engine, decision, view):
+        choice = choice_of(engine)
+        answer = self.agent(choice)
+        try:
+            return choice.option(answer).index
+        except UsageError as exc:
+            raise UsageError(f"agent {self.name} (seat {self.seat}) answered {answer!r}: "
+                             f"{exc.message}") from None
+
+
+def agent_name(agent) -> str:
+    """How reports name an agent: a built-in's spec (`mcts:400`), else its `name` attribute, its
+    function's or class's name."""
+    if isinstance(agent, str):
+        return agent.strip()
+    name = getattr(agent, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    return getattr(agent, "__name__", None) or type(agent).__name__
+
+
 AGENTS = {cls.name: cls for cls in (RandomAgent, FirstLegalAgent, GreedyAgent, MCTSAgent,
                                      HumanAgent)}
 
 
-def make_agents(spec: str | list | None, players: int, seed: int) -> list[Agent]:
-    """`random,greedy` -> one agent per seat (the last name repeats for the remaining seats);
-    `mcts:400` gives an agent its setting."""
-    names = spec.split(",") if isinstance(spec, str) else list(spec or ["random"])
-    names = [n.strip() for n in names if n.strip()] or ["random"]
-    out = []
+def agent_list(spec) -> list:
+    """The agents of `spec`: a comma-separated string of names, or a list (or tuple) of names
+    and agents of your own; never empty (random by default)."""
+    if isinstance(spec, str):
+        entries: list = spec.split(",")
+    elif spec is None or isinstance(spec, (list, tuple)):
+        entries = list(spec or [])
+    else:  # one agent of your own for every seat
+        entries = [spec]
+    entries = [e.strip() if isinstance(e, str) else e for e in entries]
+    return [e for e in entries if not isinstance(e, str) or e] or ["random"]
+
+
+def make_agents(spec, players: int, seed: int) -> list[Agent]:
+    """`random,greedy` -> one agent per seat (the last one repeats for the remaining seats);
+    `mcts:400` gives an agent its setting; a list may hold agents of your own beside names."""
+    entries = agent_list(spec)
+    out: list[Agent] = []
     for seat in range(players):
-        name, colon, setting = names[min(seat, len(names) - 1)].partition(":")
+        entry = entries[min(seat, len(entries) - 1)]
+        if not isinstance(entry, str):
+            out.append(CallableAgent(seat, seed, entry))
+            continue
+        name, colon, setting = entry.partition(":")
         cls = AGENTS.get(name)
         if cls is None:
             raise UsageError(f"unknown agent {name!r} (agents: {', '.join(AGENTS)})")

@@ -181,11 +181,14 @@ class Engine:
 
     # ------------------------------------------------------------ driving
     def start(self) -> Decision | None:
+        """Set the game up and run it to its first decision (None if it ends without one)."""
         self._gen = self._main()
         self._asked()
         return self._advance(None)
 
     def choose(self, index) -> Decision | None:
+        """Answer the waiting decision with its option `index`; the game runs on to its next
+        decision (returned), or to its end (None). An illegal index changes nothing."""
         d = self.decision
         if d is None:
             raise UsageError("the game is over: there is nothing to choose")
@@ -243,6 +246,8 @@ class Engine:
         raise UsageError(self.why_illegal(text))
 
     def why_illegal(self, text: str) -> str:
+        """Why no option of the waiting decision has the label `text`: an action's limit used up,
+        its cost or `requires:` not met, or simply not an option (with the legal labels)."""
         d = self.decision
         name = text.split()[0] if text.split() else text
         ca = self.prog.actions.get(name)
@@ -326,9 +331,11 @@ class Engine:
 
     @property
     def over(self) -> bool:
+        """Has the game ended (its `result` made)?"""
         return self.result is not None
 
     def view(self, player: int | None) -> dict:
+        """What `player` sees of the state (a copy; hidden items and counters as `?`); None: all."""
         return st.view(self.state, self.game, player, self.sees)
 
     def sees(self, item: str, player: int) -> bool:
@@ -1466,6 +1473,7 @@ class Engine:
         return len(self.choices) - (0 if cp is None else cp.choices)
 
     def score_of(self, player: int):
+        """The seat's final score once over, else its scoring formula applied to the state now."""
         if self.result is not None:
             return self.result["scores"][player]
         return self.prog.score(Ctx(self.state, player, {}, self))

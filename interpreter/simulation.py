@@ -6,7 +6,7 @@ import dataclasses
 from meeplang.dsl.errors import MeeplangError, UsageError
 from meeplang.dsl.resolve import load_game
 
-from .agents import make_agents
+from .agents import agent_list, agent_name, make_agents
 from .engine import Engine
 
 
@@ -48,13 +48,14 @@ class SimSpec:
 
     `target` is a bundled game's name or an absolute path (workers may run elsewhere); `rules` is
     the rules hash seen by the caller, so a worker with other rules under the same name refuses.
+    `agents` is the `--agents` text, or a tuple of names and agents of your own (they must pickle).
     """
 
     target: str
     variant: str | None
     players: int
     seed: int
-    agents: str = "random"
+    agents: str | tuple = "random"
     options: dict = dataclasses.field(default_factory=dict)
     rules: str | None = None
 
@@ -127,5 +128,32 @@ def _replay_hint(spec: SimSpec, index: int) -> str:
     else:
         target = spec.target + (f":{spec.variant}" if spec.variant else "")
     opts = "".join(f" --option {k}={v}" for k, v in spec.options.items())
+    agents = ",".join(agent_name(a) for a in agent_list(spec.agents))
     return (f"this was game {index}; replay it with `meeplang play {target} --players "
-            f"{spec.players} --seed {game_seed(spec.seed, index)} --agents {spec.agents}{opts}`")
+            f"{spec.players} --seed {game_seed(spec.seed, index)} --agents {agents}{opts}`")
+
+
+def check_sendable(agents, executor: str) -> None:
+    """Agents of your own go to worker processes by pickle (Dask: cloudpickle too): say which
+    one cannot, and what to do, rather than fail inside the pool."""
+    import pickle
+
+    for agent in agent_list(agents):
+        if isinstance(agent, str):
+            continue
+        try:
+            pickle.dumps(agent)
+            continue
+        except Exception as exc:  # noqa: BLE001 - pickle raises many kinds
+            reason = f"{type(exc).__name__}: {exc}"
+        if executor == "dask":
+            try:
+                import cloudpickle
+
+                cloudpickle.dumps(agent)
+                continue
+            except Exception:  # noqa: BLE001
+                pass
+        raise UsageError(f"agent {agent_name(agent)} cannot be sent to worker processes "
+                         f"({reason}): define it at the top level of a module (not inside a "
+                         "function, nor a lambda), or simulate with jobs=1")

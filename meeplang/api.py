@@ -16,12 +16,24 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 from pathlib import Path
+import os
+from collections.abc import Callable, Sequence
+from typing import TypeAlias, Union
 
 from meeplang.dsl.errors import MeeplangError, Pos, UsageError
 from meeplang.dsl.model import players_text
 from meeplang.dsl.resolve import load_game
 
+from meeplang.interpreter.choices import DEFAULT_BITS, Choice, Option
+
 from .arguments import split_target
+from .step import State
+
+# An agent of your own: a function of the decision answering an option, a label or an index (an
+# object with __call__ is one too), or a class made with no arguments (interpreter/agents.py).
+AgentFn: TypeAlias = Callable[[Choice], Union[Option, str, int]]
+# `"random,greedy"`, one agent of your own for every seat, or a list of names and agents
+Agents: TypeAlias = Union[str, AgentFn, Sequence[Union[str, AgentFn, type]]]
 
 
 @dataclass(frozen=True)
@@ -53,6 +65,7 @@ class Check:
 
     @property
     def ok(self) -> bool:
+        """No error (warnings may remain)."""
         return not self.errors
 
     def __str__(self) -> str:
@@ -132,24 +145,31 @@ class Game:
 
     @property
     def name(self) -> str:
+        """The game's name (`game:` in its game.yaml)."""
         return self.model.name
 
     @property
     def title(self) -> str:
+        """The game's English title (its name if it has none)."""
         return self.model.title.get("en", self.model.name)
 
     @property
     def players(self) -> tuple[int, int]:
+        """The fewest and the most players (the seats agents play)."""
         return self.model.min_players, self.model.max_players
 
     @property
     def variants(self) -> list[str]:
+        """The names of the game's own variants (`games/<name>/variants/`)."""
         return [name for name, _, _ in self.model.variants]
 
     def with_variant(self, name: str) -> "Game":
+        """The same game with variant `name` (one of `variants`, or a variant file)."""
         return Game(self.target, name)
 
     def check(self) -> Check:
+        """Load and check the game as `meeplang check` does: the first error (the checker stops
+        there) or every warning, as data; never raises for bad rules."""
         from meeplang.interpreter.codegen import generate
 
         try:
@@ -159,10 +179,21 @@ class Game:
             return Check([Problem.of("error", exc.message, exc.pos, exc.hint)], [])
         return Check([], [Problem.of("warning", w.message, w.pos) for w in model.warnings])
 
-    def play(self, players: int | None = None, seed: int = 0, agents="random",
+    def start(self, players: int | None = None, seed: int = 0, options: dict | None = None,
+              bits: int = DEFAULT_BITS) -> State:
+        """A new game stopped at its first decision, to play one decision at a time (see
+        meeplang.step): `state.decision`, `state.apply(...)`, `copy()`, `undo()`, `view(seat)`.
+        `bits` sizes the stable action ids (2**bits of them, interpreter/choices.py)."""
+        players = self.players[0] if players is None else players
+        return State.start(self.model, players, seed, options, bits)
+
+    def play(self, players: int | None = None, seed: int = 0, agents: Agents = "random",
              options: dict | None = None) -> Result:
-        """One game; `agents` names one agent per seat (`"random,greedy"` or a list; the last
-        repeats): random, first, greedy, mcts (`mcts:400`, `mcts:0.5s`)."""
+        """One game; `agents` gives one agent per seat (the last repeats): built-in names
+        (`"random,greedy"`: random, first, greedy, mcts as `mcts:400` or `mcts:0.5s`) or a list
+        of names and agents of your own: a function of the decision (a `meeplang.Choice`)
+        answering an Option, a label or an index, or such an object or class (see
+        meeplang.interpreter.agents)."""
         from meeplang.interpreter.simulation import play_game
 
         players = self.players[0] if players is None else players
@@ -172,22 +203,32 @@ class Game:
                       engine.turns_taken, list(engine.events), engine.state, engine)
 
     def simulate(self, n: int = 100, players: int | None = None, seed: int = 0,
-                 agents="random", options: dict | None = None, jobs: int = 1) -> Simulation:
-        """n games; game i has seed `game_seed(seed, i)` whatever `jobs` is, like the command."""
+                 agents: Agents = "random", options: dict | None = None, jobs: int = 1,
+                 executor: str = "local", scheduler: str | None = None) -> Simulation:
+        """n games; game i has seed `game_seed(seed, i)` whatever `jobs` is, like the command.
+        `agents` as `play` takes them (agents of your own must pickle when jobs > 1 or on
+        Dask); `executor="dask"` runs the games on a Dask cluster (a local one of `jobs`
+        workers, or the `scheduler` at that address)."""
         from meeplang.interpreter import stats
+        from meeplang.interpreter.agents import agent_list, make_agents
         from meeplang.interpreter.parallel import open_runner
-        from meeplang.interpreter.simulation import SimSpec
+        from meeplang.interpreter.simulation import SimSpec, check_sendable
 
         if n < 1:
             raise UsageError(f"n must be at least 1, not {n}")
         model = self.model
         players = self.players[0] if players is None else players
-        agents = agents if isinstance(agents, str) else ",".join(agents)
+        entries = agent_list(agents)
+        spec_agents: str | tuple = (",".join(entries) if all(isinstance(a, str) for a in entries)
+                                    else tuple(entries))
+        make_agents(spec_agents, players, seed)  # a bad name or agent fails here, not in a worker
+        if executor == "dask" or min(jobs, n) > 1:
+            check_sendable(spec_agents, executor)
         path = Path(self.target)  # workers may run elsewhere: paths absolute, names as names
         target = str(path.resolve()) if path.exists() else self.target
-        spec = SimSpec(target, self.variant, players, seed, agents, dict(options or {}),
+        spec = SimSpec(target, self.variant, players, seed, spec_agents, dict(options or {}),
                        model.rules_hash)
-        runner = open_runner("local", min(jobs, n))
+        runner = open_runner(executor, min(jobs, n), scheduler)
         failed = True
         try:
             records = runner.run(spec, n)
@@ -238,6 +279,6 @@ def games() -> list[str]:
     return bundled_games()
 
 
-def load(target, variant: str | None = None) -> Game:
+def load(target: str | os.PathLike[str], variant: str | None = None) -> Game:
     """A bundled game's name, a game folder, a game or variant .yaml file, or GAME:VARIANT."""
-    return Game(*split_target(target, variant))
+    return Game(*split_target(os.fspath(target), variant))

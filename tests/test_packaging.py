@@ -48,6 +48,7 @@ def test_building_the_wheel_warns_nothing_and_ships_the_data(tmp_path):
     names = zipfile.ZipFile(next(tmp_path.glob("*.whl"))).namelist()
     assert "meeplang/games/pig/variants/short.yaml" in names
     assert "meeplang/grammars/meeplang.lark" in names
+    assert "meeplang/py.typed" in names
     assert {"meeplang/dsl/game.schema.json", "meeplang/dsl/variant.schema.json"} <= set(names)
     assert {name.split("/")[0] for name in names} == {"meeplang", "meeplang-0.1.0.dist-info"}
 
