@@ -185,6 +185,9 @@ CASES = [
      "and `zone:`"),
     ("empty-trigger", variant("flow:", "triggers:\n  t:\nflow:"), SchemaError,
      "g/game.yaml:18:3: error: triggers.t is empty: a trigger needs `when:` and `effect:`"),
+    ("format-version", variant("players: 2", "meeplang: 2\nplayers: 2"), SchemaError,
+     # a file written for another version of the format is refused, not read as this one
+     "g/game.yaml:2:11: error: meeplang: 1 was expected"),
     ("alias", variant("  x: {initial: 0}", "  x: &c {initial: 0}\n  y: *c"), LoadError,
      "g/game.yaml:6:6: error: YAML anchors and aliases are not allowed in game files (write the "
      "value out, or use include:)"),
