@@ -88,7 +88,8 @@ def _replay_and_reload(engine, target, players, seed, rng) -> Break | None:
         text = "\n".join(log_lines(engine)) + "\n"
         text.encode("utf-8")  # a log that could not be written is broken too
         numbered = records_of_text(text, where, FORMAT)
-        replay_records([r for _, r in numbered], where, [n for n, _ in numbered])
+        replay_records([r for _, r in numbered], where, [n for n, _ in numbered],
+                       game=engine.game)
     except UnicodeEncodeError as exc:
         return Break(target, players, seed, len(engine.choices), f"the log cannot be written: "
                      f"{exc}")
@@ -99,7 +100,8 @@ def _replay_and_reload(engine, target, players, seed, rng) -> Break | None:
     part.start()
     for i in engine.choices[:k]:
         part.choose(i)
-    resumed = load([json.loads(dumps_line(r)) for r in save(part)])  # as a file would be read
+    resumed = load([json.loads(dumps_line(r)) for r in save(part)],  # as a file would be read
+                   game=engine.game)
     for i in engine.choices[k:]:
         resumed.choose(i)
     if resumed.state != engine.state or resumed.result != engine.result:
