@@ -186,7 +186,7 @@ def locate(target: str, variant=None) -> Located:
     variant = variant or named or None
     path = Path(name)
     if is_yaml_path(name) and files.present(path) and not files.is_dir(path):
-        doc = read_yaml_file(path)
+        doc = read_yaml_file(path, path.parent)  # a link out of its folder is not followed
         if "extends" in doc:
             base = _resolve_extends(doc, path.parent)
             return Located(base.parent, base, str(doc.get("variant", path.stem)), path)
@@ -232,7 +232,7 @@ def _stacked(name: str, parts: list[str]) -> Located:
 
 
 def _variant_label(path: Path) -> str:
-    doc = read_yaml_file(path)
+    doc = read_yaml_file(path, path.parent)
     return str(doc.get("variant", path.stem))
 
 
@@ -394,8 +394,8 @@ def _variant_chain(folder: Path, variant_file: Path, sample: list | None = None)
             raise LoadError("variants extend each other in a cycle", Pos(str(path), 1, 1))
         seen.add(path.resolve())
         in_folder = path.parent == folder / "variants"  # else a file given by path
-        overlay = _with_includes(read_yaml_file(path, folder if in_folder else None), folder,
-                                 sample)
+        overlay = _with_includes(read_yaml_file(path, folder if in_folder else path.parent),
+                                 folder, sample)
         if sample is not None:
             _note_sample(overlay, sample)
         chain.append((path, overlay))
