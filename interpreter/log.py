@@ -72,8 +72,13 @@ def log_lines(engine: Engine) -> list[str]:
     return [dumps_line(header(engine))] + [dumps_line(e) for e in engine.events]
 
 
+def log_text(engine: Engine) -> str:
+    """The text of the game's log file."""
+    return "\n".join(log_lines(engine)) + "\n"
+
+
 def write_log(path: str, engine: Engine) -> None:
-    write_file(path, "\n".join(log_lines(engine)) + "\n")
+    write_file(path, log_text(engine))
 
 
 MAX_LOG_BYTES = 64 * 1024 * 1024  # a game stops at 20,000 decisions: its log is far smaller
