@@ -12,13 +12,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from fuzz.faults import Faults
+from fuzz.faults import KINDS, Faults
 
 from meeplang.cli import main
 from meeplang.dsl import atomic
 from meeplang.dsl.atomic import create_file, write_file, write_files
 
-KINDS = [errno.ENOSPC, errno.EIO]
 
 
 def failing_writes(monkeypatch, code, after: int = 0, cache: bool = False):
