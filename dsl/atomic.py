@@ -103,15 +103,18 @@ def write_files(items, *, mode: int | None = None, durable: bool = True) -> None
             staged.append((_temp_for(path, _encoded(data, path), mode, durable), path))
         if len(staged) > 1:
             kept = [_keep(path) for _, path in staged]
-        while staged:
-            tmp, path = staged[0]
-            try:
-                os.replace(tmp, path)
-            except OSError as exc:
-                _put_back(done, kept)
-                raise _error(exc, path) from None
-            done.append(path)
-            staged.pop(0)
+        try:
+            while staged:
+                tmp, path = staged[0]
+                try:
+                    os.replace(tmp, path)
+                except OSError as exc:
+                    raise _error(exc, path) from None
+                done.append(path)
+                staged.pop(0)
+        except BaseException:  # a rename that failed, or an interrupt between two
+            _put_back(done, kept)
+            raise
     finally:
         for tmp, _ in staged:
             _remove(tmp)
