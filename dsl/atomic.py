@@ -93,22 +93,58 @@ def write_file(path, data, *, mode: int | None = None, durable: bool = True) -> 
 
 def write_files(items, *, mode: int | None = None, durable: bool = True) -> None:
     """Write several files that belong together: all of them to temporary files first, then
-    each renamed into place, so a failure while writing leaves every old file as it was."""
-    staged = []
+    each renamed into place, so a failure while writing leaves every old file as it was. A
+    rename that fails puts back the files already renamed: each old file is kept under a second
+    name (a hard link) until every new one is in place."""
+    staged, kept, done = [], [], []
     try:
         for path, data in items:
             path = Path(path)
             staged.append((_temp_for(path, _encoded(data, path), mode, durable), path))
-        while staged:
-            tmp, path = staged[0]
-            try:
-                os.replace(tmp, path)
-            except OSError as exc:
-                raise _error(exc, path) from None
-            staged.pop(0)
+        if len(staged) > 1:
+            kept = [_keep(path) for _, path in staged]
+        try:
+            while staged:
+                tmp, path = staged[0]
+                try:
+                    os.replace(tmp, path)
+                except OSError as exc:
+                    raise _error(exc, path) from None
+                done.append(path)
+                staged.pop(0)
+        except BaseException:  # a rename that failed, or an interrupt between two
+            _put_back(done, kept)
+            raise
     finally:
         for tmp, _ in staged:
             _remove(tmp)
+        for old in kept:
+            if old:
+                _remove(old)
+
+
+def _keep(path: Path) -> str | None:
+    """A second name for the file at `path`: "" if there is no file there, None if it cannot be
+    kept (no hard links on this file system)."""
+    old = f"{path.parent / TEMP_PREFIX}{path.name}-{os.getpid()}{TEMP_SUFFIX}"
+    try:
+        os.link(path, old, follow_symlinks=False)
+    except FileNotFoundError:
+        return ""
+    except OSError:
+        return None
+    return old
+
+
+def _put_back(done: list, kept: list) -> None:
+    """After a failed rename: the files renamed before it get their old contents back (a file
+    that did not exist is removed again)."""
+    for path, old in zip(done, kept):
+        with contextlib.suppress(OSError):
+            if old == "":
+                os.unlink(path)
+            elif old is not None:
+                os.replace(old, path)
 
 
 def create_file(path, data, *, durable: bool = True) -> None:

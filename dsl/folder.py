@@ -101,6 +101,8 @@ def read_bytes(path: Path, shown: str, root: Path | None = None,
         if info.st_size > limit:
             raise LoadError(f"file is larger than {limit // (1024 * 1024)} MB", where)
         data = _read_up_to(fd, info.st_size, limit + 1)
+    except OSError as exc:  # a failing disk; /proc/self/mem, a "regular file" no read can take
+        raise LoadError(f"cannot read file: {exc.strerror}", where) from None
     finally:
         os.close(fd)
     if len(data) > limit:

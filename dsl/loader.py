@@ -20,7 +20,7 @@ import attrs
 from . import folder as files
 from .errors import LoadError, Pos, UsageError, pos_at_index, remember_source
 from .schema import validate
-from .yamlpos import YList, YMap, YMap_at, YStr, load_yaml_text, plain
+from .yamlpos import MAX_FILE_BYTES, YList, YMap, YMap_at, YStr, load_yaml_text, plain
 
 GAME_FILE = "game.yaml"
 
@@ -80,15 +80,40 @@ def file_of(shown: str) -> Path:
     return Path(shown).resolve()
 
 
-def read_yaml_file(path: Path, root: Path | None = None):
+# Each file is at most 2 MB (MAX_FILE_BYTES); includes and variants must not multiply that: 20
+# includes of 1.9 MB took 108 s and 620 MB to check. So a file includes at most MAX_INCLUDES
+# files, and the files one load reads (the game file, its includes, the variant files and
+# theirs) are at most MAX_GAME_BYTES together.
+MAX_INCLUDES = 32
+MAX_GAME_BYTES = 2 * MAX_FILE_BYTES
+
+
+class ReadBudget:
+    """The bytes one load may still read."""
+
+    def __init__(self, most: int = MAX_GAME_BYTES):
+        self.most, self.read = most, 0
+
+    def take(self, size: int, pos: Pos) -> None:
+        self.read += size
+        if self.read > self.most:
+            raise LoadError(f"the game's files together (the game file, its includes and "
+                            f"variants) are larger than {self.most // (1024 * 1024)} MB", pos)
+
+
+def read_yaml_file(path: Path, root: Path | None = None, budget: ReadBudget | None = None,
+                   at: Pos | None = None):
     """One YAML file of a game, read through dsl/folder.py (inside `root` when given), or an
-    editor's unsaved buffer of it (meeplang lsp)."""
+    editor's unsaved buffer of it (meeplang lsp); its bytes are taken from `budget` (refused at
+    `at`, else at the file) before they are parsed."""
     shown = display_path(path)
     buffer = _UNSAVED.get(path.resolve())
     if buffer is not None:
         raw = buffer.encode("utf-8", "surrogatepass")
     else:
         raw = files.read_bytes(path, shown, root)
+    if budget is not None:
+        budget.take(len(raw), at or Pos(shown, 1, 1))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -189,7 +214,7 @@ def locate(target: str, variant=None) -> Located:
     variant = variant or named or None
     path = Path(name)
     if is_yaml_path(name) and files.present(path) and not files.is_dir(path):
-        doc = read_yaml_file(path)
+        doc = read_yaml_file(path, path.parent)  # a link out of its folder is not followed
         if "extends" in doc:
             base = _resolve_extends(doc, path.parent)
             return Located(base.parent, base, str(doc.get("variant", path.stem)), path)
@@ -235,7 +260,7 @@ def _stacked(name: str, parts: list[str]) -> Located:
 
 
 def _variant_label(path: Path) -> str:
-    doc = read_yaml_file(path)
+    doc = read_yaml_file(path, path.parent)
     return str(doc.get("variant", path.stem))
 
 
@@ -291,7 +316,8 @@ def load_source(target: str, variant: str | None = None) -> Source:
     folder, variant, variant_file = found.folder, found.variant, found.variant_file
     read = [found.game_file]
     sample: list = []
-    doc = _with_includes(read_yaml_file(found.game_file, folder), folder, sample)
+    budget = ReadBudget()
+    doc = _with_includes(read_yaml_file(found.game_file, folder, budget), folder, sample, budget)
     _note_sample(doc, sample)
     if variant and variant_file is None:
         variant_file = folder / "variants" / f"{variant}.yaml"
@@ -304,7 +330,7 @@ def load_source(target: str, variant: str | None = None) -> Source:
         applied: set = set()
         changed: dict = {}  # value path -> (where, file): what each independent file changes
         for first in (variant_file,) + found.stack:
-            chain = _variant_chain(folder, first, sample)
+            chain = _variant_chain(folder, first, sample, budget)
             parents = {path.resolve() for path, _ in chain}  # what this file builds on
             earlier = {k: at for k, (at, source) in changed.items() if source not in parents}
             for path, overlay in chain:
@@ -388,7 +414,8 @@ def _canonical(value):
     return value
 
 
-def _variant_chain(folder: Path, variant_file: Path, sample: list | None = None) -> list:
+def _variant_chain(folder: Path, variant_file: Path, sample: list | None = None,
+                   budget: ReadBudget | None = None) -> list:
     """The overlays to apply, parent variants first (`extends: game:parent`)."""
     chain, seen = [], set()
     path = variant_file
@@ -397,8 +424,8 @@ def _variant_chain(folder: Path, variant_file: Path, sample: list | None = None)
             raise LoadError("variants extend each other in a cycle", Pos(str(path), 1, 1))
         seen.add(path.resolve())
         in_folder = path.parent == folder / "variants"  # else a file given by path
-        overlay = _with_includes(read_yaml_file(path, folder if in_folder else None), folder,
-                                 sample)
+        overlay = _with_includes(read_yaml_file(path, folder if in_folder else path.parent,
+                                                budget), folder, sample, budget)
         if sample is not None:
             _note_sample(overlay, sample)
         chain.append((path, overlay))
@@ -530,12 +557,15 @@ def _patch_flow(flow: YList, patches: YMap) -> YList:
     return flow
 
 
-def _with_includes(doc: YMap, folder: Path, sample: list | None = None) -> YMap:
+def _with_includes(doc: YMap, folder: Path, sample: list | None = None,
+                   budget: ReadBudget | None = None) -> YMap:
     includes = doc.pop("include", None)
     if includes is None:
         return doc
     if not isinstance(includes, YList):
         raise LoadError("include: expects a list of file names", doc.pos)
+    if len(includes) > MAX_INCLUDES:
+        raise LoadError(f"include: at most {MAX_INCLUDES} files", includes.pos_of(MAX_INCLUDES))
     root = folder.resolve()
     for i, name in enumerate(includes):
         pos = includes.pos_of(i)
@@ -546,7 +576,7 @@ def _with_includes(doc: YMap, folder: Path, sample: list | None = None) -> YMap:
             raise LoadError(f"include {str(name)!r} leaves the game folder", pos)
         if not files.exists(path):
             raise LoadError(f"include {str(name)!r}: no such file in the game folder", pos)
-        part = read_yaml_file(path, folder)
+        part = read_yaml_file(path, folder, budget, pos)
         if "include" in part:
             raise LoadError("included files cannot include further files", part.key_pos["include"])
         if sample is not None:

@@ -19,7 +19,7 @@ from meeplang.dsl.resolve import load_game
 from . import invariants
 from .agents import make_agents
 from .engine import Engine
-from .log import FORMAT, dumps_line, load, log_lines, records_of_text, replay_records, save
+from .log import FORMAT, dumps_line, load, log_text, records_of_text, replay_records, save
 from .simulation import game_seed
 
 
@@ -85,10 +85,11 @@ def _replay_and_reload(engine, target, players, seed, rng) -> Break | None:
     # the log's text as write_log writes it, read back exactly as replay reads a log file
     where = f"<log of {target} seed {seed}>"
     try:
-        text = "\n".join(log_lines(engine)) + "\n"
+        text = log_text(engine)
         text.encode("utf-8")  # a log that could not be written is broken too
         numbered = records_of_text(text, where, FORMAT)
-        replay_records([r for _, r in numbered], where, [n for n, _ in numbered])
+        replay_records([r for _, r in numbered], where, [n for n, _ in numbered],
+                       game=engine.game)
     except UnicodeEncodeError as exc:
         return Break(target, players, seed, len(engine.choices), f"the log cannot be written: "
                      f"{exc}")
@@ -99,7 +100,8 @@ def _replay_and_reload(engine, target, players, seed, rng) -> Break | None:
     part.start()
     for i in engine.choices[:k]:
         part.choose(i)
-    resumed = load([json.loads(dumps_line(r)) for r in save(part)])  # as a file would be read
+    resumed = load([json.loads(dumps_line(r)) for r in save(part)],  # as a file would be read
+                   game=engine.game)
     for i in engine.choices[k:]:
         resumed.choose(i)
     if resumed.state != engine.state or resumed.result != engine.result:

@@ -72,8 +72,13 @@ def log_lines(engine: Engine) -> list[str]:
     return [dumps_line(header(engine))] + [dumps_line(e) for e in engine.events]
 
 
+def log_text(engine: Engine) -> str:
+    """The text of the game's log file."""
+    return "\n".join(log_lines(engine)) + "\n"
+
+
 def write_log(path: str, engine: Engine) -> None:
-    write_file(path, "\n".join(log_lines(engine)) + "\n")
+    write_file(path, log_text(engine))
 
 
 MAX_LOG_BYTES = 64 * 1024 * 1024  # a game stops at 20,000 decisions: its log is far smaller
@@ -147,9 +152,16 @@ def _check_header(h: dict, where: Pos) -> None:
                             f"not {json.dumps(value)[:40]}", where)
 
 
-def engine_from_header(h: dict, where: Pos, variant_files=()) -> Engine:
+def engine_from_header(h: dict, where: Pos, variant_files=(), game=None) -> Engine:
+    """The game a header names, set up as it says. `game`: a game the caller holds (check --deep,
+    which wrote the header), used when the header names it, rather than loading it again: each
+    load is a new model with a new program (and its copies of the start state) kept for a while,
+    so replaying a big game's logs grew a process by tens of MB each. Its rules hash is checked
+    as a loaded game's."""
     _check_header(h, where)
-    game = _game_of(h, where, variant_files)
+    if game is None or h["game"] != game_ref(game) or h.get("variant") != game.variant or \
+            "variant_file" in h or "stack" in h:
+        game = _game_of(h, where, variant_files)
     if game.rules_hash != h["rules"]:
         raise LoadError(
             f"this was recorded with other rules for {h['game']}"
@@ -219,13 +231,14 @@ def read_log(path: str) -> list[tuple[int, dict]]:
 
 
 def replay_records(records: list[dict], path: str = "<log>",
-                   lines: list[int] | None = None, watch=None, variant_files=()) -> Engine:
+                   lines: list[int] | None = None, watch=None, variant_files=(),
+                   game=None) -> Engine:
     """Re-execute a log (header + events) and compare each produced event with the logged one;
     `lines` are the file lines of the records (by default one record a line). `watch(engine,
     decision, choice)`, if given, is called at each decision before its choice is made (the
     replay viewer reads the game there); what it saw stands only if the replay then succeeds."""
     lines = lines or list(range(1, len(records) + 1))
-    engine = engine_from_header(records[0], Pos(path, lines[0], 1), variant_files)
+    engine = engine_from_header(records[0], Pos(path, lines[0], 1), variant_files, game)
     choices = [(n, r.get("choice")) for n, r in zip(lines[1:], records[1:])
                if r.get("event") == "decision"]
     logged = [dumps_line(r) for r in records[1:]]
@@ -283,7 +296,8 @@ def save_file(path: str, engine: Engine) -> None:
     write_file(path, "".join(dumps_line(r) + "\n" for r in save(engine)))
 
 
-def load(records: list[dict], path: str = "<save>", lines: list[int] | None = None) -> Engine:
+def load(records: list[dict], path: str = "<save>", lines: list[int] | None = None,
+         game=None) -> Engine:
     """Continue a saved game, checked as a log is: each choice is checked against the decision
     the game asks before it is made (the same player, kind, index and option), every event
     against the save's, and the state at the end against the saved hash; anything else is
@@ -291,7 +305,7 @@ def load(records: list[dict], path: str = "<save>", lines: list[int] | None = No
     lines = lines or list(range(1, len(records) + 1))
     if not records or records[0].get("format") != SAVE_FORMAT:
         raise LoadError("not a Meeplang save", Pos(path, lines[0] if lines else 1, 1))
-    engine = engine_from_header(records[0], Pos(path, lines[0], 1))
+    engine = engine_from_header(records[0], Pos(path, lines[0], 1), game=game)
     last = records[-1] if len(records) > 1 else {}
     if last.get("event") != "saved":
         raise LoadError("the save is cut short: its last line must be the saved state "

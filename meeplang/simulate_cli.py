@@ -542,34 +542,43 @@ def write_report(folder: Path, plan: Plan, out: dict) -> list[Path]:
     contents += figure_files(score_figure(plan.runs), folder / "scores")
     contents += figure_files(win_rate_figure(plan.runs, summaries), folder / "win_rates")
     contents.append((folder / "summary.json", json.dumps(out, indent=2) + "\n"))
-    pages = [folder / "replays" / f"game-{r['index']}.html" for r in plan.runs[0].records[:REPLAYS]]
+    replays = replay_files(folder / "replays", plan.runs[0])
+    pages = [path for path, _ in replays if path.suffix == ".html"]
     csvs = [path.name for path, _ in contents if path.suffix == ".csv"]
     contents.append((folder / "index.html", index_page(plan, out, pages, csvs)))
-    # a full disk leaves the previous report whole, never a cut CSV beside an older summary; the
-    # replays come after it, each file whole or not at all
-    write_files(contents)
-    replays = write_replays(folder / "replays", plan.runs[0])
-    return [path for path, _ in contents] + replays
+    # a full disk leaves the previous report whole, never a cut CSV beside an older summary,
+    # nor a new page beside the previous run's replays: every file goes together
+    made = not (folder / "replays").is_dir()
+    (folder / "replays").mkdir(exist_ok=True)
+    try:
+        write_files(contents + replays)
+    except OSError:
+        if made:  # nothing new stays, not even an empty folder
+            with contextlib.suppress(OSError):
+                (folder / "replays").rmdir()
+        raise
+    return [path for path, _ in contents + replays]
 
 
 REPLAYS = 3  # games of a run replayed with their logs for the viewer (the first ones)
 
 
-def write_replays(folder: Path, run: Run) -> list[Path]:
+def replay_files(folder: Path, run: Run) -> list[tuple[Path, str]]:
     """The first games of the run played again with their logs recorded (same seeds and
-    agents), each with its `meeplang view` page: replays/game-I.jsonl and game-I.html."""
-    from meeplang.interpreter.log import write_log
+    agents), each with its `meeplang view` page: (replays/game-I.jsonl, its text) and
+    (replays/game-I.html, its page), made in memory."""
+    from meeplang.interpreter.log import log_text
     from meeplang.interpreter.simulation import play_game
-    from meeplang.visualizer.viewer import write_view
+    from meeplang.visualizer.viewer import view_page
 
-    folder.mkdir(parents=True, exist_ok=True)
     out = []
     for r in run.records[:REPLAYS]:
         engine = play_game(run.game, run.spec.players, r["seed"], run.spec.agents,
                            run.spec.options)
         log = folder / f"game-{r['index']}.jsonl"
-        write_log(str(log), engine)
-        out += [log, write_view(str(log), folder / f"game-{r['index']}.html", need_dot=False)]
+        text = log_text(engine)
+        out += [(log, text), (log.with_suffix(".html"),
+                              view_page(str(log), need_dot=False, text=text))]
     return out
 
 

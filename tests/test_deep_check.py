@@ -84,3 +84,40 @@ def test_deep_check_plays_each_option_bound_and_reports_one_that_does_not_play(t
     (folder / "game.yaml").write_text(BOUND_GAME.replace("max: 5", "max: 2"))
     assert main(["check", "--deep", str(folder), "-n", "1"]) == 0
     assert f"ok: {folder} with pick at its max 2: 2 players, 3 players" in capsys.readouterr().out
+
+
+MANY_ITEMS = """
+game: many
+players: [2, 2]
+zones:
+  deck: {}
+  hand: {per: player}
+items:
+  card: {count: 5000, zone: deck}
+flow:
+  - turns: {first: 0, actions: [draw], per_turn: 1, until: never}
+actions:
+  draw:
+    effect: |
+      move first(deck) to hand
+      if count(hand) >= 3:
+        end game
+scoring: {score: count(hand)}
+"""
+
+
+def test_deep_check_keeps_one_copy_of_the_start_state(write_game, monkeypatch):
+    """Each game's replay and save/load round trip used to load the game again: a new model,
+    with a new program keeping its own copy of the start state (every item's place), so a
+    100,000-item game grew the process by ~80 MB a game until memory ran out. The games deep
+    check plays, replays and reloads all share the one program of the game it loaded."""
+    from meeplang.interpreter import compile as closures, generated
+    from meeplang.interpreter.deep_check import run_deep
+
+    monkeypatch.setattr(closures, "_programs", closures.PerGame(closures.Compiled))
+    monkeypatch.setattr(generated, "_programs", closures.PerGame(generated.generated_program))
+    summary, broken = run_deep(write_game(MANY_ITEMS), games_per_count=3)
+    assert broken is None and summary.replays == summary.reloads == 3
+    kept = [len(state["loc"]) for cache in (closures._programs, generated._programs)
+            for _, program in cache.entries.values() for state in program.initial_states.values()]
+    assert kept == [5000]

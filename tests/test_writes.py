@@ -9,14 +9,15 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+from pathlib import Path
 
 import pytest
+from fuzz.faults import KINDS, Faults
 
 from meeplang.cli import main
 from meeplang.dsl import atomic
 from meeplang.dsl.atomic import create_file, write_file, write_files
 
-KINDS = [errno.ENOSPC, errno.EIO]
 
 
 def failing_writes(monkeypatch, code, after: int = 0, cache: bool = False):
@@ -216,3 +217,111 @@ def test_cache_entry(tmp_path, monkeypatch, write_game, code):
     monkeypatch.setattr(atomic, "write_all", real)
     load_game(name)
     assert len([p for p in (tmp_path / "cache").iterdir() if p.name.endswith(cache.SUFFIX)]) == 1
+
+
+# ------------------------------------------------------------ by kind: every site, every call
+# Every command that writes a file (found by where the project writes: dsl/atomic.py's callers and
+# the cache), run once cleanly to learn what it writes and which writing calls it makes; then
+# again over the previous run's files with one of those calls failing (tests/fuzz/faults.py).
+# Each time: exit 1 and one line naming a file it was writing, every file as it was before, no
+# temporary file left (or, when a failure does not stop it, exit 0 and every new file whole).
+BOOKS = Path(__file__).parent / "translations"
+SITES = {
+    "play --log": (["play", "pig", "--seed", "3", "--log", "game.jsonl"], None),
+    "simulate --report": (["simulate", "pig", "-n", "4", "--report", "out"], "matplotlib"),
+    "diagram -o": (["diagram", "pig", "--format", "dot", "-o", "pig.dot"], None),
+    "diagram --all-actions": (["diagram", "pig", "--all-actions", "charts", "--format", "dot"],
+                              None),
+    "report -o": (["report", "pig", "-o", "r"], "dot"),
+    "new variant": (["new", "variant", "pig", "house"], None),
+    "cite --html": (["cite", str(BOOKS / "market.yaml"), "--rulebook",
+                     f"fr={BOOKS / 'books' / 'market.fr.txt'}", "--html", "cite.html"], None),
+    "view -o": (["view", "seen.jsonl", "-o", "view.html"], "dot"),
+    "aid -o": (["aid", "pig", "-o", "aid.svg"], None),
+    "cache entry": (["check", "pig"], None),
+}
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and "keys" not in p.relative_to(folder).parts}
+
+
+def _run(folder: Path, argv: list[str], faults: Faults, capsys) -> tuple[int, str]:
+    cwd = os.getcwd()
+    os.chdir(folder)
+    try:
+        with faults:
+            status = main(argv)
+    finally:
+        os.chdir(cwd)
+    return status, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("every", [pytest.param(False, id="each kind of call"),
+                                   pytest.param(True, id="every call", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("site", SITES)
+def test_a_write_failing_at_any_call_leaves_what_was_there(tmp_path, monkeypatch, capsys, site,
+                                                             every):
+    argv, needs = SITES[site]
+    if needs == "matplotlib":
+        pytest.importorskip("matplotlib")
+    if needs == "dot" and shutil.which("dot") is None:
+        pytest.skip("Graphviz's dot is not installed")
+    if site == "simulate --report" and not every:
+        pytest.skip("slow: test_simulate_report_is_the_old_one_or_the_new_one is its fast test")
+    cached = site == "cache entry"
+    monkeypatch.setenv("MEEPLANG_CACHE", "on" if cached else "off")
+    monkeypatch.setenv("MEEPLANG_CACHE_KEY", str(tmp_path / "keys" / "cache-key"))
+
+    def fresh(name: str) -> Path:
+        folder = tmp_path / name
+        folder.mkdir()
+        monkeypatch.setenv("MEEPLANG_CACHE_DIR", str(folder / "cache"))
+        if site == "view -o":
+            assert main(["play", "pig", "--seed", "1", "--log", str(folder / "seen.jsonl")]) == 0
+        return folder
+
+    clean = fresh("clean")
+    before = _files(clean)
+    counted = Faults()
+    assert _run(clean, argv, counted, capsys)[0] == 0
+    new = {k: v for k, v in _files(clean).items() if before.get(k) != v}
+    assert new and counted.calls  # the command writes: the test can fail
+    # the previous run's files, where the command writes (`new variant` never replaces a file)
+    previous = {**before, **{k: f"previous run's {k}".encode() for k in new
+                             if not cached and site != "new variant"}}
+    points = range(len(counted.calls)) if every else sorted(
+        {counted.calls.index(kind) for kind in counted.calls} | {len(counted.calls) - 1})
+    wrong = []
+    for n, at in enumerate(points):
+        code = KINDS[n % 2] if not every else KINDS[at % 2]
+        folder = fresh(f"at{at}")
+        for name, data in previous.items():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_bytes(data)
+        faults = Faults(code, at)
+        status, err = _run(folder, argv, faults, capsys)
+        kind = f"{counted.calls[at]} #{at} failing with {errno.errorcode[code]}"
+        after = _files(folder)
+        if leftovers(folder):
+            wrong.append(f"{kind}: left {leftovers(folder)}")
+        if "Traceback" in err or "internal error" in err:
+            wrong.append(f"{kind}: {err}")
+        elif cached:  # no entry, or a whole one (renamed into place): the game is checked
+            from meeplang.dsl.cache import SUFFIX
+
+            if status != 0 or any(not k.endswith(SUFFIX) for k in set(after) - set(previous)):
+                wrong.append(f"{kind}: exit {status}, cache {sorted(after)}")
+        elif status == 0:  # the failure did not stop it (keeping an old file's second name):
+            # every file is a new one (plots, PDFs and timings differ from run to run)
+            if any(k not in after or after[k] == previous.get(k) for k in new):
+                wrong.append(f"{kind}: exit 0 but the files are not all new")
+        elif status != 1 or not any(err == f"meeplang: error: {name}: {os.strerror(code)}\n"
+                                    for name in new):
+            wrong.append(f"{kind}: exit {status}, {err!r}")
+        elif after != previous:
+            changed = sorted(k for k in set(after) | set(previous)
+                             if after.get(k) != previous.get(k))
+            wrong.append(f"{kind}: changed {changed}")
+    assert wrong == []

@@ -575,15 +575,19 @@ def _check_viewers(seat, players: int, path: str):
     return [seat]
 
 
-def build_data(path: str, lang: str = "en", seat=None, detail: str = "phases") -> tuple:
+def build_data(path: str, lang: str = "en", seat=None, detail: str = "phases",
+               text: str | None = None) -> tuple:
     """Replay the log at `path` and make the page's data: (game, diagram, data). `seat`: None
     for a page with every viewer (the author and each seat), a seat number (or "all") for a page
-    holding only that viewer's data. A log that does not replay raises its LoadError."""
+    holding only that viewer's data. `text`: the log's text, when it is not written yet (a
+    simulation report writes its logs and their pages together). A log that does not replay
+    raises its LoadError."""
     if lang not in LANGS:
         raise UsageError(f"unknown language {lang!r}; expected one of {', '.join(LANGS)}")
     if detail not in DETAILS:
         raise UsageError(f"unknown detail {detail!r}; expected one of {', '.join(DETAILS)}")
-    records = game_log.read_log(path)
+    records = (game_log.read_log(path) if text is None else
+               game_log.records_of_text(text, path, game_log.FORMAT))
     decisions = sum(1 for _, r in records[1:] if r.get("event") == "decision")
     if decisions > MAX_DECISIONS:
         raise LoadError(f"this log has {decisions:,} decisions; meeplang view shows games of at "
@@ -717,16 +721,23 @@ def build_page(game, data: dict, svg_text: str) -> str:
 """
 
 
-def write_view(path: str, out, lang: str = "en", seat=None, detail: str = "phases",
-               need_dot: bool = True) -> Path:
-    """Replay the log and write its page to `out` (nothing is written if the log does not
-    replay). Without Graphviz's `dot`, a UsageError says to install it, unless `need_dot` is
-    false: the page then says the flowchart is missing."""
-    game, diagram, data = build_data(path, lang, seat, detail)
+def view_page(path: str, lang: str = "en", seat=None, detail: str = "phases",
+              need_dot: bool = True, text: str | None = None) -> str:
+    """The page of the log at `path` (of its `text`, if given). Without Graphviz's `dot`, a
+    UsageError says to install it, unless `need_dot` is false: the page then says the flowchart
+    is missing."""
+    game, diagram, data = build_data(path, lang, seat, detail, text)
     svg_text = ""
     if need_dot or have_dot():
         svg_text = render_source(to_digraph(diagram).source, "svg").decode("utf-8")
-    page = build_page(game, data, svg_text)
+    return build_page(game, data, svg_text)
+
+
+def write_view(path: str, out, lang: str = "en", seat=None, detail: str = "phases",
+               need_dot: bool = True) -> Path:
+    """Replay the log and write its page to `out` (nothing is written if the log does not
+    replay; view_page says when `dot` is needed)."""
+    page = view_page(path, lang, seat, detail, need_dot)
     out = Path(out)
     if out.parent and not out.parent.exists():
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -9,13 +9,17 @@ import json
 import re
 from pathlib import Path
 
+from urllib.parse import unquote
+
 import yaml
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
-from meeplang.dsl.errors import Pos
+from meeplang.dsl import folder as files
+from meeplang.dsl.errors import MeeplangError, Pos
 from meeplang.dsl.loader import file_of
 
 from .. import __version__
@@ -34,21 +38,42 @@ _KINDS = {"key": types.CompletionItemKind.Property, "value": types.CompletionIte
           "graph": types.CompletionItemKind.Struct, "keyword": types.CompletionItemKind.Keyword}
 
 
+class _Protocol(LanguageServerProtocol):
+    """pygls's protocol, but a request whose parameters do not fit the protocol (a position of
+    -1 or 2**63) gets its error reply: pygls logged it and left the editor waiting for ever."""
+
+    def structure_message(self, data):
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if isinstance(data, dict) and "method" in data and \
+                    isinstance(data.get("id"), (int, str)) and not isinstance(data["id"], bool):
+                self._send_response(data["id"], None, exc.to_response_error())
+            raise
+
+
 class MeeplangServer(LanguageServer):
     """Remembers, per game, the files it last put problems on (to clear them once fixed) and
     the last names that could be read (completion goes on while a file does not parse)."""
 
     def __init__(self):
-        super().__init__("meeplang", __version__)
+        super().__init__("meeplang", __version__, protocol_cls=_Protocol)
         self.published: dict[str, set[str]] = {}
         self.names: dict[str, dict[str, Declaration]] = {}
         self.indexes: dict[str, occurrences.Index] = {}  # by game; any edit clears them
 
+    def text(self, uri: str) -> str | None:
+        """The text of a document the editor has open; None for any other: a request about a
+        document it never opened is answered with nothing (pygls would read the file, and
+        reply with a traceback when there is none)."""
+        doc = self.workspace.text_documents.get(unquote(uri))
+        return None if doc is None else doc.source
+
     def document(self, uri: str) -> project.Document | None:
-        path = to_fs_path(uri)
-        if path is None:
+        path, text = to_fs_path(uri), self.text(uri)
+        if path is None or text is None:
             return None
-        return project.document_of(Path(path), self.workspace.get_text_document(uri).source)
+        return project.document_of(Path(path), text)
 
     def buffers(self) -> dict[Path, str]:
         return {Path(to_fs_path(uri)): doc.source
@@ -93,10 +118,13 @@ class MeeplangServer(LanguageServer):
 
 
 def _lines(text: str | None, path: Path) -> list[str]:
+    """The lines of a file a problem is in, to range its diagnostic: the editor's text, else the
+    file read as the loader reads one (a regular file within the size limit: the problem may be
+    that it is a FIFO, which would block the server, or a file of gigabytes), else none."""
     if text is None:
         try:
-            text = path.read_text(encoding="utf-8")
-        except OSError:
+            text = files.read_bytes(path, str(path)).decode("utf-8", "replace")
+        except MeeplangError:
             return []
     return text.splitlines()
 
@@ -205,7 +233,7 @@ def make_server() -> MeeplangServer:
         document = ls.document(params.text_document.uri)
         if document is None:
             return None
-        text = ls.workspace.get_text_document(params.text_document.uri).source
+        text = ls.text(params.text_document.uri)
         found = complete(text.splitlines() or [""], params.position.line,
                          params.position.character, _schema(document.schema),
                          ls.declared(params.text_document.uri))
@@ -304,7 +332,10 @@ def _schema(path: Path) -> dict:
 
 
 def _name_at(ls: MeeplangServer, params) -> str | None:
-    lines = ls.workspace.get_text_document(params.text_document.uri).source.splitlines()
+    text = ls.text(params.text_document.uri)
+    if text is None:
+        return None
+    lines = text.splitlines()
     row = params.position.line
     if row >= len(lines):
         return None

@@ -4,6 +4,7 @@ a link to /dev/zero, gigabytes of other data) is ever opened, with the cache on 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -117,3 +118,60 @@ def test_a_file_that_grew_since_its_size_was_taken_is_read_up_to_the_limit(tmp_p
         assert files._read_up_to(fd, 10, 150_001) == b"y" * 150_001
     finally:
         os.close(fd)
+
+
+def test_a_file_given_by_path_that_links_out_of_its_folder_is_never_read(
+        write_game, tmp_path, capsys, cache_mode):
+    """A shared folder's `house.yaml` may be a link to a private file: it was read (to see whether
+    it is a variant) before its link was refused, and the error quoted its first line."""
+    from meeplang.cli import main
+
+    write_game(GAME)
+    (tmp_path / "private.txt").write_text("root:$6$secret-hash:19000:0:99999:7:::\n")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "house.yaml").symlink_to(tmp_path / "private.txt")
+    with pytest.raises(LoadError, match="a link that leaves the game folder"):
+        load_game("shared/house.yaml")
+    assert main(["check", "shared/house.yaml"]) == 1
+    assert main(["play", "g", "--variant", "shared/house.yaml"]) == 1
+    out = capsys.readouterr()
+    assert "secret-hash" not in out.out + out.err
+
+
+def test_a_file_no_read_can_take_is_an_error_at_the_file():
+    """/proc/self/mem is a "regular file" whose every read at 0 fails (EIO), as a failing disk's
+    may: an error at the file, not "output: Input/output error"."""
+    if not os.path.exists("/proc/self/mem"):
+        pytest.skip("no /proc")
+    with pytest.raises(LoadError) as info:
+        files.read_bytes(Path("/proc/self/mem"), "mem.yaml")
+    assert str(info.value) == "mem.yaml:1:1: error: cannot read file: Input/output error"
+
+
+def test_includes_cannot_multiply_the_size_of_a_game(write_game, tmp_path, cache_mode):
+    """Each file is at most 2 MB, the files of one load at most 4 MB together: 20 includes of
+    1.9 MB each took 108 s and 620 MB to check. The include that passes the bound is refused
+    before it is parsed."""
+    from meeplang.dsl.loader import MAX_GAME_BYTES
+
+    part = b"# filler\n" * ((MAX_FILE_BYTES - 1000) // 9)  # comments: cheap to parse
+    files_ = {f"p{i}.yaml": part for i in range(3)}
+    text = GAME.replace("players: 2", "players: 2\ninclude: [p0.yaml, p1.yaml, p2.yaml]")
+    write_game(text, files=files_)
+    assert 2 * len(part) + len(text) <= MAX_GAME_BYTES < 3 * len(part)
+    with pytest.raises(LoadError) as info:
+        load_game("g")
+    assert str(info.value) == ("g/game.yaml:3:29: error: the game's files together (the game "
+                               "file, its includes and variants) are larger than 4 MB")
+
+
+def test_a_file_includes_at_most_32_files(write_game, cache_mode):
+    names = ", ".join(f"p{i}.yaml" for i in range(33))
+    write_game(GAME.replace("players: 2", f"players: 2\ninclude: [{names}]"),
+               files={f"p{i}.yaml": f"tables: {{t{i}: [1]}}\n" for i in range(33)})
+    with pytest.raises(LoadError, match=r"include: at most 32 files") as info:
+        load_game("g")
+    assert info.value.pos.line == 3 and info.value.pos.col == 11 + names.index("p32.yaml")
+    write_game(GAME.replace("players: 2", f"players: 2\ninclude: [{names[:names.index(', p32')]}]"))
+    assert load_game("g").tables["t31"] == [1]

@@ -6,7 +6,6 @@ given random.Random."""
 from __future__ import annotations
 
 import copy
-import errno
 import json
 import random
 import shutil
@@ -14,6 +13,8 @@ import shutil
 import yaml
 
 from meeplang.dsl.loader import GAME_FILE, bundled_games, games_dir
+
+from .faults import KINDS as WRITE_FAILURES
 
 RULE_NOISE = ["(", ")", ":", "\n  ", " and ", " to ", "[", "]", "0", "-1", "//0", "\"", "#",
               " if ", " each ", "\t", "é", "\x00", " where ", "999999999999999999999"]
@@ -25,6 +26,13 @@ EDGE_STRINGS = ["", " ", "x" * 20_001, "é" * 1000, "\u202e", "9" * 5000, "-" + 
                 # line separators, a lone surrogate, terminal escapes, a forged line
                 "a\u2028b", "a\x85b\u2029", "\ud800", "\x1b[2J\x1b]0;title\x07", "\r\nok: fake",
                 "ends \\"]
+
+# Lists that share structure (41 lists, 2**40 values), then worked on: each operation must charge
+# the values it goes through and stop at the step budget (appended to a block of rule text).
+_DOUBLED = ("let sa = [1]\nlet sb = [1]\nrepeat 40 times:\n  let sa = [sa, sa]\n"
+            "  let sb = [sb, sb]\n")
+SHARED = [_DOUBLED + op + "\n" for op in ("let sz = sa == sb", "let sz = sa != sb",
+                                           "let sz = sa in [sb]", "do sa")]
 
 
 def edge_value(rng: random.Random):
@@ -90,7 +98,7 @@ def mutate(doc, rng: random.Random, rounds: int = 3):
         parent, key = _get(doc, path[:-1]), path[-1]
         value = parent[key]
         op = rng.choice(["delete", "duplicate", "retype", "rule", "swap", "rename", "value",
-                         "number"])
+                         "number", "shared"])
         if op == "delete":
             del parent[key]
         elif op == "duplicate" and isinstance(parent, list):
@@ -113,6 +121,8 @@ def mutate(doc, rng: random.Random, rounds: int = 3):
             parent[f"{key}_{rng.randint(0, 9)}"] = parent.pop(key)
         elif op == "value":
             parent[key] = edge_value(rng)
+        elif op == "shared" and isinstance(value, str) and "\n" in value.strip():
+            parent[key] = value.rstrip("\n") + "\n" + rng.choice(SHARED)
         elif op == "number" and isinstance(value, str) and any(ch.isdigit() for ch in value):
             i = next(k for k, ch in enumerate(value) if ch.isdigit())
             parent[key] = value[:i] + str(rng.choice(EDGE_NUMBERS)) + value[i + 1:]
@@ -161,12 +171,12 @@ COMMANDS = [
     ["new", "variant", "pig", "house", "-o", "OUT"],
     ["diagram", "pig", "--format", "dot", "-o", "OUT"],
 ]
-WRITE_FAILURES = [errno.ENOSPC, errno.EIO]
 
 
-def write_failure(rng: random.Random) -> int | None:
-    """An error every write of the command meets part-way (a full or failing disk), or none."""
-    return rng.choice(WRITE_FAILURES) if rng.random() < 0.3 else None
+def write_failure(rng: random.Random) -> tuple[int, int] | None:
+    """A full or failing disk (an errno) and which writing call of the command fails (faults.py:
+    making the temporary file, writing, flushing, renaming it into place), or none."""
+    return (rng.choice(WRITE_FAILURES), rng.randrange(6)) if rng.random() < 0.3 else None
 
 
 def mutate_argv(rng: random.Random) -> list[str]:

@@ -16,6 +16,8 @@ from meeplang.dsl.resolve import build_game
 from meeplang.interpreter.agents import RandomAgent
 from meeplang.interpreter.engine import Engine
 
+from .faults import Faults
+
 MAX_DECISIONS = 60
 
 
@@ -61,39 +63,20 @@ def try_log(path: Path) -> str | None:
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
-@contextlib.contextmanager
-def failing_writes(code: int | None):
-    """Every file write fails part-way with `code` (ENOSPC, EIO) inside the `with`."""
-    from meeplang.dsl import atomic
-
-    if code is None:
-        yield
-        return
-    real = atomic.write_all
-
-    def write(fd, data):
-        os.write(fd, bytes(data[: len(data) // 2]))
-        raise OSError(code, os.strerror(code))
-
-    atomic.write_all = write
-    try:
-        yield
-    finally:
-        atomic.write_all = real
-
-
-def try_cli(argv: list[str], cwd: Path, fail_writes: int | None = None) -> str | None:
+def try_cli(argv: list[str], cwd: Path, fail_writes: tuple[int, int] | None = None) -> str | None:
     """None if `meeplang ARGV`, run in the folder `cwd` (where any file it writes lands), exits
     0, 1 or 2 without a traceback or an internal error, prints no raw control character, and,
-    with every write failing (`fail_writes`: an errno), changes no file and leaves none."""
+    when a write it makes fails (`fail_writes`: an errno and which writing call, faults.py) and
+    stops it, changes no file and leaves none."""
     from meeplang.cli import main
     from meeplang.dsl.atomic import TEMP_PREFIX
 
     out, err = io.StringIO(), io.StringIO()
     before = {p: p.read_bytes() for p in Path(cwd).iterdir() if p.is_file()}
+    faults = Faults(*fail_writes) if fail_writes else Faults()
     try:
         with contextlib.chdir(cwd), contextlib.redirect_stdout(out), \
-                contextlib.redirect_stderr(err), failing_writes(fail_writes):
+                contextlib.redirect_stderr(err), faults:
             status = main(argv)
     except SystemExit as exc:  # argparse refusing the arguments
         status = exc.code
@@ -103,8 +86,10 @@ def try_cli(argv: list[str], cwd: Path, fail_writes: int | None = None) -> str |
         return f"{[a[:60] for a in argv]}: exit {status}: {err.getvalue()[-600:]}"
     if RAW.search(out.getvalue()) or RAW.search(err.getvalue()):
         return f"{[a[:60] for a in argv]}: a raw control character in the output"
-    if fail_writes is not None:
+    if any(p.name.startswith(TEMP_PREFIX) for p in Path(cwd).iterdir()):
+        return f"{[a[:60] for a in argv]}: a temporary file was left"
+    if faults.failed and status == 1:
         after = {p: p.read_bytes() for p in Path(cwd).iterdir() if p.is_file()}
-        if after != before or any(p.name.startswith(TEMP_PREFIX) for p in Path(cwd).iterdir()):
-            return f"{[a[:60] for a in argv]}: a failing write changed or left files"
+        if after != before:
+            return f"{[a[:60] for a in argv]}: a failing write changed files"
     return None

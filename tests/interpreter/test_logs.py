@@ -503,3 +503,16 @@ def test_a_log_over_the_size_limit_is_refused_before_reading(tmp_path):
     with pytest.raises(LoadError) as info:
         L.replay(str(path))
     assert str(info.value) == f"{path}:1:1: error: file is larger than 64 MB"
+
+
+def test_a_game_given_to_replay_is_used_only_for_the_log_that_names_it(pig, goofspiel):
+    """check --deep hands replay the game it holds, so as not to load it again; a log of
+    another game (or variant) loads its own, and the rules hash is checked either way."""
+    records = [json.loads(line) for line in L.log_lines(play_game(pig, 2, 3))]
+    assert L.replay_records(records, game=pig).game is pig
+    assert L.replay_records(records, game=goofspiel).game.name == "pig"
+    short = load_game("pig", "short")
+    assert L.replay_records(records, game=short).game.variant is None
+    records[0]["rules"] = "0" * 64
+    with pytest.raises(LoadError, match="recorded with other rules"):
+        L.replay_records(records, game=pig)

@@ -3,8 +3,15 @@ pig with a variant file and an included file (one server for the module, as an e
 for many files; each test has its own folder)."""
 from __future__ import annotations
 
+import asyncio
+import json
+import os
+import re
+import select
 import shutil
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -179,6 +186,113 @@ async def test_go_to_definition_across_includes_and_into_the_base_game(client, g
         row = found.range.start.line
         assert line is None or row == line
         assert target_text[row][found.range.start.character:].startswith(f"{word}:")
+
+
+# ------------------------------------------------------------ hostile files and messages
+# Every wait is bounded: a server that blocks fails the test instead of hanging the suite.
+@pytest.mark.asyncio(loop_scope="module")
+@pytest.mark.parametrize("odd", ["fifo", "sparse"])
+async def test_an_odd_included_file_is_a_diagnostic_never_read(client, game, odd):
+    """The problem names the included file; ranging its diagnostic read that file whole (a FIFO
+    blocked the server for ever, a 3 GB sparse file was read into memory)."""
+    parts = game / "parts.yaml"
+    parts.unlink()
+    if odd == "fifo":
+        os.mkfifo(parts)
+    else:
+        with open(parts, "wb") as f:
+            f.truncate(3 * 1024 ** 3)
+    client.diagnostics.pop(uri(parts), None)
+    await asyncio.wait_for(opened(client, game / "game.yaml"), 30)
+    while uri(parts) not in client.diagnostics:
+        await asyncio.wait_for(client.wait_for_notification(
+            types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 30)
+    (diag,) = client.diagnostics[uri(parts)]
+    assert ("not a regular file" if odd == "fifo" else "larger than 2 MB") in diag.message
+    assert diag.range.start == types.Position(line=0, character=0)
+
+
+class RawServer:
+    """The server driven by hand, for messages a typed client refuses to send."""
+
+    def __init__(self):
+        self.proc = subprocess.Popen([sys.executable, "-m", "meeplang.cli", "lsp"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL,
+                                     env={**os.environ, "MEEPLANG_CACHE": "off"})
+        self.buffer, self.last = b"", 0
+
+    def send(self, method: str, params: dict, request: bool = True) -> int | None:
+        message = {"jsonrpc": "2.0", "method": method, "params": params}
+        if request:
+            self.last += 1
+            message["id"] = self.last
+        body = json.dumps(message).encode()
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+        return message.get("id")
+
+    def reply(self, msg_id: int, timeout: float = 30) -> dict | None:
+        """The reply to request `msg_id`, or None if none comes in `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            head, sep, rest = self.buffer.partition(b"\r\n\r\n")
+            size = re.search(rb"Content-Length: (\d+)", head)
+            if sep and size and len(rest) >= int(size.group(1)):
+                message = json.loads(rest[:int(size.group(1))])
+                self.buffer = rest[int(size.group(1)):]
+                if message.get("id") == msg_id:
+                    return message
+                continue
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.proc.stdout], [], [], left)[0]:
+                return None
+            chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
+            if not chunk:
+                return None
+            self.buffer += chunk
+
+    def close(self):
+        self.proc.kill()
+        self.proc.wait(10)
+
+
+def test_a_position_outside_the_protocol_gets_an_error_reply(game):
+    """Positions are unsigned 32-bit numbers: a request with -1 or 2**63 failed to parse, and
+    pygls logged it and sent no reply, so the editor waited for ever."""
+    server = RawServer()
+    try:
+        assert server.reply(server.send("initialize", {"capabilities": {}})) is not None
+        server.send("initialized", {}, request=False)
+        doc = uri(game / "game.yaml")
+        server.send("textDocument/didOpen", {"textDocument": {
+            "uri": doc, "languageId": "yaml", "version": 1,
+            "text": (game / "game.yaml").read_text()}}, request=False)
+        for line in (-1, 2 ** 31, 2 ** 63):
+            reply = server.reply(server.send("textDocument/hover", {
+                "textDocument": {"uri": doc}, "position": {"line": line, "character": 0}}))
+            assert reply is not None, line
+            assert reply["error"]["code"] == -32602 and "data" not in reply["error"]
+        reply = server.reply(server.send("textDocument/hover", {
+            "textDocument": {"uri": doc}, "position": {"line": 2 ** 31 - 1, "character": 0}}))
+        assert reply == {"jsonrpc": "2.0", "id": server.last, "result": None}
+    finally:
+        server.close()
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_requests_on_a_document_never_opened_get_nothing(client, game):
+    """pygls reads a document it was not given from the disk: one that is not there was a
+    traceback in the error's data."""
+    for doc in (uri(game / "nowhere.yaml"), "file:///nonexistent/game.yaml", "untitled:x"):
+        where = types.TextDocumentIdentifier(uri=doc)
+        at = types.Position(line=0, character=0)
+        assert await asyncio.wait_for(client.text_document_hover_async(
+            types.HoverParams(text_document=where, position=at)), 30) is None
+        assert await asyncio.wait_for(client.text_document_definition_async(
+            types.DefinitionParams(text_document=where, position=at)), 30) is None
+        assert await asyncio.wait_for(client.text_document_completion_async(
+            types.CompletionParams(text_document=where, position=at)), 30) is None
 
 
 def test_without_pygls_the_command_says_what_to_install(monkeypatch, capsys):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import random
 import re
 import shutil
 import signal
@@ -159,3 +160,48 @@ def test_a_text_summary_says_it_is_partial(run):
     games = int(re.search(r"pig: (\d+) games", out).group(1))
     assert 0 < games < GAMES
     assert f"meeplang: interrupted: {games} of {GAMES} games finished" in err
+
+
+REPORT = ["games.csv", "scores.png", "scores.svg", "win_rates.png", "win_rates.svg",
+          "summary.json", "index.html"]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_signal_at_a_random_point_keeps_what_was_there_and_what_finished(run, tmp_path, seed):
+    """INT, TERM, HUP or a killed worker, at a random moment of `simulate --jobs 2 --report`
+    (starting, playing, summing up, writing the report): the previous report is whole or
+    replaced whole by one of the games finished, the summary printed is of those games, and no
+    process is left."""
+    pytest.importorskip("matplotlib")
+    rng = random.Random(seed)
+    out = tmp_path / "out"
+    out.mkdir()
+    for name in REPORT:
+        (out / name).write_text(f"previous run's {name}")
+    r = run("simulate", "pig", "-n", str(GAMES), "--agents", "greedy", "--jobs", "2", "--json",
+            "--report", str(out))
+    time.sleep(rng.uniform(0, 6))
+    how = rng.choice(["INT", "TERM", "HUP", "worker"])
+    if how == "worker":
+        workers = [pid for pid, parent in session(r.proc.pid) if parent == r.proc.pid]
+        if workers:
+            os.kill(rng.choice(workers), signal.SIGKILL)
+    elif r.proc.poll() is None:
+        os.kill(r.proc.pid, getattr(signal, f"SIG{how}"))
+    code, text, err = r.finish()
+    assert "Traceback" not in err and "internal error" not in err, err
+    assert session(r.proc.pid) == []
+    assert not [p for p in out.rglob(".meeplang-*")]
+    files = {name: (out / name).read_text(errors="replace") for name in REPORT}
+    if code == 0:  # finished before the signal
+        assert json.loads(text)["games"] == GAMES and "partial" not in text
+    else:
+        assert code in (1, 129, 130, 143), err
+    if files == {name: f"previous run's {name}" for name in REPORT}:
+        return  # stopped before a game finished, or before the report was written
+    summary = json.loads(files["summary.json"])
+    assert all(not v.startswith("previous run's") for v in files.values())
+    assert summary == json.loads(text)
+    assert len(files["games.csv"].splitlines()) == summary["games"] + 1
+    if code != 0:
+        assert 0 < summary["partial"]["games"] == summary["games"] <= GAMES
