@@ -74,3 +74,12 @@ def stop_message():
         return str(info.value)
 
     return run
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    """A cache folder of the test's own (dsl/cache.py), turned on."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("MEEPLANG_CACHE_DIR", str(folder))
+    monkeypatch.delenv("MEEPLANG_CACHE", raising=False)
+    return folder

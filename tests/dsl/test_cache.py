@@ -33,14 +33,6 @@ scoring:
 
 
 @pytest.fixture
-def cache_dir(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("MEEPLANG_CACHE_DIR", str(folder))
-    monkeypatch.delenv("MEEPLANG_CACHE", raising=False)
-    return folder
-
-
-@pytest.fixture
 def no_building(monkeypatch):
     """After this, loading must come from the cache: building a game fails the test."""
     def forbid():

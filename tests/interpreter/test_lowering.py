@@ -354,14 +354,6 @@ def g(log):
 """
 
 
-@pytest.fixture
-def code_cache(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("MEEPLANG_CACHE_DIR", str(folder))
-    monkeypatch.delenv("MEEPLANG_CACHE", raising=False)
-    return folder
-
-
 def _run_cached(filename: str = "<cached>") -> list:
     ns: dict = {}
     L.compile_lowered(CACHED, filename, ns)
@@ -373,9 +365,9 @@ def _run_cached(filename: str = "<cached>") -> list:
     return log
 
 
-def test_lowered_code_is_kept_and_used_again(code_cache, monkeypatch):
+def test_lowered_code_is_kept_and_used_again(cache_dir, monkeypatch):
     assert _run_cached() == ["sent"]
-    (entry,) = code_cache.glob(f"*{L.cache_suffix()}")
+    (entry,) = cache_dir.glob(f"*{L.cache_suffix()}")
 
     def fail(*_):
         raise AssertionError("lowered again instead of coming from the cache")
@@ -387,7 +379,7 @@ def test_lowered_code_is_kept_and_used_again(code_cache, monkeypatch):
 
 
 @pytest.mark.parametrize("forgery", ["unsigned", "signed with another key", "another key's code"])
-def test_a_planted_code_entry_is_never_run(code_cache, monkeypatch, forgery):
+def test_a_planted_code_entry_is_never_run(cache_dir, monkeypatch, forgery):
     """An entry the user's own Meeplang did not write is lowered afresh, never loaded: it
     would be code."""
     import marshal
@@ -395,7 +387,7 @@ def test_a_planted_code_entry_is_never_run(code_cache, monkeypatch, forgery):
 
     from meeplang.dsl import cache
     _run_cached()
-    (entry,) = code_cache.glob(f"*{L.cache_suffix()}")
+    (entry,) = cache_dir.glob(f"*{L.cache_suffix()}")
     key = entry.name.split(".")[0]
     evil = marshal.dumps(compile("raise SystemExit('planted code ran')", "<cached>", "exec"))
     payload = key.encode() + b"\0" + evil
