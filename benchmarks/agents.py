@@ -161,11 +161,11 @@ def copy_costs() -> None:
     by_replay()  # the game keeps checkpoints from now on (interpreter/checkpoint.py)
     print(f"  the game, from its latest checkpoint (Engine.fork, {e.replay_length()} choices "
           f"replayed) {_per_call(by_replay, 3.0):10.0f} us")
-    if copyable(e):  # MEEPLANG_LOWERED=1: where the rules stand is data (docs/design.md)
+    if copyable(e):  # the lowered engine: where the rules stand is data (docs/design.md)
         print(f"  the game, copied as data (Engine.fork, lowered engine) "
               f"{_per_call(e.fork, 3.0):10.0f} us")
     else:
-        print("  the game, copied as data: run with MEEPLANG_LOWERED=1")
+        print("  the game, copied as data: not here (MEEPLANG_LOWERED=0 or a compiled build)")
     print(f"  a belief (fork + redraw)          "
           f"{_per_call(lambda: believed_game(e, d.player, rng), 3.0):10.0f} us")
 

@@ -23,12 +23,31 @@ def _drop_stale_build() -> None:
 _drop_stale_build()
 
 
-def _lower_if_asked() -> None:
-    """MEEPLANG_LOWERED=1: the engine's and the compiler's generators run lowered to routines
-    whose position is data (interpreter/lowering.py), the path Engine 3 moves to."""
+LOWERED: bool | None = None  # decided once, when the package is imported
+
+
+def lowered() -> bool:
+    """Does the engine run lowered (the default)? `MEEPLANG_LOWERED=0` runs the engine's
+    generators as plain Python generators instead: the old path, kept only for the differential
+    test (tests/interpreter/test_lowered_engine.py) and the compiled build, which cannot be
+    lowered."""
+    if LOWERED is not None:
+        return LOWERED
     import os
 
-    if os.environ.get("MEEPLANG_LOWERED", "") not in ("", "0"):
+    from . import buildinfo
+    setting = os.environ.get("MEEPLANG_LOWERED", "")
+    if setting == "":
+        return not buildinfo.built_files()  # a compiled build runs as it was compiled
+    return setting != "0"
+
+
+def _lower() -> None:
+    """The engine's and the compiler's generators run lowered to routines whose position is
+    data (interpreter/lowering.py): a game is copied, undone and saved at any decision."""
+    global LOWERED
+    LOWERED = lowered()
+    if LOWERED:
         from . import buildinfo
         if buildinfo.built_files():  # compiled modules are not lowered, and mixing would not do
             raise ImportError("MEEPLANG_LOWERED=1 lowers the interpreter's Python sources, and a "
@@ -38,4 +57,4 @@ def _lower_if_asked() -> None:
         install(__name__, ("engine", "compile", "trace"))
 
 
-_lower_if_asked()
+_lower()

@@ -176,6 +176,6 @@ def load(generated: Generated, prog) -> dict:
 
 
 def lowered() -> bool:
-    """Does this process run the engine lowered to routines (MEEPLANG_LOWERED=1)?"""
-    import os
-    return os.environ.get("MEEPLANG_LOWERED", "") not in ("", "0")
+    """Does this process run the engine lowered to routines (the default; interpreter/__init__.py)?"""
+    from . import lowered as running_lowered
+    return running_lowered()

@@ -1,6 +1,6 @@
 """A copy of a running game made of data alone (Engine 3): no replay.
 
-When the engine runs lowered (interpreter/lowering.py: MEEPLANG_LOWERED=1), where the rules stand
+When the engine runs lowered (interpreter/lowering.py; the default), where the rules stand
 is a chain of `Routine`s whose locals are data, so a game is (rules, state, routines, random
 state, the engine's counters), and a copy at any decision, inner ones included, is a copy of
 those: the state (`copy_state_into`, which notes each container it copies so that a routine's

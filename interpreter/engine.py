@@ -212,10 +212,12 @@ class Engine:
 
     def keep_undo(self) -> None:
         """From now on, keep a copy of the game before each choice, so that `undo` can take
-        it back (the engine must run lowered: MEEPLANG_LOWERED=1)."""
+        it back (the engine must run lowered, as it does unless MEEPLANG_LOWERED=0 or a
+        compiled build)."""
         if type(self._gen) is not Routine:
-            raise UsageError("undo needs the lowered engine (MEEPLANG_LOWERED=1): here where the "
-                             "rules stand is a Python generator, which cannot be copied")
+            raise UsageError("undo needs the lowered engine (the default; this process runs the "
+                             "generator engine, MEEPLANG_LOWERED=0 or a compiled build): here where "
+                             "the rules stand is a Python generator, which cannot be copied")
         if self.history is None:
             self.history = []
 

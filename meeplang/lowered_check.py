@@ -1,7 +1,7 @@
 """The lowered engine against the generator engine (Engine 3's differential test).
 
-    MEEPLANG_LOWERED=1 python -m meeplang.lowered_check [--games N] [--seed S] [--only G]
-    python -m meeplang.lowered_check --plain ...   (the same games, not lowered)
+    python -m meeplang.lowered_check [--games N] [--seed S] [--only G]
+    MEEPLANG_LOWERED=0 python -m meeplang.lowered_check --plain ...   (the same games, not lowered)
 
 For every bundled game, variant and player count it plays N games with random agents (a greedy
 seat too, whose lookahead copies games) and prints one line per game: the game, its seed and the
@@ -65,7 +65,8 @@ def check_copies(game, players: int, seed: int, copies: int) -> int:
         if i in marks:
             before = _fingerprint(e)
             if not copyable(e):
-                raise AssertionError("the engine is not lowered: run with MEEPLANG_LOWERED=1")
+                raise AssertionError("the engine is not lowered (MEEPLANG_LOWERED=0 is set, or a "
+                                     "compiled build is in place)")
             by_data = e.fork()
             by_replay = e.fork(list(e.choices))
             if _fingerprint(by_data) != _fingerprint(by_replay):
@@ -120,7 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     from meeplang.interpreter.codecheck import lowered
     if lowered() == args.plain:
-        print("MEEPLANG_LOWERED must be set unless --plain", file=sys.stderr)
+        print("--plain needs MEEPLANG_LOWERED=0, and without it the engine must run lowered "
+              "(the default; not with a compiled build)", file=sys.stderr)
         return 2
     for full, game, players in _configurations(args.only, args.most_players):
         for i in range(args.games):

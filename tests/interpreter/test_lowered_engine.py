@@ -1,5 +1,5 @@
 """Engine 3's differential test: the engine lowered to routines whose position is data
-(MEEPLANG_LOWERED=1, interpreter/lowering.py) against the generator engine. Lowering is chosen at
+(the default, interpreter/lowering.py) against the generator engine (MEEPLANG_LOWERED=0). Lowering is chosen at
 import, so each side runs in a process of its own (meeplang/lowered_check.py): both play the
 same games and print the SHA-256 of each log, which must be equal; the lowered side also copies
 each game at random decisions by data and by replay (the two copies must agree and play on
@@ -50,18 +50,50 @@ def test_lowered_engine_on_every_game():
     _compare(["--games", "2", "--copies", "6"])
 
 
+UNDO_PLAIN = """
+from meeplang.dsl.errors import UsageError
+from meeplang.interpreter.engine import Engine
+from meeplang.interpreter.simulation import load_cached
+e = Engine(load_cached("pig", None), 2, 1)
+e.start()
+for call, words in ((e.keep_undo, "undo needs the lowered engine"), (e.undo, "keep_undo")):
+    try:
+        call()
+    except UsageError as exc:
+        assert words in str(exc), str(exc)
+    else:
+        raise AssertionError(f"{call.__name__} did not refuse")
+print("refused")
+"""
+
+
 def test_undo_needs_the_lowered_engine():
-    """In this (generator) process, undo says what it needs rather than half working."""
-    from meeplang.dsl.errors import UsageError
+    """On the generator engine (MEEPLANG_LOWERED=0), undo says what it needs rather than half
+    working."""
+    out = subprocess.run([sys.executable, "-c", UNDO_PLAIN], capture_output=True, text=True,
+                         env=dict(os.environ, MEEPLANG_LOWERED="0"), timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "refused", out.stderr[-2000:]
+
+
+def test_the_engine_runs_lowered_by_default():
+    """Without MEEPLANG_LOWERED, the engine is lowered (unless a compiled build is in place),
+    and a game keeps undo."""
+    from meeplang.interpreter import lowered
+    from meeplang.interpreter.copying import copyable
     from meeplang.interpreter.engine import Engine
     from meeplang.interpreter.simulation import load_cached
 
+    if os.environ.get("MEEPLANG_LOWERED") == "0" or buildinfo.built_files():
+        pytest.skip("this process runs the generator engine on purpose")
+    assert lowered()
     e = Engine(load_cached("pig", None), 2, 1)
     e.start()
-    with pytest.raises(UsageError, match="MEEPLANG_LOWERED=1"):
-        e.keep_undo()
-    with pytest.raises(UsageError, match="keep_undo"):
-        e.undo()
+    assert copyable(e)
+    e.keep_undo()
+    before = dict(e.state["counters"]), list(e.choices)
+    e.choose(0)
+    e.undo()
+    assert (dict(e.state["counters"]), list(e.choices)) == before
 
 
 FALLBACK = """
