@@ -132,7 +132,7 @@ def copy_costs() -> None:
     import random
 
     from meeplang.interpreter.belief import believed_game
-    from meeplang.interpreter.checkpoint import copy_state
+    from meeplang.interpreter.state import copy_state
     from meeplang.interpreter.rehearsal import trial
 
     e = Engine(load_game("new-eden"), 4, 3, record=False)
@@ -155,12 +155,6 @@ def copy_costs() -> None:
     print(f"  the game, replayed from its start {_per_call(replayed, 3.0):10.0f} us")
     from meeplang.interpreter.copying import copyable
 
-    def by_replay():
-        return e.fork(list(e.choices))  # given the choices: the checkpoint and replay path
-
-    by_replay()  # the game keeps checkpoints from now on (interpreter/checkpoint.py)
-    print(f"  the game, from its latest checkpoint (Engine.fork, {e.replay_length()} choices "
-          f"replayed) {_per_call(by_replay, 3.0):10.0f} us")
     if copyable(e):  # the lowered engine: where the rules stand is data (docs/design.md)
         print(f"  the game, copied as data (Engine.fork, lowered engine) "
               f"{_per_call(e.fork, 3.0):10.0f} us")

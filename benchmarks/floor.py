@@ -10,7 +10,7 @@ generated code could be (plain Python, no checks, no work budget, no positions, 
 hidden-information bookkeeping), but on what the engine keeps:
 - the state as plain data (interpreter/state.py): named items in zone lists, `loc` and `items`
   dicts, the game's components copied per game from the template the engine makes once
-  (`checkpoint.copy_state`), since logs, checkpoints, views and `meeplang state` read it;
+  (`state.copy_state`), since logs, copies, views and `meeplang state` read it;
 - a Decision (interpreter/decisions.py) per choice, with its own list of options, answered from
   outside the rules: the rules are a generator paused at each decision (`start` / `choose`), as
   the CLI, the agents and search drive them.
@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.playouts import handwritten_game, meeplang_game, openspiel_game, random_game  # noqa: E402
 from meeplang.dsl.resolve import load_game  # noqa: E402
-from meeplang.interpreter.checkpoint import copy_state  # noqa: E402
+from meeplang.interpreter.state import copy_state  # noqa: E402
 from meeplang.interpreter.decisions import ActionOption, Decision  # noqa: E402
 from meeplang.interpreter.engine import Engine  # noqa: E402
 

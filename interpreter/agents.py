@@ -79,16 +79,16 @@ class GreedyAgent(Agent):
     (never the real hidden cards or dice to come), summed over a few beliefs.
 
     A turn's options are tried in place (cheap); the seat's answers inside the best one become
-    its plan for the inner decisions that follow. Other decisions are tried on replayed copies,
-    as many beliefs as `copy_budget` decisions of the game so far allow (the longer the game, the
-    fewer; copies replay only from the latest checkpoint now, but counting only those made greedy
-    3x slower in New Eden for no measured gain, benchmarks/README.md); when not even one per
-    option fits, the choice is random. Ties go to a random best option.
+    its plan for the inner decisions that follow. Other decisions are tried on copies, as many
+    beliefs as `copy_budget` decisions of the game so far allow (the longer the game, the fewer:
+    a bound made when a copy replayed the game, kept so that greedy plays as it did; copies are
+    data now, so it is for Agents 2 to revisit); when not even one per option fits, the choice
+    is random. Ties go to a random best option.
     """
 
     name = "greedy"
     samples = 4  # beliefs per option
-    copy_budget = 100  # replayed decisions per choice outside a turn
+    copy_budget = 100  # decisions of the game so far, times options, per choice outside a turn
 
     def __init__(self, seat, seed):
         super().__init__(seat, seed)

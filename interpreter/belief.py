@@ -1,8 +1,8 @@
 """What a seat may believe: a copy of the game in which everything it cannot see is redrawn.
 
-Search must not peek. A copy of the game is made by replaying its choices (the game is a pure
-function of seed and choices; from the game's latest checkpoint, interpreter/checkpoint.py), which
-rebuilds the true game; then whatever the seat cannot see
+Search must not peek. A copy of the true game is made (Engine.fork: data; in a round of secret
+choices, a copy of the game at the round's first decision, which the engine keeps once asked);
+then whatever the seat cannot see
 is drawn again, consistently with what it does see (determinization):
 - items it cannot see (in zones hidden from it, not peeked at, not shown by a `visible_to:`)
   trade places at random with the other unseen items of the same kind and owner: the cards of a
@@ -30,7 +30,11 @@ def believed_game(engine, seat: int, rng: random.Random):
     """A copy of `engine`, at its current decision (one of `seat`'s), as `seat` may believe it."""
     d = engine.decision
     mark = engine.secret_mark if d is not None and d.secret else None
-    copy = engine.fork(engine.choices if mark is None else engine.choices[:mark])
+    if mark is None:
+        copy = engine.fork()
+    else:
+        engine.keep_secret_start()  # the next rounds' starts are kept: no replay of the game
+        copy = engine.at_secret_start()
     swap = redraw(copy, seat, rng)
     if swap and copy.decision is not None:
         copy.decision.options[:] = [renamed(o, swap) for o in copy.decision.options]

@@ -1849,11 +1849,10 @@ class _Compiler:
 
         def run(c: Ctx):
             eng = c.eng
-            at = eng.resumed()
-            frame = [0 if at is None else at[0]]  # which step runs (interpreter/checkpoint.py)
+            frame = [0]  # which step runs (the replay viewer reads Engine.frames)
             eng.frames.append(frame)
             try:
-                for i in range(frame[0], len(parts)):
+                for i in range(len(parts)):
                     frame[0] = i
                     yield from parts[i](c)
             finally:
@@ -1861,15 +1860,12 @@ class _Compiler:
         return run
 
     def step(self, s, scope):
-        """A flow step: a generator function that notes where it stands in Engine.frames, and
-        resumes from such a record when the game is restored from a checkpoint (checkpoint.py),
-        instead of doing again what it did on entering."""
+        """A flow step: a generator function that notes where it stands in Engine.frames (which
+        the replay viewer draws)."""
         if isinstance(s, DoStep):
             block = self.block_gen(s.block, scope)
 
             def do_step(c: Ctx):
-                if c.eng.checkpointing:  # a forked game: remember this boundary
-                    c.eng.checkpoint(c)
                 yield from block(c)
                 if c.eng.pending or c.eng.watching:
                     yield from c.eng.flush(c)
@@ -1881,24 +1877,19 @@ class _Compiler:
 
             def phase(c: Ctx):
                 eng, state = c.eng, c.s
-                at = eng.resumed()
-                if at is None:
-                    outer = state["phase"]
-                    window = bool(free) and (free_if is None or bool(free_if(c)))
-                    if window:
-                        eng.windows.append(("all", free, any_time))
-                else:
-                    outer, window = at
+                outer = state["phase"]
+                window = bool(free) and (free_if is None or bool(free_if(c)))
+                if window:
+                    eng.windows.append(("all", free, any_time))
                 eng.frames.append([outer, window])
                 try:
-                    if at is None:
-                        state["phase"] = name
-                        if name in eng.prog.limits_per:
-                            eng.reset_uses(name)
-                        if eng.record:
-                            eng.events.append({"event": "phase", "phase": name})
-                        if eng.triggers_for("phase_start", name):
-                            yield from eng.fire("phase_start", name, c)
+                    state["phase"] = name
+                    if name in eng.prog.limits_per:
+                        eng.reset_uses(name)
+                    if eng.record:
+                        eng.events.append({"event": "phase", "phase": name})
+                    if eng.triggers_for("phase_start", name):
+                        yield from eng.fire("phase_start", name, c)
                     yield from body(c)
                     if eng.triggers_for("phase_end", name):
                         yield from eng.fire("phase_end", name, c)
@@ -1915,25 +1906,19 @@ class _Compiler:
 
             def repeat(c: Ctx):
                 eng = c.eng
-                at = eng.resumed()
-                if at is None:
-                    n = need_int(count(c), "the number of repeats", pos)
-                    if n < 0:
-                        raise RuleError(f"cannot repeat a negative number of times ({n})", pos)
-                    frame = [n, 1]
-                else:
-                    frame = at
+                n = need_int(count(c), "the number of repeats", pos)
+                if n < 0:
+                    raise RuleError(f"cannot repeat a negative number of times ({n})", pos)
+                frame = [n, 1]
                 eng.frames.append(frame)
                 try:
-                    for i in range(frame[1], frame[0] + 1):
+                    for i in range(1, n + 1):
                         frame[1] = i
-                        if at is None:
-                            eng.flow_pass(pos)
-                            if var:
-                                c.v[var] = i
-                                if var in eng.prog.limits_per:  # `limit: {per: round}` restarts
-                                    eng.reset_uses(var)
-                        at = None
+                        eng.flow_pass(pos)
+                        if var:
+                            c.v[var] = i
+                            if var in eng.prog.limits_per:  # `limit: {per: round}` restarts
+                                eng.reset_uses(var)
                         yield from body(c)
                 finally:
                     eng.frames.pop()
@@ -1944,13 +1929,10 @@ class _Compiler:
 
             def loop(c: Ctx):
                 eng = c.eng
-                resuming = eng.resumed() is not None  # in a pass: its condition held
                 eng.frames.append([])
                 try:
-                    while resuming or bool(cond(c)) != until:
-                        if not resuming:
-                            eng.flow_pass(pos)
-                        resuming = False
+                    while bool(cond(c)) != until:
+                        eng.flow_pass(pos)
                         yield from body(c)
                 finally:
                     eng.frames.pop()
@@ -1961,8 +1943,7 @@ class _Compiler:
 
             def if_step(c: Ctx):
                 eng = c.eng
-                at = eng.resumed()
-                chosen = bool(cond(c)) if at is None else at[0]
+                chosen = bool(cond(c))
                 eng.frames.append([chosen])
                 try:
                     yield from (then(c) if chosen else other(c))
@@ -2005,25 +1986,17 @@ class _Compiler:
         def turns(c: Ctx):
             eng = c.eng
             n = eng.n
-            at = eng.resumed()
-            if at is None:
-                seats = start_seats(c, n)
-                outer_turn = c.s["turn"]
-                passed: list = []
-                c.s["turn"] = {"player": seats[0], "passed": passed}
-                taken, idle = 0, 0  # idle: turns in a row in which nobody could act
-            else:  # restored from a checkpoint: the turns so far are data
-                seats, taken, idle = list(at[0]), at[2], at[3]
-                outer_turn = {"player": at[1][0], "passed": list(at[1][1])}
-                passed = c.s["turn"]["passed"]
+            seats = start_seats(c, n)
+            outer_turn = c.s["turn"]
+            passed: list = []
+            c.s["turn"] = {"player": seats[0], "passed": passed}
+            taken, idle = 0, 0  # idle: turns in a row in which nobody could act
             k = len(seats)
             frame = [tuple(seats), (outer_turn["player"], tuple(outer_turn["passed"])), 0, 0]
             eng.frames.append(frame)
             try:
                 while True:
                     frame[2], frame[3] = taken, idle
-                    if eng.checkpointing:  # a forked game: remember this boundary
-                        eng.checkpoint(c)
                     if until == "all_passed" and len(passed) >= k:
                         break
                     if until == "one_round" and taken >= k:

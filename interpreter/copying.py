@@ -8,8 +8,8 @@ local that points into the state points into the copy's), then every attribute o
 with one memo so shared values stay shared. The rules themselves (the game, its compiled
 program, the syntax tree, options offered) are never copied: nothing changes them.
 
-`Engine.fork` uses it when it can and falls back to the checkpoint and replay otherwise (a plain
-generator on the chain: the engine not lowered, or a traced game).
+`Engine.fork` uses it when it can and falls back to a replay of the choices otherwise (a plain
+generator on the chain: the generator engine, MEEPLANG_LOWERED=0 or a compiled build).
 """
 from __future__ import annotations
 
@@ -30,12 +30,12 @@ COPIED = ("humans", "n", "seed", "trace", "changes", "trace_start",
           "seen", "trace_at", "budget", "max_depth", "steps", "max_decisions", "max_unasked",
           "asked_at", "limit", "turns_taken", "depth", "windows", "acting", "busy", "decision", "result", "secret_mark", "pending", "watching",
           "pending_now", "watching_now", "_gen", "rehearsing", "field_undo", "place_undo",
-          "rng_marks", "frames", "resume")
+          "rng_marks", "frames", "keeps_secret_start")
 # the rules, and caches of what depends on the rules alone (which seats a zone hides from, the
 # items of each kind: items never change kind)
-SHARED_ATTRS = ("game", "prog", "_hiding", "_kind_items", "opts", "options_given")
+SHARED_ATTRS = ("game", "prog", "_hiding", "_kind_items", "opts", "options_given",
+                "secret_start")  # (a copy of the game that nothing changes: only copied from)
 PLAIN_LISTS = ("choices", "choosers")  # lists of whole numbers
-FRESH = {"checkpointing": False, "checkpoints": list}
 # `history` (the copies undo goes back to) is the game's own: a copy starts without
 
 
@@ -87,7 +87,7 @@ lowering.COPIERS.update({Ctx: _copy_ctx, Decision: _copy_decision, random.Random
 
 
 def copy_state_into(state: dict, memo: dict) -> dict:
-    """A copy of the state, as checkpoint.copy_state makes it, noting in `memo` each list and dict
+    """A copy of the state, as state.copy_state makes it, noting in `memo` each list and dict
     it copies (a local that points into the state points into the copy)."""
     out = memo[id(state)] = dict(state)
     for key in ("counters", "loc", "soon"):
@@ -103,7 +103,7 @@ def copy_state_into(state: dict, memo: dict) -> dict:
             new = out[key] = memo[id(old)] = {k: v[:] for k, v in old.items()}
             note(zip(map(id, old.values()), new.values()))  # each list's copy, in C loops
     items = state["items"]
-    # an item's fields, one level deep as checkpoint.copy_state copies them: rules set a field
+    # an item's fields, one level deep as state.copy_state copies them: rules set a field
     # to a new value, they never change a list held in one
     out["items"] = memo[id(items)] = {k: dict(v) for k, v in items.items()}
     for key in ("fired",):
@@ -141,8 +141,6 @@ def copy_engine(eng, record: bool = False, into=None):
         setattr(e, name, copy_value(getattr(eng, name), memo))
     for name in PLAIN_LISTS:
         setattr(e, name, getattr(eng, name)[:])
-    for name, fresh in FRESH.items():
-        setattr(e, name, fresh() if callable(fresh) else fresh)
     e.record = record
     e.events = copy_value(eng.events, memo) if record else []
     e.history = None

@@ -20,10 +20,8 @@ from meeplang.dsl.errors import Impossible, RuleError, UsageError
 from meeplang.dsl.limits import MAX_INT, bounds_text, short_number
 from meeplang.dsl.model import Game, member_name, players_text
 
-from . import checkpoint as cpt
 from . import state as st
 from . import trace as tracing
-from .checkpoint import copy_state
 from .compile import (_MISSING, Compiled, Ctx, EndGame, EndTurn, PassTurn, limit_key, need_int,
                       need_items, plain_value)
 from .decisions import ActionOption, Decision, label
@@ -169,11 +167,12 @@ class Engine:
         # from it (None while it has not), to put back
         self.rng_marks: list = []
         # where the flow stands: one record per running flow step, outermost first (kept by the
-        # flow steps of compile.py); the records to resume from when restored (checkpoint.py)
+        # flow steps of compile.py; the replay viewer draws it)
         self.frames: list = []
-        self.resume: list | None = None
-        self.checkpointing = False  # does this game keep checkpoints (once it has been forked)?
-        self.checkpoints: list = []
+        # a copy of the game at the first decision of the round of secret choices under way,
+        # kept once `keep_secret_start()` asked for it (what a seat may believe: belief.py)
+        self.secret_start: Any = None
+        self.keeps_secret_start = False
         # with undo kept (keep_undo): a copy of the game before each choice, the latest last
         self.history: list | None = None
         self._hiding: dict = {}  # zone key -> by seat, does it hide its items from them?
@@ -293,6 +292,9 @@ class Engine:
                     self._note()
             self.decision = d
             self._asked()
+            if d.secret and self.keeps_secret_start and self.secret_mark == len(self.choices):
+                self.secret_start = None  # (not kept inside the new one)
+                self.secret_start = self.fork()  # a round of secret choices begins
         except StopIteration:
             self.decision = None
             if self.trace:
@@ -494,24 +496,23 @@ class Engine:
         template = prog.initial_states.get(key)
         if template is None:
             self._make_components()
-            prog.initial_states[key] = copy_state(s)
+            prog.initial_states[key] = st.copy_state(s)
         else:  # components depend only on seats and options: copy them instead of remaking
-            s.update(copy_state(template))
+            s.update(st.copy_state(template))
         if self.trace:  # what the trace's changes start from: the components as made
             self.trace_start = copy.deepcopy(s)
             self.seen = copy.deepcopy(s)
         if self.record:
             self.events.append({"event": "start", "players": self.n, "seed": self.seed})
-        yield from self._play(Ctx(s, 0, {}, self), True)
+        yield from self._play(Ctx(s, 0, {}, self))
 
-    def _play(self, c: Ctx, setup: bool):
-        """The setup (unless the game resumes from a checkpoint), the flow, the final scores."""
+    def _play(self, c: Ctx):
+        """The setup, the flow, the final scores."""
         prog = self.prog
         try:
-            if setup:
-                yield from prog.setup(c)
-                if self.pending or self.watching:  # what setup made true counts too
-                    yield from self.flush(c)
+            yield from prog.setup(c)
+            if self.pending or self.watching:  # what setup made true counts too
+                yield from self.flush(c)
             yield from prog.flow(c)
         except EndGame:
             pass
@@ -519,21 +520,6 @@ class Engine:
             what, pos = (exc.args + (None, None))[:2]
             raise RuleError(f"`{what}` outside of a turn", pos) from None
         self._finish()
-
-    def checkpoint(self, c: Ctx) -> None:
-        """A flow boundary (`c`: the flow's context): remembered if this game keeps checkpoints."""
-        if self.checkpointing:
-            cpt.take(self, c)
-
-    def resumed(self) -> list | None:
-        """A flow step starts: where it stood, when the game resumes from a checkpoint."""
-        records = self.resume
-        if records is None:
-            return None
-        record = records.pop(0)
-        if not records:
-            self.resume = None
-        return record
 
     def _make_components(self) -> None:
         """Counters at their initial values, zones, and every item in its starting zone."""
@@ -1439,40 +1425,39 @@ class Engine:
 
     # ------------------------------------------------------------ lookahead and scores
     def fork(self, choices: list | None = None, record: bool = False) -> "Engine":
-        """An independent copy of this game at the current decision, or at an earlier one when
-        given a prefix of the choices: the latest checkpoint before it restored (checkpoint.py),
-        then the choices made since replayed. A game keeps checkpoints once forked: the first
-        copy replays the whole game, keeping them for it. With `record`, the copy's events
-        begin where its replay began."""
-        if choices is None and type(self._gen) is Routine:  # lowered: where it stands is data
+        """An independent copy of this game at the current decision, made of data
+        (interpreter/copying.py), or, given a list of choices, the game replayed from the start
+        with them (an earlier decision when they are a prefix of this game's). A copy that meets
+        something that is not data on the chain (the generator engine: MEEPLANG_LOWERED=0 or a
+        compiled build) is made by replay. With `record`, the copy's events begin where its
+        replay began."""
+        if choices is None and type(self._gen) is Routine:
             try:
                 return copy_engine(self, record)
             except NotCopyable:
                 pass  # a plain generator or an unknown value on the chain: replayed instead
-        made = self.choices if choices is None else choices
         e = Engine(self.game, self.humans, self.seed, self.options_given, self.budget,
                    self.max_depth, record=record)
-        cp = cpt.latest(self.checkpoints, made, self.choices)
-        if cp is None:
-            e.checkpointing = not self.checkpointing and made == self.choices[:len(made)]
-            e.start()
-            for i in made:
-                e.choose(i)
-            if e.checkpointing:  # they are this game's too: its first choices were the same
-                self.checkpoints, e.checkpoints, e.checkpointing = e.checkpoints, [], False
-        else:
-            flow_locals = cp.restore(e, made)
-            e._gen = e._play(Ctx(e.state, 0, flow_locals, e), False)
-            e._advance(None)
-            for i in made[cp.choices:]:
-                e.choose(i)
-        self.checkpointing = True
+        e.start()
+        for i in self.choices if choices is None else choices:
+            e.choose(i)
         return e
 
-    def replay_length(self) -> int:
-        """How many choices a copy at the current decision replays."""
-        cp = cpt.latest(self.checkpoints, self.choices, self.choices)
-        return len(self.choices) - (0 if cp is None else cp.choices)
+    def keep_secret_start(self) -> None:
+        """From the next round of secret choices on, keep a copy of the game at each round's
+        first decision (`secret_start`), so that what a seat may believe in the middle of such a
+        round starts from it rather than from a replay of the whole game."""
+        self.keeps_secret_start = True
+
+    def at_secret_start(self, record: bool = False) -> "Engine":
+        """A copy of this game at the first decision of the round of secret choices under way
+        (with `record`, its events from there on are kept)."""
+        mark = self.secret_mark
+        start = self.secret_start
+        if start is not None and len(start.choices) == mark and \
+                start.choices == self.choices[:mark]:
+            return start.fork(record=record)
+        return self.fork(self.choices[:mark], record=record)
 
     def score_of(self, player: int):
         """The seat's final score once over, else its scoring formula applied to the state now."""

@@ -9,8 +9,8 @@ SHA-256 of its log. Run once lowered and once plain, the two outputs must be equ
 byte for byte (tests/interpreter/test_lowered_engine.py compares them).
 
 Lowered, `--copies K` also copies each game at K random decisions (inner ones included) both by
-data (Engine.fork: interpreter/copying.py) and by replay (Engine.fork with the choices: the
-checkpoint and replay path), and checks that the two copies agree (state, random state, the
+data (Engine.fork: interpreter/copying.py) and by replay (Engine.fork given the choices: the
+game replayed from its start), and checks that the two copies agree (state, random state, the
 decision and its options, the counters) and play on alike for 60 choices, while the game they
 were copied from is left as it was; then takes a choice back with `Engine.undo` (the game must be
 as it was) and makes it again (it must lead where it led).

@@ -61,7 +61,7 @@ def test_a_copy_plays_on_alone():
 @pytest.mark.parametrize("target, players, moves", [("pig", 2, 9), ("goofspiel", 2, 7),
                                                      ("new-eden", 2, 40)])
 def test_undo_returns_to_the_same_decision_and_state(target, players, moves):
-    """Undo after copies were made (so a copy restores a checkpoint): the state, log, decision
+    """Undo after copies were made (each a copy of data): the state, log, decision
     and what each seat saw are those of the game stepped afresh to the same point."""
     game = meeplang.load(target)
     state = game.start(players=players, seed=2)
