@@ -1156,6 +1156,11 @@ _TYPE_OF_KIND = {"option": "any", "table": "table", "number": "int", "flag": "bo
                  "zone": "zone", "pzone": "zone", "family": "family", "pfamily": "family"}
 
 
+def _a_type(t: str) -> str:
+    """A static type, said with its article in an error ("an int cannot be indexed")."""
+    return f"an {t}" if t[:1] in "aeiou" else f"a {t}"
+
+
 class _Checker:
     def __init__(self, names: _Names, path: str):
         self.n = names
@@ -1265,7 +1270,7 @@ class _Checker:
                 t = self.expr(obj, scope)
                 if t in ("int", "bool", "str", "zone", "list", "table"):
                     if not (t == "int" and name in self.n.player_attrs):
-                        self.fail(f"a {t} has no attribute {name!r}", e)
+                        self.fail(f"{_a_type(t)} has no attribute {name!r}", e)
                 if t == "player" or (t in ("any", "int") and name in self.n.player_attrs):
                     if name in self.n.player_attrs:
                         self.used.add(name)
@@ -1280,7 +1285,7 @@ class _Checker:
                 t = self.expr(obj, scope)
                 self.expr(key, scope)
                 if t in ("int", "bool", "none"):
-                    self.fail(f"a {t} cannot be indexed", e)
+                    self.fail(f"{_a_type(t)} cannot be indexed", e)
                 if t in ("family", "counters"):
                     family = self._family_of(obj)
                     if family is not None and isinstance(key, (A.Num, A.Str)) and \

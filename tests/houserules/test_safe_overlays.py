@@ -101,5 +101,5 @@ def test_a_table_of_one_number_is_read_as_that_number_and_overridden_in_one_line
             d = e.choose(0)
         assert e.result["scores"] == [step, step]
     (tmp_path / "race.yaml").write_text(race.replace("score: position", "score: step[1]"))
-    with pytest.raises(Exception, match="cannot be indexed"):
+    with pytest.raises(Exception, match="an int cannot be indexed"):
         load_game(str(tmp_path / "race.yaml"))

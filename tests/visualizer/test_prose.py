@@ -184,6 +184,28 @@ scoring:
 """
 
 
+def test_the_end_of_the_game_says_what_ends_the_last_step(tmp_path):
+    """Otys ends at the end of the round in which a player has 18 notoriety (FR l.347): the
+    section says so, in both languages, and the turns sentence does not say "until the game
+    ends" before it; a loop's condition and turns until a condition are said the same way."""
+    otys = load_game("otys")
+    en, fr = explain(otys, "en"), explain(otys, "fr")
+    end_en = en[en.index("End of the game"):]
+    assert "That step ends at the end of a round once" in end_en and "at least 18" in end_en
+    end_fr = fr[fr.index("Fin de la partie"):]
+    assert "Cette étape finit à la fin d'un tour de table dès que" in end_fr and "18" in end_fr
+    assert "until the end of a round once" in en and "until the game ends; the turns" not in en
+    looped = TINY.replace("      - turns: {first: 0, actions: [take], per_turn: 1, until: one_round}",
+                          "      - until: any(p.coins >= 3 for p in players)\n"
+                          "        steps:\n"
+                          "          - turns: {first: 0, actions: [take], per_turn: 1, until: one_round}")
+    assert looped != TINY
+    text = explain(make_game(tmp_path, looped), "en")
+    assert "That step ends when, before a pass, " in text[text.index("End of the game"):]
+    tiny = explain(make_game(tmp_path, TINY), "en")
+    assert "That step ends" not in tiny  # one round of turns: nothing more to say
+
+
 def test_numbers_and_terms_come_from_the_model(tmp_path):
     game = make_game(tmp_path, TINY)
     fr = Sentences(game, "fr")

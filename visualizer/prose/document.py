@@ -274,12 +274,14 @@ class Explanation:
             order = self._fill("TurnsStep", "list", order=say.expr(t.order_list))
         else:
             order = self._fill("TurnsStep", t.order)
-        until = self._fill("TurnsStep", t.until, cond=say.expr(t.until_cond))
+        round_end = t.until == "never" and t.until_round is not None  # rounds until a condition
+        until = self._fill("TurnsStep", "round_end", cond=say.expr(t.until_round)) if round_end \
+            else self._fill("TurnsStep", t.until, cond=say.expr(t.until_cond))
         first = say.expr(t.first)
         if t.first is not None and isinstance(t.first, A.Num):
             first = self._fill("TurnsStep", "seat", n=t.first.value + 1)
         lines = [self._s(self._fill("TurnsStep", "turns", order=order, first=first, until=until))]
-        if t.until_round is not None:
+        if t.until_round is not None and not round_end:
             lines[0] = lines[0][:-1] + str(self._fill("TurnsStep", "until_round",
                                                        cond=say.expr(t.until_round))) + "."
         if t.per_turn is not None:
@@ -476,9 +478,27 @@ class Explanation:
         if analysis.seq_never_ends(g.flow):
             return Section(say.word("end"), (Line(0, say.word("end_never", rules=names)),))
         lines = [Line(0, say.word("end_flow"))]
+        last = _last_step(g.flow)
+        if isinstance(last, TurnsStep) and last.until_round is not None:
+            lines.append(Line(0, say.word("end_round", cond=say.expr(last.until_round))))
+        elif isinstance(last, TurnsStep) and last.until == "condition":
+            lines.append(Line(0, say.word("end_turn", cond=say.expr(last.until_cond))))
+        elif isinstance(last, LoopStep):
+            lines.append(Line(0, say.word("end_until" if last.until else "end_while",
+                                          cond=say.condition(last.cond))))
         if rules:
             lines.append(Line(0, say.word("end_rules", rules=names)))
         return Section(say.word("end"), tuple(lines))
+
+
+def _last_step(steps):
+    """The step whose end ends the flow: the last one, inside the last phase if it is one."""
+    while steps:
+        last = steps[-1]
+        if not isinstance(last, PhaseStep):
+            return last
+        steps = last.steps
+    return None
 
 
 # ---------------------------------------------------------------- writing it out

@@ -262,6 +262,7 @@ TEMPLATES = {
         "clockwise": "clockwise", "counterclockwise": "counterclockwise", "list": "in the order of {order}",
         "all_passed": ", until all have passed", "one_round": ", for one round", "never": ", until the game ends",
         "condition": ", until {cond}", "until_round": "; the turns also stop at the end of a round once {cond}",
+        "round_end": ", until the end of a round once {cond}",
         "per_turn": "On your turn, take {count} of these actions: {actions}.",
         "actions": "On your turn, take these actions until one ends it: {actions}.",
         "free": "Free actions, at any time of your turn: {actions}.",
@@ -288,6 +289,10 @@ WORDS = {
     "setup_first": "Make the pieces, then:", "setup_items": "Make the pieces.",
     "end_flow": "The game ends when the last step above is over.",
     "end_rules": "It also ends as soon as one of these rules says so: {rules}.",
+    "end_round": "That step ends at the end of a round once {cond}.",
+    "end_turn": "That step ends after a turn once {cond}.",
+    "end_until": "That step ends when, before a pass, {cond}.",
+    "end_while": "That step ends when, before a pass, it is no longer true that {cond}.",
     "end_never": "It ends only when a rule says so: {rules}.",
     "player": "player", "table_row": "{key}: {value}", "sub": "{name}:", "records": "{n} entries (data)",
 }

@@ -269,6 +269,7 @@ TEMPLATES = {
         "all_passed": ", jusqu'à ce que tous aient passé", "one_round": ", pendant un tour de table",
         "never": ", jusqu'à la fin de la partie", "condition": ", jusqu'à ce que {cond}",
         "until_round": " ; les tours s'arrêtent aussi à la fin d'un tour de table dès que {cond}",
+        "round_end": ", jusqu'à la fin d'un tour de table dès que {cond}",
         "per_turn": "À ton tour, fais {count} de ces actions : {actions}.",
         "actions": "À ton tour, fais ces actions jusqu'à ce que l'une termine ton tour : {actions}.",
         "free": "Actions libres, à tout moment de ton tour : {actions}.",
@@ -297,6 +298,10 @@ WORDS = {
     "end_flow": "La partie se termine quand la dernière étape ci-dessus est finie.",
     "end_rules": "Elle se termine aussi dès qu'une de ces règles le dit : {rules}.",
     "end_never": "Elle ne se termine que quand une règle le dit : {rules}.",
+    "end_round": "Cette étape finit à la fin d'un tour de table dès que {cond}.",
+    "end_turn": "Cette étape finit après un tour dès que {cond}.",
+    "end_until": "Cette étape finit quand, avant un passage, {cond}.",
+    "end_while": "Cette étape finit quand, avant un passage, il n'est plus vrai que {cond}.",
     "player": "joueur", "table_row": "{key} : {value}", "sub": "{name} :", "records": "{n} entrées (données)",
 }
 
