@@ -154,6 +154,13 @@ def _refuse(node, why: str):
                              f"{why}")
 
 
+# what the lowered form of a generated module reads of Python's builtins (lowering.py's steps:
+# exceptions they catch and raise, and the calls of `yield from`), and nothing else
+LOWERED_BUILTINS = {"BaseException": BaseException, "StopIteration": StopIteration,
+                    "GeneratorExit": GeneratorExit, "isinstance": isinstance, "len": len,
+                    "next": next}
+
+
 def load(generated: Generated, prog) -> dict:
     """Verify, compile and run a generated module: -> its namespace (functions by name), with an
     empty table `S` of statement closures for the caller to fill (interpreter/generated.py)."""
@@ -165,9 +172,7 @@ def load(generated: Generated, prog) -> dict:
         from .lowering import HELPERS, lowered_code
         code = lowered_code(generated.source, "<meeplang generated>")
         namespace.update(HELPERS)
-        namespace["__builtins__"] = {"BaseException": BaseException, "StopIteration": StopIteration,
-                                     "GeneratorExit": GeneratorExit, "isinstance": isinstance,
-                                     "len": len, "next": next}
+        namespace["__builtins__"] = dict(LOWERED_BUILTINS)
     else:
         code = compile(tree, "<meeplang generated>", "exec")
         namespace["__builtins__"] = {}
