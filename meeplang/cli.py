@@ -23,7 +23,8 @@ from .output import error_object, one_line, print_json, safe_output
 # `func=handler(args) -> exit status`. Handlers raise MeeplangError for bad input like the rest.
 COMMAND_MODULES = ("meeplang.diagram_cli", "meeplang.simulate_cli", "meeplang.new_variant",
                    "meeplang.diff_cli", "meeplang.explain_cli", "meeplang.compile_cli",
-                   "meeplang.view_cli", "meeplang.cite_cli")
+                   "meeplang.view_cli", "meeplang.cite_cli",
+                   "meeplang.playtest_cli")
 
 
 # ---------------------------------------------------------------- commands
