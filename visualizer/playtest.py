@@ -60,7 +60,7 @@ PLAY_WORDS = {
         "reloaded": "The rules changed: the game restarted (seed {}) and {} of {} choices "
                     "were replayed.",
         "saved": "Saved to {}", "loaded": "Loaded {}", "error": "Error",
-        "footer": "meeplang playtest: served on this computer only; the page needs its token.",
+        "play_footer": "meeplang playtest: served on this computer only; the page needs its token.",
         "choices": "{} choices", "agents": "Agents: {}",
     },
     "fr": {
@@ -75,7 +75,7 @@ PLAY_WORDS = {
         "reloaded": "Les règles ont changé : la partie a recommencé (graine {}) et {} choix sur "
                     "{} ont été rejoués.",
         "saved": "Enregistré dans {}", "loaded": "Chargé : {}", "error": "Erreur",
-        "footer": "meeplang playtest : servi sur cet ordinateur seulement ; la page a besoin de "
+        "play_footer": "meeplang playtest : servi sur cet ordinateur seulement ; la page a besoin de "
                   "son jeton.",
         "choices": "{} choix", "agents": "Agents : {}",
     },
@@ -174,17 +174,19 @@ class PlaytestSession:
         if stamp == self.stamp:
             return False
         self.stamp = stamp
+        labels = self._labels()
+        old = self.__dict__.copy()
         try:
             game = load_game(self.name, self.variant)
-            Engine(game, self.players, self.seed, self.options)  # the players and options fit
+            self._use_game(game)
+            self.engine = self._new_engine()
+            done = self._replay_labels(labels)  # the new rules may fail as they run
         except MeeplangError as exc:
+            self.__dict__.update(old)  # the game goes on with the rules it had
+            self.stamp = stamp
             self.error = exc.render()
             return False
         self.error = None
-        labels = self._labels()
-        self._use_game(game)
-        self.engine = self._new_engine()
-        done = self._replay_labels(labels)
         self.redo_stack = []
         self.notice = self.words("reloaded", self.seed, done, len(labels))
         return True
@@ -756,7 +758,7 @@ def page(session: PlaytestSession, token: str) -> str:
 <div id="ml-state"></div>
 </section>
 </main>
-<footer><p>{e(w['footer'])}</p></footer>
+<footer><p>{e(w["play_footer"])}</p></footer>
 <script type="application/json" id="ml-data">{_json_for_script(data)}</script>
 <script>{PLAY_SCRIPT}</script>
 </body>
