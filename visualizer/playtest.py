@@ -505,7 +505,12 @@ PLAY_SCRIPT = r"""
     var text = (names.kinds[kind] || kind) + (at >= 0 ? " #" + id.slice(at + 1) : "");
     if (item) {
       var keys = Object.keys(item).filter(function (k) { return k !== "kind"; });
-      if (keys.length > 0 && keys.length <= 2) {
+      var short = keys.every(function (k) {  // the fields said beside the name, as the viewer
+        var x = item[k];
+        return x === null || typeof x === "number" || typeof x === "boolean" ||
+          (typeof x === "string" && x.length <= 16);
+      });
+      if (keys.length > 0 && keys.length <= 2 && short) {
         text += " (" + keys.map(function (k) {
           return (names.fields[k] || k) + " " + value(item[k]); }).join(", ") + ")";
       }
@@ -535,7 +540,11 @@ PLAY_SCRIPT = r"""
       items.forEach(function (id) {
         if (id === "?") { hidden++; return; }
         if (shown++ >= 40) return;
-        var chip = el("span", "ml-chip", itemLabel(names, id, state.items[id]));
+        var item = state.items[id];
+        var chip = el("span", "ml-chip", itemLabel(names, id, item));
+        chip.title = item ? Object.keys(item).filter(function (k) { return k !== "kind"; })
+          .map(function (k) { return (names.fields[k] || k) + ": " + value(item[k]); })
+          .join("\n") : "";
         chip.setAttribute("data-item", id);
         line.appendChild(chip);
       });
