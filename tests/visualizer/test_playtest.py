@@ -325,3 +325,46 @@ def test_a_game_text_is_never_markup_in_the_page(tmp_path):
     assert "<img src=x" not in text
     assert any(o["text"] == "<img src=x onerror=alert(1)>"
                for o in s.state()["decision"]["options"])
+
+
+# ---------------------------------------------------------------- the command
+def test_the_command_refuses_bad_arguments(capsys):
+    from meeplang.cli import main
+
+    assert main(["playtest", "no-such-game", "--no-browser"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("meeplang: error: ") and "no-such-game" in err
+    assert main(["playtest", "pig", "--players", "1", "--no-browser"]) == 2
+    assert capsys.readouterr().err == "meeplang: error: pig is for 2-10 players, not 1\n"
+    assert main(["playtest", "pig", "--agents", "human,wizard", "--no-browser"]) == 2
+    assert "unknown agent 'wizard'" in capsys.readouterr().err
+    assert main(["playtest", "pig", "--port", "70000", "--no-browser"]) == 2
+    assert capsys.readouterr().err == ("meeplang: error: --port 70000: a port is a number from 0 "
+                                       "to 65535\n")
+
+
+def test_the_command_serves_on_127_0_0_1_with_a_token():
+    """The real command, run as a user does: it prints the page's address (a free port, the
+    token) and serves the page and the API there; without the token it refuses."""
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-m", "meeplang", "playtest", "pig", "--port", "0",
+                             "--no-browser", "--seed", "4"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("playtest of pig at http://127.0.0.1:"), line
+        url = line.split(" at ", 1)[1].strip()
+        base, token = url.split("/?token=")
+        with urllib.request.urlopen(f"{base}/state?token={token}", timeout=20) as r:
+            state = json.loads(r.read())
+        assert state["seed"] == 4 and state["decision"]["options"][0]["label"] == "roll"
+        with pytest.raises(urllib.error.HTTPError) as info:
+            urllib.request.urlopen(f"{base}/state", timeout=20)
+        assert info.value.code == 403
+    finally:
+        proc.terminate()
+        proc.wait(20)
