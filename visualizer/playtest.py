@@ -458,7 +458,7 @@ PLAY_SCRIPT = r"""
   "use strict";
   var page = JSON.parse(document.getElementById("ml-data").textContent);
   var words = page.words, token = page.token, version = page.version;
-  var current = null;
+  var shown = "";  // the state last drawn, as JSON: a poll that brings the same is not redrawn
   function fmt(text) {
     var args = Array.prototype.slice.call(arguments, 1), i = 0;
     return text.replace(/\{\}/g, function () { return String(args[i++]); });
@@ -471,7 +471,7 @@ PLAY_SCRIPT = r"""
   }
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
   function byId(id) { return document.getElementById(id); }
-  function call(method, path, body) {
+  function call(method, path, body, poll) {
     var opts = {method: method, headers: {"X-Meeplang-Token": token}};
     if (body !== undefined) {
       opts.headers["Content-Type"] = "application/json";
@@ -483,8 +483,9 @@ PLAY_SCRIPT = r"""
     }).then(function (res) {
       document.body.removeAttribute("data-busy");
       if (!res.ok) { problem(res.data.error || String(res.data)); return; }
-      problem(null);
-      show(res.data);
+      if (!poll) problem(null);  // a poll leaves the last action's error shown
+      var text = JSON.stringify(res.data);
+      if (text !== shown) { shown = text; show(res.data); }
     }, function (e) { document.body.removeAttribute("data-busy"); problem(String(e)); });
   }
   function problem(text) {
@@ -603,7 +604,6 @@ PLAY_SCRIPT = r"""
   }
   function show(s) {
     if (s.version !== version) { location.reload(); return; }
-    current = s;
     var d = s.decision;
     byId("ml-undo").disabled = !s.can_undo;
     byId("ml-redo").disabled = !s.can_redo;
@@ -691,10 +691,12 @@ PLAY_SCRIPT = r"""
   byId("ml-load").addEventListener("click", function () {
     call("POST", "/load", {path: byId("ml-file").value}); });
   document.addEventListener("visibilitychange", function () {
-    if (!document.hidden) call("GET", "/state");
+    if (!document.hidden) call("GET", "/state", undefined, true);
   });
   setInterval(function () {  // an edit of the rules shows without a click
-    if (!document.hidden && !document.body.hasAttribute("data-busy")) call("GET", "/state");
+    if (!document.hidden && !document.body.hasAttribute("data-busy")) {
+      call("GET", "/state", undefined, true);
+    }
   }, 1500);
   call("GET", "/state");
 })();

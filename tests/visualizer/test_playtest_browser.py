@@ -199,3 +199,25 @@ def test_an_edit_shows_its_error_and_its_fix_restarts_the_game(browser, serve, t
     assert f"{choices} of {choices} choices were replayed" in page.text_content("#ml-notice")
     assert body(page, "choices") == choices
     assert problems == []
+
+
+def test_a_refused_request_says_why_and_save_load_round_trip(browser, serve, tmp_path):
+    session = P.PlaytestSession("pig", players=2, seed=5, agents="human")
+    page, problems = open_page(browser, serve(session))
+    page.fill("#ml-file", str(tmp_path / "missing.jsonl"))
+    page.click("#ml-load")
+    page.wait_for_selector("#ml-problem:not([hidden])")
+    assert page.text_content("#ml-problem") == f"Error: {tmp_path / 'missing.jsonl'}: no such file"
+    click(page, '#ml-choices button[data-label="roll"]')
+    assert page.is_hidden("#ml-problem")
+    save = tmp_path / "pig-save.jsonl"
+    page.fill("#ml-file", str(save))
+    page.click("#ml-save")
+    page.wait_for_selector("#ml-notice:not([hidden])")
+    assert save.is_file() and page.text_content("#ml-notice") == f"Saved to {save}"
+    click(page, '#ml-choices button >> nth=0')
+    click(page, "#ml-load")
+    assert body(page, "choices") == "1" and page.text_content("#ml-notice") == f"Loaded {save}"
+    # the one refused request, which the browser notes in its console
+    assert problems == ["Failed to load resource: the server responded with a status of 400 "
+                        "(Bad Request)"]
