@@ -3,6 +3,7 @@
 the session: visualizer/playtest.py; registered by meeplang.cli through COMMAND_MODULES)."""
 from __future__ import annotations
 
+import importlib.util
 import socket
 import sys
 
@@ -30,11 +31,9 @@ def _listen(port: int) -> socket.socket:
 
 
 def cmd_playtest(args) -> int:
-    try:
-        import starlette  # noqa: F401
-        import uvicorn
-    except ImportError:
-        raise UsageError(INSTALL) from None
+    if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
+        raise UsageError(INSTALL)
+    import uvicorn
     from meeplang.visualizer.playtest import PlaytestSession, make_app, new_token
 
     name, variant = split_target(args.game, args.variant)

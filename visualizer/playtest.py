@@ -29,7 +29,7 @@ import secrets
 import threading
 from pathlib import Path
 
-from meeplang.dsl.errors import UNKNOWN, LoadError, MeeplangError, UsageError
+from meeplang.dsl.errors import UNKNOWN, MeeplangError, UsageError
 from meeplang.dsl.model import TurnsStep
 from meeplang.dsl.resolve import load_game
 from meeplang.interpreter import log as game_log
@@ -60,7 +60,8 @@ PLAY_WORDS = {
         "reloaded": "The rules changed: the game restarted (seed {}) and {} of {} choices "
                     "were replayed.",
         "saved": "Saved to {}", "loaded": "Loaded {}", "error": "Error",
-        "play_footer": "meeplang playtest: served on this computer only; the page needs its token.",
+        "play_footer": "meeplang playtest: served on this computer only; the page needs its "
+                       "token.",
         "choices": "{} choices", "agents": "Agents: {}",
     },
     "fr": {
@@ -75,8 +76,8 @@ PLAY_WORDS = {
         "reloaded": "Les règles ont changé : la partie a recommencé (graine {}) et {} choix sur "
                     "{} ont été rejoués.",
         "saved": "Enregistré dans {}", "loaded": "Chargé : {}", "error": "Erreur",
-        "play_footer": "meeplang playtest : servi sur cet ordinateur seulement ; la page a besoin de "
-                  "son jeton.",
+        "play_footer": "meeplang playtest : servi sur cet ordinateur seulement ; la page a "
+                       "besoin de son jeton.",
         "choices": "{} choix", "agents": "Agents : {}",
     },
 }
@@ -890,4 +891,4 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-__all__ = ["PlaytestSession", "PlaytestError", "make_app", "page", "new_token", "LoadError"]
+__all__ = ["PlaytestSession", "PlaytestError", "make_app", "page", "new_token"]

@@ -176,7 +176,8 @@ def test_save_and_load(tmp_path):
         pig.load(str(path))
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{}\n")
-    with pytest.raises(LoadError, match="bad.jsonl:1:1: error: not a Meeplang file of format meeplang-save/2"):
+    with pytest.raises(LoadError, match="bad.jsonl:1:1: error: not a Meeplang file of format "
+                                        "meeplang-save/2"):
         pig.load(str(bad))
 
 
@@ -368,3 +369,16 @@ def test_the_command_serves_on_127_0_0_1_with_a_token():
     finally:
         proc.terminate()
         proc.wait(20)
+
+
+def test_without_the_extra_the_command_says_what_to_install(monkeypatch, capsys):
+    import importlib.util
+
+    from meeplang.cli import main
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "uvicorn" else real(name, *a))
+    assert main(["playtest", "pig", "--no-browser"]) == 2
+    assert capsys.readouterr().err == ("meeplang: error: meeplang playtest needs starlette and "
+                                       "uvicorn: pip install 'meeplang[playtest]'\n")
