@@ -59,8 +59,11 @@ def cmd_playtest(args) -> int:
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:  # Ctrl-C is how a playtest ends: uvicorn stopped, then re-raised it
+        pass
     finally:
         sock.close()
+    print("playtest stopped", flush=True)
     return 0
 
 
@@ -79,7 +82,7 @@ def register(subparsers) -> None:
                     "the game's files while it runs: an error shows in the page with its "
                     "position and the game goes on; clean rules restart it from the same seed "
                     "with the same choices, as far as they stay legal.")
-    s.add_argument("game", metavar="GAME[:VARIANT]|FILE",
+    s.add_argument("game", metavar="GAME[:VARIANT]",
                    help="a bundled game, GAME:VARIANT, a game folder, or a variant or game file")
     s.add_argument("--players", "-p", type=int, help="seats (default: the game's fewest)")
     s.add_argument("--seed", "-s", type=int, default=0, help="the dice and shuffles (default 0)")

@@ -347,6 +347,7 @@ def test_the_command_refuses_bad_arguments(capsys):
 def test_the_command_serves_on_127_0_0_1_with_a_token():
     """The real command, run as a user does: it prints the page's address (a free port, the
     token) and serves the page and the API there; without the token it refuses."""
+    import signal
     import subprocess
     import sys
     import urllib.error
@@ -366,9 +367,13 @@ def test_the_command_serves_on_127_0_0_1_with_a_token():
         with pytest.raises(urllib.error.HTTPError) as info:
             urllib.request.urlopen(f"{base}/state", timeout=20)
         assert info.value.code == 403
+        proc.send_signal(signal.SIGINT)  # Ctrl-C: how a playtest ends
+        out, err = proc.communicate(timeout=20)
+        assert proc.returncode == 0 and out.endswith("playtest stopped\n") and err == ""
     finally:
-        proc.terminate()
-        proc.wait(20)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(20)
 
 
 def test_without_the_extra_the_command_says_what_to_install(monkeypatch, capsys):
