@@ -40,8 +40,8 @@ from meeplang.interpreter.engine import Engine
 from .dot import build_diagram, to_digraph
 from .labels import LANGS
 from .render import INSTALL_HINT, have_dot, inline_svg, render_source
-from .viewer import (AUTHOR, CSS, WORDS, _event_text, _json_for_script, _Recorder, _Say,
-                     flow_chain, shown_state)
+from .viewer import (AUTHOR, CSS, WORDS, _changes, _event_text, _json_for_script, _Recorder,
+                     _Say, flow_chain, shown_state)
 
 MAX_AUTO = 20_000  # `auto` makes at most this many agent moves in one request
 MAX_WATCHED = 2_000  # the game's folder: at most this many files are watched for edits
@@ -144,7 +144,8 @@ class PlaytestSession:
     def _use_game(self, game) -> None:
         self.game = game
         self.say = _Say(game, self.lang, self.players)
-        self.diagram = build_diagram(game, self.detail, self.lang, None)
+        self.diagram = build_diagram(game, self.detail, self.lang, _changes(game))  # a variant's
+        # changes in red, as in the replay page
         self.recorder = _Recorder(game, [AUTHOR], self.say, self.diagram)
         self.files = _watched_files(game)
         self.stamp = _stamp(self.files)
