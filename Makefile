@@ -4,7 +4,7 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test test-all native test-native bench clean
+.PHONY: setup demo test test-all bench clean
 
 setup: $(VENV)/.installed
 	@echo "meeplang is installed in $(VENV): '. $(VENV)/bin/activate' puts it on your PATH"
@@ -32,15 +32,6 @@ test: setup
 
 test-all: setup
 	$(BIN)/python -m pytest -n auto
-
-# The compiled interpreter (mypyc; about 1.2-1.3x faster random playouts since the rules run as
-# generated Python: benchmarks/README.md), and the suite on it.
-native: setup
-	$(BIN)/pip install -q -e '.[dev,native]'
-	$(BIN)/python -m meeplang.interpreter.native build
-
-test-native: native
-	$(BIN)/python -m pytest -m "not slow" -n auto
 
 bench: setup
 	$(BIN)/python benchmarks/playouts.py

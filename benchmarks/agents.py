@@ -159,7 +159,7 @@ def copy_costs() -> None:
         print(f"  the game, copied as data (Engine.fork, lowered engine) "
               f"{_per_call(e.fork, 3.0):10.0f} us")
     else:
-        print("  the game, copied as data: not here (MEEPLANG_LOWERED=0 or a compiled build)")
+        print("  the game, copied as data: not here (MEEPLANG_LOWERED=0)")
     print(f"  a belief (fork + redraw)          "
           f"{_per_call(lambda: believed_game(e, d.player, rng), 3.0):10.0f} us")
 

@@ -1,18 +1,19 @@
-"""Where a compiled build of the interpreter lives, and whether it is older than its sources.
-Kept apart from native.py (the build command) so the package can check it on import."""
+"""The compiled build of the interpreter that Meeplang made until 2026-11-28 (mypyc: `make
+native`), now retired (benchmarks/README.md, "The lowered engine by default"). Its extension
+modules, left next to the sources by an older checkout, would be imported in place of the
+sources and run the old generator engine: the package removes them when it is imported."""
 from __future__ import annotations
 
 import importlib.machinery
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-MODULES = ("compile", "engine", "functions", "state", "decisions")
-GROUP = "_native"  # the shared library mypyc makes for the group: interpreter/_native__mypyc.*.so
+MODULES = ("compile", "engine", "functions", "state", "decisions")  # what the build compiled
+GROUP = "_native"  # the shared library mypyc made for the group: interpreter/_native__mypyc.*.so
 
 
 def built_files(folder: Path | None = None) -> list[Path]:
-    """The extension modules of a build in `folder` (default here; native.py builds elsewhere),
-    if any."""
+    """The extension modules of an old compiled build in `folder` (default here), if any."""
     folder = folder or HERE
     out = []
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
@@ -23,16 +24,7 @@ def built_files(folder: Path | None = None) -> list[Path]:
     return out
 
 
-def is_stale() -> bool:
-    """Is any source newer than the build?"""
-    files = built_files()
-    if not files:
-        return False
-    oldest = min(p.stat().st_mtime for p in files)
-    return any((HERE / f"{m}.py").stat().st_mtime > oldest for m in MODULES)
-
-
-def clean() -> int:
-    for path in built_files():
+def clean(folder: Path | None = None) -> int:
+    for path in built_files(folder):
         path.unlink()
     return 0

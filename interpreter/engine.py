@@ -95,8 +95,7 @@ def resolve_options(game: Game, given: dict | None) -> dict:
 
 
 class Engine:
-    # `players` and `index` carry no annotation: they are checked here, with a usage error, and a
-    # compiled build (interpreter/native.py) would otherwise refuse a wrong type with a TypeError.
+    # `players` and `index` carry no annotation: they are checked here, with a usage error.
     def __init__(self, game: Game, players, seed: int = 0, options: dict | None = None,
                  step_budget: int = DEFAULT_STEP_BUDGET, trigger_depth: int = DEFAULT_TRIGGER_DEPTH,
                  record: bool = True, trace: bool = False):
@@ -211,12 +210,11 @@ class Engine:
 
     def keep_undo(self) -> None:
         """From now on, keep a copy of the game before each choice, so that `undo` can take
-        it back (the engine must run lowered, as it does unless MEEPLANG_LOWERED=0 or a
-        compiled build)."""
+        it back (the engine must run lowered, as it does unless MEEPLANG_LOWERED=0)."""
         if type(self._gen) is not Routine:
             raise UsageError("undo needs the lowered engine (the default; this process runs the "
-                             "generator engine, MEEPLANG_LOWERED=0 or a compiled build): here where "
-                             "the rules stand is a Python generator, which cannot be copied")
+                             "generator engine, MEEPLANG_LOWERED=0): here where the rules stand is "
+                             "a Python generator, which cannot be copied")
         if self.history is None:
             self.history = []
 
@@ -1428,8 +1426,8 @@ class Engine:
         """An independent copy of this game at the current decision, made of data
         (interpreter/copying.py), or, given a list of choices, the game replayed from the start
         with them (an earlier decision when they are a prefix of this game's). A copy that meets
-        something that is not data on the chain (the generator engine: MEEPLANG_LOWERED=0 or a
-        compiled build) is made by replay. With `record`, the copy's events begin where its
+        something that is not data on the chain (the generator engine: MEEPLANG_LOWERED=0) is
+        made by replay. With `record`, the copy's events begin where its
         replay began."""
         if choices is None and type(self._gen) is Routine:
             try:

@@ -1264,13 +1264,13 @@ class _LoweringFinder:
         import importlib.machinery
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         if spec is None or not (spec.origin or "").endswith(".py"):
-            return None  # a compiled build (mypyc): not lowered
+            return None  # not a source file: left to Python's own loaders
         spec.loader = _LoweringLoader(spec.loader, spec.origin)
         spec.name = name
         return spec
 
 
 def install(package: str, modules: tuple) -> None:
-    """Lower these modules of `package` when they are imported (MEEPLANG_LOWERED=1)."""
+    """Lower these modules of `package` when they are imported (unless MEEPLANG_LOWERED=0)."""
     import sys
     sys.meta_path.insert(0, _LoweringFinder(frozenset(f"{package}.{m}" for m in modules)))

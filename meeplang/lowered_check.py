@@ -65,8 +65,7 @@ def check_copies(game, players: int, seed: int, copies: int) -> int:
         if i in marks:
             before = _fingerprint(e)
             if not copyable(e):
-                raise AssertionError("the engine is not lowered (MEEPLANG_LOWERED=0 is set, or a "
-                                     "compiled build is in place)")
+                raise AssertionError("the engine is not lowered (MEEPLANG_LOWERED=0 is set)")
             by_data = e.fork()
             by_replay = e.fork(list(e.choices))
             if _fingerprint(by_data) != _fingerprint(by_replay):
@@ -122,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     from meeplang.interpreter.codecheck import lowered
     if lowered() == args.plain:
         print("--plain needs MEEPLANG_LOWERED=0, and without it the engine must run lowered "
-              "(the default; not with a compiled build)", file=sys.stderr)
+              "(the default)", file=sys.stderr)
         return 2
     for full, game, players in _configurations(args.only, args.most_players):
         for i in range(args.games):

@@ -11,7 +11,7 @@
 
 A State drives the engine (interpreter/engine.py) and nothing else: its copies are the engine's
 own (`Engine.fork`: by data, as the engine runs lowered; by a replay of the choices on the
-generator engine, MEEPLANG_LOWERED=0 or a compiled build), so a copy is exact, the same game, the
+generator engine, MEEPLANG_LOWERED=0), so a copy is exact, the same game, the
 same dice to come. Undo takes the last choice back: from the copy kept before it, or on the
 generator engine by replaying the choices but the last one (always exact: a game is a pure
 function of its seed and choices).

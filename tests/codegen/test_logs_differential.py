@@ -86,7 +86,7 @@ def test_the_engine_runs_generated_blocks_unless_switched_off(monkeypatch):
     builtins = LOWERED_BUILTINS if lowered() else {}  # the lowered steps' own few, or none
     assert effect.__name__.startswith("b") and effect.__globals__["__builtins__"] == builtins
     monkeypatch.setenv("MEEPLANG_CLOSURES", "1")
-    closure = Engine(game, 2).prog.actions["stop"].effect_plain  # (compiled by mypyc, or not)
+    closure = Engine(game, 2).prog.actions["stop"].effect_plain
     assert getattr(closure, "__globals__", {}).get("__builtins__") != {}
 
 

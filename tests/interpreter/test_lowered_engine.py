@@ -13,11 +13,6 @@ import sys
 
 import pytest
 
-from meeplang.interpreter import buildinfo
-
-# the lowered engine lowers the Python sources: not with a compiled build (make test-native)
-needs_sources = pytest.mark.skipif(bool(buildinfo.built_files()),
-                                   reason="a compiled interpreter build is in place (not lowered)")
 
 
 def _run(args: list[str], lowered: bool) -> list[str]:
@@ -37,14 +32,12 @@ def _compare(args: list[str]) -> None:
     assert copies and all(int(line.rsplit(" ", 1)[1]) > 0 for line in copies), copies
 
 
-@needs_sources
 def test_lowered_engine_plays_the_same_games_and_copies_them_as_data():
     _compare(["--games", "2", "--copies", "3", "--most-players", "2", "--only", "pig",
               "--only", "goofspiel:descending", "--only", "new-eden:solo",
               "--only", "thesauros:introductory"])
 
 
-@needs_sources
 @pytest.mark.slow
 def test_lowered_engine_on_every_game():
     _compare(["--games", "2", "--copies", "6"])
@@ -76,14 +69,13 @@ def test_undo_needs_the_lowered_engine():
 
 
 def test_the_engine_runs_lowered_by_default():
-    """Without MEEPLANG_LOWERED, the engine is lowered (unless a compiled build is in place),
-    and a game keeps undo."""
+    """Without MEEPLANG_LOWERED, the engine is lowered, and a game keeps undo."""
     from meeplang.interpreter import lowered
     from meeplang.interpreter.copying import copyable
     from meeplang.interpreter.engine import Engine
     from meeplang.interpreter.simulation import load_cached
 
-    if os.environ.get("MEEPLANG_LOWERED") == "0" or buildinfo.built_files():
+    if os.environ.get("MEEPLANG_LOWERED") == "0":
         pytest.skip("this process runs the generator engine on purpose")
     assert lowered()
     e = Engine(load_cached("pig", None), 2, 1)
@@ -114,7 +106,6 @@ print("replayed")
 """
 
 
-@needs_sources
 def test_a_game_that_cannot_be_copied_as_data_is_forked_by_replay():
     """Something on the chain that is not data (a plain generator) is no internal error: the
     copy is made by replaying the choices, as the generator engine does."""
