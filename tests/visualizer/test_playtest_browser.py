@@ -126,6 +126,32 @@ def test_pig_to_the_end_by_clicking(browser, serve):
     assert problems == []
 
 
+def test_a_whole_game_against_an_agent_in_the_page(browser, serve):
+    """Seat 0 a person clicking, seat 1 the random agent moved by the page's buttons ("Agent
+    move" once, then "Auto-play until a human decides"): the game ends, and the agent's moves
+    are the session's."""
+    session = P.PlaytestSession("pig", players=2, seed=11, agents="human,random",
+                                options={"target": "12"})
+    page, problems = open_page(browser, serve(session))
+    agent_moves = 0
+    for _ in range(400):
+        if body(page, "over") == "1":
+            break
+        if body(page, "player") == "1":  # the agent's seat: the page's buttons move it
+            button = "#ml-agent" if agent_moves == 0 else "#ml-auto"
+            assert page.is_enabled(button)
+            click(page, button)
+            agent_moves += 1
+        else:
+            assert page.is_disabled("#ml-agent")  # a person's decision: no agent move
+            label = "roll" if page.locator('#ml-choices button[data-label="roll"]').count() and \
+                int(body(page, "choices")) % 3 else "stop"
+            click(page, f'#ml-choices button[data-label="{label}"]')
+    assert body(page, "over") == "1" and session.engine.decision is None
+    assert agent_moves >= 2 and 1 in session.engine.choosers  # the agent played
+    assert problems == []
+
+
 def test_undo_and_redo_inside_a_new_eden_action(browser, serve):
     session = P.PlaytestSession("new-eden", players=2, seed=1, agents="human", lang="fr")
     page, problems = open_page(browser, serve(session))
