@@ -97,7 +97,8 @@ def build_aid(game, lang: str = "en", further: bool = True) -> Aid:
             strip.append(("free", colon.format(w["free"], format(say.term(name), "quote"))))
         for name in t.automa_actions:
             strip.append(("automa", colon.format(w["automa"], format(say.term(name), "quote"))))
-        label = say.grammar.finish(str(say.term(phase.name))) if phase is not None else ""
+        # the phase as the rules text names it (its term, quoted: “Rounds”), never its raw name
+        label = str(format(say.term(phase.name), "quote")) if phase is not None else ""
         turns.append((label, strip))
     return Aid(title, subtitle, lang, sections, turns)
 

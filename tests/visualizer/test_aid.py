@@ -90,8 +90,10 @@ def test_the_aid_holds_the_phases_turn_actions_end_and_scoring():
     for line in doc.scoring().lines + doc.end().lines:
         assert line.text in text
     # the turn strips: each turns step's actions, free actions and automa actions
-    (strip,) = [s for _, s in aid.turns]
+    ((label, strip),) = aid.turns
     kinds = [k for k, _ in strip]
+    ((phase, _, _),) = AC._turns_steps(g.flow, None)  # the phase its turns are in, by its term
+    assert label == str(format(say.term(phase.name), "quote")) and label != phase.name
     assert kinds.count("action") == 3 and kinds.count("free") == 2
     assert kinds.count("automa") == 3
 
@@ -126,6 +128,15 @@ def test_cli_aid(tmp_path, monkeypatch, capsys):
     with pytest.raises(SystemExit) as stop:
         main(["aid", "pig", "--paper", "a5"])
     assert stop.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
+def test_a_phase_is_named_by_its_term_on_the_turn_strip():
+    """Otys's turns are in its phase `rounds`: the strip says “Rounds” as the rules text does,
+    in each language, never the raw name."""
+    for lang in ("en", "fr"):
+        aid = AI.build_aid(game("otys", None), lang)
+        ((label, _),) = aid.turns
+        assert label.startswith(("“", "« ")) and "rounds" not in label, label
 
 
 def test_rulebook_otys_player_aid_items_are_on_the_aid():
