@@ -153,10 +153,12 @@ def targets_of(name: str) -> list[str]:
 
 
 def run_deep(name: str, games_per_count: int = 5, agents: str = "random", seed: int = 0,
-             progress=None) -> tuple[Summary, Break | None]:
+             progress=None, targets: list | None = None) -> tuple[Summary, Break | None]:
+    """Play, check, replay and reload the games of `name` (a game: it and every variant; a
+    GAME:VARIANT: that one), or of `targets` (some of those, e.g. the base game alone)."""
     summary = Summary()
     rng = random.Random(seed)
-    for target in targets_of(name):
+    for target in targets_of(name) if targets is None else targets:
         base, _, variant = target.partition(":")
         game = load_game(base, variant or None)
         for players in range(game.min_players, game.max_players + 1):
