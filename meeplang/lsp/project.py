@@ -29,9 +29,11 @@ class Document:
 
 
 def document_of(path: Path, text: str) -> Document | None:
-    """A game.yaml, a file saying `extends:`, or a file inside a game folder (an include);
-    None for any other YAML file."""
+    """A game.yaml, a file saying `extends:`, or a YAML file inside a game folder (an include);
+    None for any other file (a pyproject.toml next to a game.yaml is no include)."""
     path = path.resolve()
+    if path.suffix.lower() not in (".yaml", ".yml"):
+        return None
     if path.name == GAME_FILE:
         return Document(path, "game", str(path.parent))
     if _EXTENDS.search(text):

@@ -38,6 +38,20 @@ def test_which_file_is_what():
     assert project.document_of(ROOT / "pyproject.toml", "") is None
 
 
+def test_only_yaml_files_under_a_game_folder_are_its_includes(tmp_path):
+    """A game.yaml in some folder above (here tmp_path) makes YAML files under it includes, never
+    a pyproject.toml or notes beside them."""
+    (tmp_path / "game.yaml").write_text("game: g\n")
+    (tmp_path / "sub").mkdir()
+    for name in ("pyproject.toml", "notes.txt", "rules.md"):
+        (tmp_path / "sub" / name).write_text("x = 1\n")
+        assert project.document_of(tmp_path / "sub" / name, "x = 1\n") is None, name
+    for name in ("cards.yaml", "more.YML"):
+        (tmp_path / "sub" / name).write_text("tables: {}\n")
+        document = project.document_of(tmp_path / "sub" / name, "tables: {}\n")
+        assert document.kind == "include" and document.target == str(tmp_path.resolve()), name
+
+
 def test_completion_by_place():
     document, loaded = _loaded(ROOT / "games" / "pig" / "game.yaml")
     names = declarations(loaded.source.doc)
