@@ -15,25 +15,8 @@ import pytest
 from meeplang.dsl.loader import games_dir
 from meeplang.visualizer import playtest as P
 
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = [
-    pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed"),
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is not installed (apt-get install chromium)"),
-]
-sync_api = pytest.importorskip("playwright.sync_api",
-                               reason="playwright is not installed (pip install playwright)")
 uvicorn = pytest.importorskip("uvicorn", reason="uvicorn is not installed")
 pytest.importorskip("starlette", reason="starlette is not installed")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                              args=["--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
 
 
 @pytest.fixture()

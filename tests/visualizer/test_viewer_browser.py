@@ -4,33 +4,12 @@ seat 0 (the other hand stays hidden; the highlighted step and the options follow
 and a New Eden page in French."""
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
 
 from meeplang.dsl.resolve import load_game
 from meeplang.interpreter.log import write_log
 from meeplang.interpreter.simulation import play_game
 from meeplang.visualizer import viewer as V
-
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = [
-    pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed"),
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is not installed (apt-get install chromium)"),
-]
-sync_api = pytest.importorskip("playwright.sync_api",
-                               reason="playwright is not installed (pip install playwright)")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                              args=["--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
 
 
 def open_page(browser, path):
