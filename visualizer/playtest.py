@@ -40,8 +40,8 @@ from meeplang.interpreter.engine import Engine
 from .dot import build_diagram, to_digraph
 from .labels import LANGS
 from .render import INSTALL_HINT, have_dot, inline_svg, render_source
-from .viewer import (AUTHOR, CSS, WORDS, _changes, _event_text, _json_for_script, _Recorder,
-                     _Say, flow_chain, shown_state)
+from .viewer import (AUTHOR, CSS, PAGE_HELPERS, WORDS, _changes, _event_text, _json_for_script,
+                     _Recorder, _Say, flow_chain, shown_state)
 
 MAX_AUTO = 20_000  # `auto` makes at most this many agent moves in one request
 MAX_WATCHED = 2_000  # the game's folder: at most this many files are watched for edits
@@ -461,17 +461,7 @@ PLAY_SCRIPT = r"""
   var page = JSON.parse(document.getElementById("ml-data").textContent);
   var words = page.words, token = page.token, version = page.version;
   var shown = "";  // the state last drawn, as JSON: a poll that brings the same is not redrawn
-  function fmt(text) {
-    var args = Array.prototype.slice.call(arguments, 1), i = 0;
-    return text.replace(/\{\}/g, function () { return String(args[i++]); });
-  }
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
-  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+""" + PAGE_HELPERS + r"""
   function byId(id) { return document.getElementById(id); }
   function call(method, path, body, poll) {
     var opts = {method: method, headers: {"X-Meeplang-Token": token}};
@@ -494,31 +484,6 @@ PLAY_SCRIPT = r"""
     var p = byId("ml-problem");
     p.textContent = text ? words.error + ": " + text : "";
     p.hidden = !text;
-  }
-  function value(v) {
-    if (v === null || v === undefined) return "—";
-    if (v === true) return words.yes;
-    if (v === false) return words.no;
-    if (Array.isArray(v)) return "[" + v.map(value).join(", ") + "]";
-    return String(v);
-  }
-  function itemLabel(names, id, item) {
-    var at = id.indexOf("#");
-    var kind = item && item.kind ? item.kind : (at >= 0 ? id.slice(0, at) : id);
-    var text = (names.kinds[kind] || kind) + (at >= 0 ? " #" + id.slice(at + 1) : "");
-    if (item) {
-      var keys = Object.keys(item).filter(function (k) { return k !== "kind"; });
-      var short = keys.every(function (k) {  // the fields said beside the name, as the viewer
-        var x = item[k];
-        return x === null || typeof x === "number" || typeof x === "boolean" ||
-          (typeof x === "string" && x.length <= 16);
-      });
-      if (keys.length > 0 && keys.length <= 2 && short) {
-        text += " (" + keys.map(function (k) {
-          return (names.fields[k] || k) + " " + value(item[k]); }).join(", ") + ")";
-      }
-    }
-    return text;
   }
   function counterTable(names, values) {
     var table = el("table");

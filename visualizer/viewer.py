@@ -805,6 +805,47 @@ footer { padding: .5rem 1.2rem 1rem; color: #777; font-size: .82rem; }
 footer p { margin: .2rem 0; }
 """
 
+# What the replay page's script and the playtest page's (playtest.py) share, put into each script
+# where its `words` are defined: text formatting, elements, a value and an item as they are shown.
+PAGE_HELPERS = r"""
+  function fmt(text) {
+    var args = Array.prototype.slice.call(arguments, 1), i = 0;
+    return text.replace(/\{\}/g, function () { return String(args[i++]); });
+  }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+  function value(v) {
+    if (v === null || v === undefined) return "—";
+    if (v === true) return words.yes;
+    if (v === false) return words.no;
+    if (Array.isArray(v)) return "[" + v.map(value).join(", ") + "]";
+    return String(v);
+  }
+  function itemLabel(names, id, item) {
+    var at = id.indexOf("#");
+    var kind = item && item.kind ? item.kind : (at >= 0 ? id.slice(0, at) : id);
+    var text = (names.kinds[kind] || kind) + (at >= 0 ? " #" + id.slice(at + 1) : "");
+    if (item) {
+      var keys = Object.keys(item).filter(function (k) { return k !== "kind"; });
+      var short = keys.every(function (k) {
+        var x = item[k];
+        return x === null || typeof x === "number" || typeof x === "boolean" ||
+          (typeof x === "string" && x.length <= 16);
+      });
+      if (keys.length > 0 && keys.length <= 2 && short) {
+        text += " (" + keys.map(function (k) {
+          return (names.fields[k] || k) + " " + value(item[k]); }).join(", ") + ")";
+      }
+    }
+    return text;
+  }
+"""
+
 SCRIPT = r"""
 (function () {
   "use strict";
@@ -815,10 +856,7 @@ SCRIPT = r"""
   var cache = {};
   var EVERY = 50;  // a full state kept every 50 steps; the others made from the nearest one
 
-  function fmt(text) {
-    var args = Array.prototype.slice.call(arguments, 1), i = 0;
-    return text.replace(/\{\}/g, function () { return String(args[i++]); });
-  }
+""" + PAGE_HELPERS + r"""
   function clone(x) { return JSON.parse(JSON.stringify(x)); }
   function apply(state, ops) {
     for (var i = 0; i < ops.length; i++) {
@@ -847,38 +885,6 @@ SCRIPT = r"""
     for (var i2 = base + 1; i2 <= k; i2++) st = apply(st, data.viewers[v].diffs[i2 - 1]);
     return st;
   }
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
-  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
-  function value(v) {
-    if (v === null || v === undefined) return "—";
-    if (v === true) return words.yes;
-    if (v === false) return words.no;
-    if (Array.isArray(v)) return "[" + v.map(value).join(", ") + "]";
-    return String(v);
-  }
-  function itemLabel(id, item) {
-    var at = id.indexOf("#");
-    var kind = item && item.kind ? item.kind : (at >= 0 ? id.slice(0, at) : id);
-    var text = (names.kinds[kind] || kind) + (at >= 0 ? " #" + id.slice(at + 1) : "");
-    if (item) {
-      var keys = Object.keys(item).filter(function (k) { return k !== "kind"; });
-      var short = keys.every(function (k) {
-        var x = item[k];
-        return x === null || typeof x === "number" || typeof x === "boolean" ||
-          (typeof x === "string" && x.length <= 16);
-      });
-      if (keys.length > 0 && keys.length <= 2 && short) {
-        text += " (" + keys.map(function (k) {
-          return (names.fields[k] || k) + " " + value(item[k]); }).join(", ") + ")";
-      }
-    }
-    return text;
-  }
   function itemTitle(item) {
     if (!item) return "";
     return Object.keys(item).filter(function (k) { return k !== "kind"; }).map(function (k) {
@@ -906,7 +912,7 @@ SCRIPT = r"""
       if (id === "?") { hidden++; return; }
       if (shown >= 40) { more++; return; }
       var item = state.items[id];
-      var chip = el("span", "ml-chip", itemLabel(id, item));
+      var chip = el("span", "ml-chip", itemLabel(names, id, item));
       chip.title = itemTitle(item);
       chip.setAttribute("data-item", id);
       line.appendChild(chip);
