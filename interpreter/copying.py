@@ -45,7 +45,9 @@ def _share(*types_) -> None:
 
 def _register_shared() -> None:
     """What routines may hold that nothing changes: shared by copies."""
-    _share(Compiled, Game, ActionOption, ZoneRef, FamilyRef, A.Pos)
+    from meeplang.dsl.yamlpos import YStr
+    _share(Compiled, Game, ActionOption, ZoneRef, FamilyRef, A.Pos,
+           YStr)  # a name as the game file spells it (with its position): a string
     for value in vars(A).values():  # every node class of the syntax tree
         if isinstance(value, type) and value.__module__ == A.__name__:
             _share(value)

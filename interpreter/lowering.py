@@ -1223,7 +1223,9 @@ def _register_all(code: types.CodeType) -> None:
     while todo:
         co = todo.pop()
         inner = [k for k in co.co_consts if isinstance(k, types.CodeType)]
-        if co.co_cellvars:
+        if co.co_cellvars and "_Routine" in co.co_names:  # a wrapper (it makes the routine),
+            # not a function that only holds a lowered generator beside its step: the cells of
+            # such a function are made once, with the rules, and shared by every routine
             for k in inner:
                 if k.co_name.endswith("__step"):
                     register(k, frozenset(co.co_cellvars))

@@ -304,6 +304,43 @@ def test_a_copied_callback_reads_the_copy_through_its_default_values():
     assert (twin_end.value.value, end.value.value) == ([0, 5], [0, 7])
 
 
+def test_a_copy_shares_what_a_factory_made_once_and_copies_its_own_cells():
+    """A plain function that makes a lowered generator (the compiler's `_Compiler.turns`) holds
+    values made once, with the rules: routines of every copy share them, and their step
+    function, with no cells made anew (a copy of New Eden made 19 of them for nothing). A
+    generator's own captured locals are the routine's: its copy gets new cells."""
+    ns = _load("""
+        def factory(rules):
+            def g(log, n):
+                x = yield len(rules)
+                return rules[x]
+            return g
+
+        def h(log, n):
+            seen = []
+            note = lambda v: seen.append(v) or list(seen)
+            x = yield note(n)
+            return note(x)
+    """, True)
+    rules = ["a", "b"]
+    made = ns["factory"](rules)([], 0)
+    assert made.send(None) == 2
+    twin = L.copy_value(made, {})
+    assert twin.step is made.step  # the factory's cell (rules) is shared, not copied
+    with pytest.raises(StopIteration) as end:
+        twin.send(1)
+    assert end.value.value == "b"
+    own = ns["h"]([], 3)
+    assert own.send(None) == [3]
+    own_twin = L.copy_value(own, {})
+    assert own_twin.step is not own.step  # `seen` is the routine's own: the copy's cell is new
+    with pytest.raises(StopIteration) as twin_end:
+        own_twin.send(4)
+    with pytest.raises(StopIteration) as orig_end:
+        own.send(5)
+    assert (twin_end.value.value, orig_end.value.value) == ([3, 4], [3, 5])
+
+
 def test_copying_refuses_a_plain_generator():
     def plain():
         yield 1
