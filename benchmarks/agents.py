@@ -157,11 +157,11 @@ def copy_costs() -> None:
     print(f"  the game, replayed from its start {_per_call(replayed, 3.0):10.0f} us")
     from meeplang.interpreter.copying import copyable
 
-    if copyable(e):  # the lowered engine: where the rules stand is data (docs/design.md)
+    if copyable(e):  # where the rules stand is data (docs/design.md)
         print(f"  the game, copied as data (Engine.fork, lowered engine) "
               f"{_per_call(e.fork, 3.0):10.0f} us")
     else:
-        print("  the game, copied as data: not here (MEEPLANG_LOWERED=0)")
+        print("  the game, copied as data: not here (something on the chain is not data)")
     print(f"  a belief (fork + redraw)          "
           f"{_per_call(lambda: believed_game(e, d.player, rng), 3.0):10.0f} us")
 

@@ -116,9 +116,6 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args()
-    from meeplang.interpreter import lowered
-
-    print(f"engine: {'lowered (the default)' if lowered() else 'generators (MEEPLANG_LOWERED=0)'}")
     cases = [("goofspiel", 2, "goofspiel(num_cards=13,points_order=random,returns_type=total_points)"),
              ("pig", 2, "pig(players=2,winscore=100)")]
     print(f"{'game':<10} {'meeplang games/s':>17} {'decisions/s':>12} {'us/decision':>12} "

@@ -25,28 +25,13 @@ def _drop_old_build() -> None:
 _drop_old_build()
 
 
-LOWERED: bool | None = None  # decided once, when the package is imported
-
-
-def lowered() -> bool:
-    """Does the engine run lowered (the default)? `MEEPLANG_LOWERED=0` runs the engine's
-    generators as plain Python generators instead: the old path, kept only for the differential
-    test (tests/interpreter/test_lowered_engine.py)."""
-    if LOWERED is not None:
-        return LOWERED
-    import os
-
-    return os.environ.get("MEEPLANG_LOWERED", "") != "0"
-
-
 def _lower() -> None:
     """The engine's and the compiler's generators run lowered to routines whose position is
-    data (interpreter/lowering.py): a game is copied, undone and saved at any decision."""
-    global LOWERED
-    LOWERED = lowered()
-    if LOWERED:
-        from .lowering import install
-        install(__name__, ("engine", "compile", "trace"))
+    data (interpreter/lowering.py): a game is copied, undone and saved at any decision. There
+    is no other way to run them (the generator engine was removed once the differential test
+    had shown both played every bundled game alike, byte for byte)."""
+    from .lowering import install
+    install(__name__, ("engine", "compile", "trace"))
 
 
 _lower()

@@ -1,7 +1,8 @@
 """The compiled build of the interpreter that Meeplang made until 2026-11-28 (mypyc: `make
 native`), now retired (benchmarks/README.md, "The lowered engine by default"). Its extension
 modules, left next to the sources by an older checkout, would be imported in place of the
-sources and run the old generator engine: the package removes them when it is imported."""
+sources and run the generator engine since removed: the package removes them when it is
+imported."""
 from __future__ import annotations
 
 import importlib.machinery

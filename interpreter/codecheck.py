@@ -167,20 +167,11 @@ def load(generated: Generated, prog) -> dict:
     namespace = runtime(prog, generated.constants)
     namespace["P"] = generated.positions
     namespace["S"] = [None] * len(generated.fallbacks)
-    tree = verify(generated.source, frozenset(namespace))
-    if lowered():  # Engine 3: its generators lowered to copyable routines (lowering.py)
-        from .lowering import HELPERS, lowered_code
-        code = lowered_code(generated.source, "<meeplang generated>")
-        namespace.update(HELPERS)
-        namespace["__builtins__"] = dict(LOWERED_BUILTINS)
-    else:
-        code = compile(tree, "<meeplang generated>", "exec")
-        namespace["__builtins__"] = {}
+    verify(generated.source, frozenset(namespace))  # raises GeneratedCodeError
+    # Engine 3: its generators lowered to copyable routines (lowering.py), from the verified source
+    from .lowering import HELPERS, lowered_code
+    code = lowered_code(generated.source, "<meeplang generated>")
+    namespace.update(HELPERS)
+    namespace["__builtins__"] = dict(LOWERED_BUILTINS)
     exec(code, namespace)  # noqa: S102 - verified above (and lowered mechanically); globals hold only the runtime
     return namespace
-
-
-def lowered() -> bool:
-    """Does this process run the engine lowered to routines (the default; interpreter/__init__.py)?"""
-    from . import lowered as running_lowered
-    return running_lowered()

@@ -9,7 +9,7 @@ with one memo so shared values stay shared. The rules themselves (the game, its 
 program, the syntax tree, options offered) are never copied: nothing changes them.
 
 `Engine.fork` uses it when it can and falls back to a replay of the choices otherwise (a plain
-generator on the chain: the generator engine, MEEPLANG_LOWERED=0).
+Python generator on the chain, which no rule of the bundled games leaves).
 """
 from __future__ import annotations
 

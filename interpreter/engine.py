@@ -210,11 +210,10 @@ class Engine:
 
     def keep_undo(self) -> None:
         """From now on, keep a copy of the game before each choice, so that `undo` can take
-        it back (the engine must run lowered, as it does unless MEEPLANG_LOWERED=0)."""
+        it back (where the rules stand must be data: a routine, interpreter/lowering.py)."""
         if type(self._gen) is not Routine:
-            raise UsageError("undo needs the lowered engine (the default; this process runs the "
-                             "generator engine, MEEPLANG_LOWERED=0): here where the rules stand is "
-                             "a Python generator, which cannot be copied")
+            raise UsageError("undo needs where the rules stand to be data, and here it is a "
+                             "Python generator, which cannot be copied")
         if self.history is None:
             self.history = []
 
@@ -1426,8 +1425,7 @@ class Engine:
         """An independent copy of this game at the current decision, made of data
         (interpreter/copying.py), or, given a list of choices, the game replayed from the start
         with them (an earlier decision when they are a prefix of this game's). A copy that meets
-        something that is not data on the chain (the generator engine: MEEPLANG_LOWERED=0) is
-        made by replay. With `record`, the copy's events begin where its
+        something that is not data on the chain (a plain Python generator) is made by replay. With `record`, the copy's events begin where its
         replay began."""
         if choices is None and type(self._gen) is Routine:
             try:

@@ -1273,6 +1273,6 @@ class _LoweringFinder:
 
 
 def install(package: str, modules: tuple) -> None:
-    """Lower these modules of `package` when they are imported (unless MEEPLANG_LOWERED=0)."""
+    """Lower these modules of `package` when they are imported."""
     import sys
     sys.meta_path.insert(0, _LoweringFinder(frozenset(f"{package}.{m}" for m in modules)))

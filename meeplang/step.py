@@ -10,11 +10,10 @@
     state.over, state.scores, state.returns(), state.log
 
 A State drives the engine (interpreter/engine.py) and nothing else: its copies are the engine's
-own (`Engine.fork`: by data, as the engine runs lowered; by a replay of the choices on the
-generator engine, MEEPLANG_LOWERED=0), so a copy is exact, the same game, the
-same dice to come. Undo takes the last choice back: from the copy kept before it, or on the
-generator engine by replaying the choices but the last one (always exact: a game is a pure
-function of its seed and choices).
+own (`Engine.fork`: by data, where the rules stand being data), so a copy is exact, the same
+game, the same dice to come. Undo takes the last choice back: from the copy kept before it, or,
+where a copy could not be kept (something on the engine's chain that is not data), by replaying
+the choices but the last one (as exact: a game is a pure function of its seed and choices).
 """
 from __future__ import annotations
 
@@ -222,7 +221,7 @@ class State:
 
 
 def _keep_undo(engine: Any) -> bool:
-    """Let a lowered engine keep a copy before each choice (undo without replay)."""
+    """Let the engine keep a copy before each choice (undo without replay)."""
     try:
         engine.keep_undo()
     except UsageError:

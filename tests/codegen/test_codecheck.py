@@ -8,7 +8,7 @@ import pytest
 
 from meeplang.dsl.loader import bundled_games
 from meeplang.dsl.resolve import load_game
-from meeplang.interpreter.codecheck import (LOWERED_BUILTINS, GeneratedCodeError, load, lowered,
+from meeplang.interpreter.codecheck import (LOWERED_BUILTINS, GeneratedCodeError, load,
                                             verify)
 from meeplang.interpreter.codegen import generate
 from meeplang.interpreter.compile import Compiled
@@ -109,5 +109,5 @@ def test_every_bundled_game_generates_a_module_the_verifier_accepts(name):
     functions = [namespace[name] for name in [*generated.names.values(),
                                               *generated.blocks.values()]]
     assert generated.blocks and generated.names
-    builtins = LOWERED_BUILTINS if lowered() else {}  # the lowered steps' own few, or none
+    builtins = LOWERED_BUILTINS  # the lowered steps' own few
     assert all(fn.__globals__["__builtins__"] == builtins for fn in functions)

@@ -14,7 +14,7 @@ import pytest
 
 from meeplang.dsl.errors import MeeplangError
 from meeplang.dsl.resolve import load_game
-from meeplang.interpreter.codecheck import LOWERED_BUILTINS, load, lowered
+from meeplang.interpreter.codecheck import LOWERED_BUILTINS, load
 from meeplang.interpreter.codegen import generate
 from meeplang.interpreter.compile import Compiled
 from meeplang.interpreter.engine import Engine
@@ -83,7 +83,7 @@ def test_the_engine_runs_generated_blocks_unless_switched_off(monkeypatch):
     game = load_game("pig")
     monkeypatch.delenv("MEEPLANG_CLOSURES", raising=False)
     effect = Engine(game, 2).prog.actions["stop"].effect_plain
-    builtins = LOWERED_BUILTINS if lowered() else {}  # the lowered steps' own few, or none
+    builtins = LOWERED_BUILTINS  # the lowered steps' own few
     assert effect.__name__.startswith("b") and effect.__globals__["__builtins__"] == builtins
     monkeypatch.setenv("MEEPLANG_CLOSURES", "1")
     closure = Engine(game, 2).prog.actions["stop"].effect_plain

@@ -1,19 +1,19 @@
-"""The lowered engine against the generator engine (Engine 3's differential test).
+"""Copies as data, checked against replays, and undo (Engine 3).
 
-    python -m meeplang.lowered_check [--games N] [--seed S] [--only G]
-    MEEPLANG_LOWERED=0 python -m meeplang.lowered_check --plain ...   (the same games, not lowered)
+    python -m meeplang.copies_check [--games N] [--seed S] [--only G] [--copies K]
 
 For every bundled game, variant and player count it plays N games with random agents (a greedy
 seat too, whose lookahead copies games) and prints one line per game: the game, its seed and the
-SHA-256 of its log. Run once lowered and once plain, the two outputs must be equal: the same logs,
-byte for byte (tests/interpreter/test_lowered_engine.py compares them).
+SHA-256 of its log. With `--copies K` it also copies the first of them at K random decisions
+(inner ones included) both by data (Engine.fork: interpreter/copying.py) and by replay (Engine.fork
+given the choices: the game replayed from its start), and checks that the two copies agree (state,
+random state, the decision and its options, the counters) and play on alike for 60 choices, while
+the game they were copied from is left as it was; then takes a choice back with `Engine.undo` (the
+game must be as it was) and makes it again (it must lead where it led).
 
-Lowered, `--copies K` also copies each game at K random decisions (inner ones included) both by
-data (Engine.fork: interpreter/copying.py) and by replay (Engine.fork given the choices: the
-game replayed from its start), and checks that the two copies agree (state, random state, the
-decision and its options, the counters) and play on alike for 60 choices, while the game they
-were copied from is left as it was; then takes a choice back with `Engine.undo` (the game must be
-as it was) and makes it again (it must lead where it led).
+(Until 2026-11-28 the same games were also played on the generator engine, which the engine
+lowered to routines replaced, and the two logs compared byte for byte: they were equal for every
+bundled game, variant and player count before the generator engine was removed.)
 """
 from __future__ import annotations
 
@@ -65,7 +65,8 @@ def check_copies(game, players: int, seed: int, copies: int) -> int:
         if i in marks:
             before = _fingerprint(e)
             if not copyable(e):
-                raise AssertionError("the engine is not lowered (MEEPLANG_LOWERED=0 is set)")
+                raise AssertionError(f"{game.name} seed {seed}: at decision {i} where the rules "
+                                     "stand is not data")
             by_data = e.fork()
             by_replay = e.fork(list(e.choices))
             if _fingerprint(by_data) != _fingerprint(by_replay):
@@ -110,19 +111,13 @@ def check_copies(game, players: int, seed: int, copies: int) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m meeplang.lowered_check")
+    ap = argparse.ArgumentParser(prog="python -m meeplang.copies_check")
     ap.add_argument("--games", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", action="append")
     ap.add_argument("--most-players", type=int, default=None)
     ap.add_argument("--copies", type=int, default=0)
-    ap.add_argument("--plain", action="store_true", help="expect the engine not lowered")
     args = ap.parse_args(argv)
-    from meeplang.interpreter.codecheck import lowered
-    if lowered() == args.plain:
-        print("--plain needs MEEPLANG_LOWERED=0, and without it the engine must run lowered "
-              "(the default)", file=sys.stderr)
-        return 2
     for full, game, players in _configurations(args.only, args.most_players):
         for i in range(args.games):
             seed = game_seed(args.seed, i)
@@ -130,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
             e = play_game(game, players, seed, agents)
             digest = hashlib.sha256("\n".join(log_lines(e)).encode()).hexdigest()[:16]
             print(f"{full} {players} {seed} {agents} {len(e.choices)} {digest}", flush=True)
-            if args.copies and not args.plain and i == 0:
+            if args.copies and i == 0:
                 n = check_copies(game, players, seed, args.copies)
                 print(f"{full} {players} {seed} copies checked: {n}", flush=True)
     return 0
