@@ -79,16 +79,15 @@ class GreedyAgent(Agent):
     (never the real hidden cards or dice to come), summed over a few beliefs.
 
     A turn's options are tried in place (cheap); the seat's answers inside the best one become
-    its plan for the inner decisions that follow. Other decisions are tried on copies, as many
-    beliefs as `copy_budget` decisions of the game so far allow (the longer the game, the fewer:
-    a bound made when a copy replayed the game, kept so that greedy plays as it did; copies are
-    data now, so it is for Agents 2 to revisit); when not even one per option fits, the choice
-    is random. Ties go to a random best option.
+    its plan for the inner decisions that follow. Other decisions are tried on copies (data:
+    about half a millisecond each, interpreter/copying.py), at every decision of the game, with
+    `samples` beliefs per option, fewer when the options are many (at least one each, about
+    `copies` in all). Ties go to a random best option.
     """
 
     name = "greedy"
     samples = 4  # beliefs per option
-    copy_budget = 100  # decisions of the game so far, times options, per choice outside a turn
+    copies = 32  # copies per decision outside a turn, when the options are many
 
     def __init__(self, seat, seed):
         super().__init__(seat, seed)
@@ -103,7 +102,7 @@ class GreedyAgent(Agent):
         n = len(decision.options)
         if n == 1:
             return 0
-        samples = min(self.samples, self.copy_budget // (n * max(1, len(engine.choices))))
+        samples = max(1, min(self.samples, self.copies // n))
         values = [self._total([after_choice(engine, i, self.seat, self.rng)
                                for _ in range(samples)]) for i in range(n)]
         return self._best(values)

@@ -202,6 +202,33 @@ def test_the_greedy_agent_reads_the_heuristic(tmp_path):
         assert play_game(game, 1, seed, "greedy").state["players"][0]["leaning"] == 2
 
 
+LATE = """
+game: late
+players: 1
+counters:
+  points: {per: player, initial: 0}
+flow:
+  - do: |
+      repeat 150 times:
+        choose filler in [1, 2]
+        if filler == 3:
+          add 1 to you.points
+      choose last in [1, 2]
+      if last == 2:
+        add 1 to you.points
+scoring:
+  score: points
+"""
+
+
+def test_greedy_looks_ahead_at_every_decision_however_late(tmp_path):
+    """After 150 decisions the greedy agent still tries each option of a choice on copies (it
+    once stopped after 100 decisions' worth and chose at random): it takes the point."""
+    game = make_game(tmp_path, LATE)
+    assert [play_game(game, 1, seed, "greedy").state["players"][0]["points"]
+            for seed in range(6)] == [1] * 6
+
+
 def test_greedy_tries_its_options_and_leaves_the_game_and_its_dice_as_they_were():
     """The turn's options are tried in place: afterwards the state and the random state are
     the real game's again, so the game stays the same function of its choices (a search copy
