@@ -193,6 +193,20 @@ def new_eden(games: int, iterations: int) -> None:
               f"{f'{others}/{3 * games}':>7} {1000 * spent / decided:>19.1f}")
 
 
+LADDER_GAMES = (("thesauros", 3), ("otys", 3), ("endeavor-deep-sea", 4), ("new-eden", 4))
+
+
+def ladders(games: int, agents: str, jobs: int) -> None:
+    """Each euro game's ladder of `agents` (`meeplang simulate GAME --ladder`): which agent to
+    trust, by win share against tables of each other one."""
+    from meeplang.cli import main as meeplang
+
+    for name, players in LADDER_GAMES:
+        print()
+        meeplang(["simulate", name, "--players", str(players), "-n", str(games), "--ladder",
+                  agents, "--jobs", str(jobs)])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--goofspiel-games", type=int, default=10)
@@ -200,12 +214,18 @@ def main() -> None:
     parser.add_argument("--eden-games", type=int, default=2)
     parser.add_argument("--eden-iterations", type=int, default=30)
     parser.add_argument("--skip-goofspiel", action="store_true")
+    parser.add_argument("--ladder-games", type=int, default=12, help="games a pair of agents in "
+                        "each euro game's ladder (0: none)")
+    parser.add_argument("--ladder", default="random,greedy", help="the agents of the ladders")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes of the ladders")
     args = parser.parse_args()
     if not args.skip_goofspiel:
         goofspiel_against_openspiel(args.goofspiel_games, args.iterations)
     copy_costs()
     if args.eden_games:
         new_eden(args.eden_games, args.eden_iterations)
+    if args.ladder_games:
+        ladders(args.ladder_games, args.ladder, args.jobs)
 
 
 if __name__ == "__main__":

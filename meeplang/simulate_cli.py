@@ -65,9 +65,12 @@ def register(subparsers) -> None:
     s.add_argument("-n", "--games", type=int, default=100, dest="n", help="games to play "
                    "(default 100)")
     s.add_argument("--seed", "-s", type=int, default=0, help="master seed (default 0)")
-    s.add_argument("--agents", default="random", help="comma-separated, one per seat (the last "
-                   "repeats): random, first, greedy, mcts (mcts:400 iterations or mcts:0.5s per "
+    s.add_argument("--agents", help="comma-separated, one per seat (the last repeats): random "
+                   "(the default), first, greedy, mcts (mcts:400 iterations or mcts:0.5s per "
                    "decision)")
+    s.add_argument("--ladder", metavar="AGENTS", help="rank these agents (comma-separated) in a "
+                   "round robin: each at one seat, turning round the table, against a table of "
+                   "each other one, -n games a pair; win shares with 95%% intervals")
     s.add_argument("--option", action="append", metavar="NAME=VALUE",
                    help="set a game option, e.g. --option target=50")
     add_output_misuse(s)
@@ -96,6 +99,7 @@ class Run:
     options: dict
     records: list = field(default_factory=list)
     elapsed: float = 0.0
+    n: int | None = None  # games of this run, when not the plan's (a ladder's seat positions)
 
 
 @dataclass
@@ -160,6 +164,8 @@ def stop_for(exc: BaseException) -> Stop:
 
 def cmd_simulate(args) -> int:
     """Check the request, play the games, then print a table or JSON and write the report."""
+    if args.ladder is not None:
+        return cmd_ladder(args)
     plan = make_plan(args)
     if args.report:
         require_matplotlib()
@@ -186,6 +192,61 @@ def cmd_simulate(args) -> int:
     return 0
 
 
+def cmd_ladder(args) -> int:
+    """`--ladder AGENTS`: a round robin of agents on one game (meeplang/ladder.py)."""
+    from . import ladder
+
+    for flag, value, why in (("--agents", args.agents, "a ladder sets every seat's agent"),
+                             ("--compare", args.compare, "a ladder ranks agents on one game"),
+                             ("--report", args.report, "--json gives the ladder as data")):
+        if value:
+            raise UsageError(f"{flag} does not go with --ladder: {why}")
+    _, variant, options, target, base, players, jobs, executor = common_setup(args)
+    agents = ladder.ladder_agents(args.ladder, players, args.seed)
+    resolved = Engine(base, players, args.seed, options).opts
+    label = base.name + (f":{base.variant}" if base.variant else "")
+    runs, seats = [], []
+    for seating in ladder.seatings(agents, players):
+        n = args.n if players == 1 else ladder.games_at(seating.seat, args.n, players)
+        if n == 0:
+            continue
+        text = ladder.seat_agents_text(seating, players)
+        spec = SimSpec(target, variant, players, args.seed, text, dict(options), base.rules_hash)
+        who = seating.agent if seating.against is None else \
+            f"{seating.agent} at seat {seating.seat} vs {seating.against}"
+        runs.append(Run(f"{label}: {who}", base, spec, text.split(","), resolved, n=n))
+        seats.append(seating)
+    plan = Plan(runs, args.n, jobs, executor, args.scheduler)
+    play_runs(plan, show_progress=sys.stderr.isatty())
+    result = ladder.ladder_result(agents, players, [(s, run.records)
+                                                    for s, run in zip(seats, plan.runs)])
+    out = {"game": base.name, "variant": base.variant, "players": players, "seed": args.seed,
+           "games_per_pair": args.n, "options_changed": {
+               k: v for k, v in resolved.items()
+               if k not in base.options or base.options[k].default != v},
+           "rules": base.rules_hash, "ladder": result}
+    stopped = plan.stopped
+    if stopped is not None:
+        out["partial"] = {"reason": stopped.reason,
+                          "games": sum(len(run.records) for run in plan.runs),
+                          "planned": sum(run.n for run in plan.runs)}
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        what = "games a pair" if players > 1 else "games an agent"
+        print_table(ladder.ladder_table(
+            f"{label}: ladder of {len(agents)} agents, {players_text(players, players)}, "
+            f"{args.n} {what}, seed {args.seed}" + options_text(out), result))
+        for file, names in base.sample_data:
+            print(f"sample data (invented values, not the published game's): "
+                  f"{', '.join(names)} ({file})")
+    if stopped is not None:
+        sys.stdout.flush()
+        print(f"meeplang: {stopped.reason}: the ladder is of the games finished", file=sys.stderr)
+        return stopped.status
+    return 0
+
+
 def keep_finished(plan: Plan) -> bool:
     """After a stop: keep the runs' finished games, compared on the seeds both runs finished
     (a compared run with none is left out). False if the base run finished none."""
@@ -203,6 +264,23 @@ def keep_finished(plan: Plan) -> bool:
 # ------------------------------------------------------------ checking the request
 def make_plan(args) -> Plan:
     """Turn arguments into runs, refusing bad usage (exit 2) before any work starts."""
+    name, variant, options, target, base, players, jobs, executor = common_setup(args)
+    args.agents = args.agents or "random"
+    runs = [make_run(target, variant, base, players, args, options)]
+    if args.compare:
+        folder, other_variant = compare_target(name, base, args.compare)
+        other = load_cached(folder, other_variant)
+        if other.rules_hash == base.rules_hash:
+            raise UsageError(f"--compare {args.compare}: that is the game being simulated")
+        runs.append(make_run(folder, other_variant, other, players, args, options))
+        if other_variant is None and base.variant is not None and \
+                Path(base.folder).resolve() == Path(other.folder).resolve():
+            runs.reverse()  # `simulate VARIANT --compare base`: still read base → variant
+    return Plan(runs, args.n, jobs, executor, args.scheduler)
+
+
+def common_setup(args) -> tuple:
+    """What every simulation checks first: counts, executor, the game, its players and options."""
     if args.n < 1:
         raise UsageError(f"-n must be at least 1, not {args.n}")
     if args.jobs < 0:
@@ -218,17 +296,7 @@ def make_plan(args) -> Plan:
     target = worker_target(name)
     base = load_cached(target, variant)  # cached: the serial runner and forked workers reuse it
     players = args.players if args.players is not None else base.min_players
-    runs = [make_run(target, variant, base, players, args, options)]
-    if args.compare:
-        folder, other_variant = compare_target(name, base, args.compare)
-        other = load_cached(folder, other_variant)
-        if other.rules_hash == base.rules_hash:
-            raise UsageError(f"--compare {args.compare}: that is the game being simulated")
-        runs.append(make_run(folder, other_variant, other, players, args, options))
-        if other_variant is None and base.variant is not None and \
-                Path(base.folder).resolve() == Path(other.folder).resolve():
-            runs.reverse()  # `simulate VARIANT --compare base`: still read base → variant
-    return Plan(runs, args.n, jobs, executor, args.scheduler)
+    return name, variant, options, target, base, players, jobs, executor
 
 
 def make_run(target: str, variant, game, players: int, args, options: dict) -> Run:
@@ -281,12 +349,12 @@ def play_runs(plan: Plan, show_progress: bool) -> None:
     failed = True
     try:
         with stop_on_signals(), progress_bar(show_progress) as bar:
-            tasks = [bar.add_task(run.label, total=plan.n) for run in plan.runs]
+            tasks = [bar.add_task(run.label, total=run.n or plan.n) for run in plan.runs]
             for run, task in zip(plan.runs, tasks):
                 start = time.perf_counter()
                 done = []
                 try:
-                    run.records = runner.run(run.spec, plan.n,
+                    run.records = runner.run(run.spec, run.n or plan.n,
                                              lambda k, task=task: bar.advance(task, k), done)
                 except (KeyboardInterrupt, Signalled, BrokenExecutor) as exc:
                     run.records = in_order([done])  # finished games are results
