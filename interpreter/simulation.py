@@ -7,19 +7,24 @@ from meeplang.dsl.errors import MeeplangError, UsageError
 from meeplang.dsl.resolve import load_game
 
 from .agents import agent_list, agent_name, make_agents
+from .decisions import ActionOption
 from .engine import Engine
 
 
 def play_game(game, players: int, seed: int, agents="random", options=None,
-              record: bool = True, **engine_args) -> Engine:
-    """Play one game to the end; returns the finished engine (result, events, state)."""
+              record: bool = True, watch=None, **engine_args) -> Engine:
+    """Play one game to the end; returns the finished engine (result, events, state).
+    `watch(decision, index)` is told each choice before it is made."""
     engine = Engine(game, players, seed, options, record=record, **engine_args)
     seats = make_agents(agents, players, seed)
     d = engine.start()
     while d is not None:
         agent = seats[d.player]
         view = engine.view(d.player) if agent.needs_view else None
-        d = engine.choose(agent.choose(engine, d, view))
+        index = agent.choose(engine, d, view)
+        if watch is not None:
+            watch(d, index)
+        d = engine.choose(index)
     return engine
 
 
@@ -93,10 +98,20 @@ def game_record(game, players: int, master_seed: int, index: int, agents="random
                 options=None) -> dict:
     """Game `index` of a run, reduced to what statistics and reports need (small to pickle)."""
     seed = game_seed(master_seed, index)
-    e = play_game(game, players, seed, agents, options, record=False)
+    actions: dict = {}
+    first: list = []  # the seat that chose the game's first action: the first player
+
+    def watch(d, i) -> None:
+        option = d.options[i]
+        if isinstance(option, ActionOption):
+            actions[option.action] = actions.get(option.action, 0) + 1
+            if not first:
+                first.append(d.player)
+
+    e = play_game(game, players, seed, agents, options, record=False, watch=watch)
     return {"index": index, "seed": seed, "scores": list(e.result["scores"]),
             "winners": list(e.result["winners"]), "decisions": len(e.choices),
-            "turns": e.turns_taken}
+            "turns": e.turns_taken, "actions": actions, "first": first[0] if first else None}
 
 
 def play_chunk(spec: SimSpec, indexes, out: list | None = None) -> list[dict]:

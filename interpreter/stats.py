@@ -194,7 +194,7 @@ def summarize(records, players: int) -> dict:
     spreads = [mean_sd(col) for col in seat_scores(records, players)]
     length_mean, length_sd = mean_sd(r["decisions"] for r in records)
     turns_mean, turns_sd = mean_sd(r["turns"] for r in records)
-    return {
+    return {**_more(records, players),
         "games": n,
         "win_rates": [s / n for s in shares],
         "win_rate_ci": [list(wilson_interval(s, n)) for s in shares],
@@ -208,6 +208,59 @@ def summarize(records, players: int) -> dict:
         "turns_mean": turns_mean,  # 0 for a game without `turns` steps (goofspiel's rounds)
         "turns_sd": turns_sd,
     }
+
+
+def quantiles(values) -> dict | None:
+    """Where the values lie: min, 10%, 25%, median, 75%, 90%, max (nearest rank); None if none."""
+    values = sorted(values)
+    if not values:
+        return None
+    n = len(values)
+
+    def at(q: float):
+        return values[min(n - 1, max(0, math.ceil(q * n) - 1))]
+
+    return {"min": values[0], "p10": at(0.10), "p25": at(0.25), "median": at(0.5),
+            "p75": at(0.75), "p90": at(0.90), "max": values[-1]}
+
+
+def _more(records, players: int) -> dict:
+    """What a house rule's author reads beside the win rates: how often each action is taken,
+    whether the first player is favoured, and how long games run (their spread, not only their
+    mean). Records without these fields (older callers) give empty ones."""
+    n = len(records)
+    names = sorted({a for r in records for a in r.get("actions", {})})
+    actions = {}
+    for a in names:
+        uses = [r.get("actions", {}).get(a, 0) for r in records]
+        mean, sd = mean_sd(uses)
+        actions[a] = {"mean": mean, "sd": sd, "games_used": sum(1 for u in uses if u) / n}
+    firsts = [r for r in records if r.get("first") is not None]
+    first = None
+    if firsts:
+        share = math.fsum(win_share(r, r["first"]) for r in firsts)
+        seats = max(players, max(len(r["scores"]) for r in firsts))
+        lo, hi = wilson_interval(share, len(firsts))
+        first = {"games": len(firsts), "win_rate": share / len(firsts), "ci": [lo, hi],
+                 "equal_share": 1.0 / seats,
+                 "seats": [sum(1 for r in firsts if r["first"] == p) for p in range(seats)]}
+    return {"actions": actions, "first_player": first,
+            "decisions_quantiles": quantiles(r["decisions"] for r in records),
+            "turns_quantiles": quantiles(r["turns"] for r in records)}
+
+
+def compare_actions(base_records, other_records) -> dict:
+    """Each action's uses per game, base → variant on the same seeds: the means and the paired
+    difference with its 95% interval (described, not tested: no p-value joins the Holm family)."""
+    pairs = list(zip(base_records, other_records))
+    names = sorted({a for b, o in pairs for r in (b, o) for a in r.get("actions", {})})
+    out = {}
+    for a in names:
+        base = [b.get("actions", {}).get(a, 0) for b, _ in pairs]
+        other = [o.get("actions", {}).get(a, 0) for _, o in pairs]
+        t = paired_t([y - x for x, y in zip(base, other)])
+        out[a] = {"mean": [mean_sd(base)[0], mean_sd(other)[0]], "diff": t["diff"], "ci": t["ci"]}
+    return out
 
 
 def win_share(record, p: int) -> float:

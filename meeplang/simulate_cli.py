@@ -437,6 +437,7 @@ def result_object(plan: Plan) -> dict:
                           "direction": f"{base_run.label} → {other_run.label}: Δ = variant - base",
                           "units": COMPARE_UNITS,
                           **stats.compare(base_run.records, other_run.records, out, other, ALPHA),
+                          "actions": stats.compare_actions(base_run.records, other_run.records),
                           "summary": other}
     return out
 
@@ -467,9 +468,17 @@ def p_text(p, star: bool = True) -> str:
 def print_result(plan: Plan, out: dict, report: str | None) -> None:
     """The summary table, then the comparison table under --compare."""
     print_table(summary_table(plan.runs[0], out))
+    for line in more_lines(out):
+        print(line)
     if "compare" in out:
         print_table(summary_table(plan.runs[1], out["compare"]["summary"]))
+        for line in more_lines(out["compare"]["summary"]):
+            print(line)
         print_table(compare_table(plan.runs, out))
+        if out["compare"]["actions"]:
+            print_table(compare_actions_table(plan.runs, out))
+    elif out["actions"]:
+        print_table(actions_table(plan.runs[0], out))
     for line in data_notes(plan.runs, out):
         print(line)
     if report:
@@ -500,6 +509,46 @@ def summary_table(run: Run, s: dict):
                      + speed_text(rate) +
                      f" ({s['run']['executor']}, {s['run']['jobs']} "
                      f"job{'s' if s['run']['jobs'] > 1 else ''})")
+    return table
+
+
+def more_lines(s: dict) -> list[str]:
+    """The first player's record and the spread of game length, a line each."""
+    lines = []
+    first = s.get("first_player")
+    if first:
+        lo, hi = first["ci"]
+        lines.append(f"first player (the seat that takes the game's first action): wins "
+                     f"{pct(first['win_rate'])} [{pct(lo)} – {pct(hi)}] of {first['games']} games, "
+                     f"against an equal share of {pct(first['equal_share'])}")
+    for key, unit in (("turns_quantiles", "turns"), ("decisions_quantiles", "decisions")):
+        q = s.get(key)
+        if q and q["max"]:
+            lines.append(f"game length in {unit}: min {q['min']}, 10% {q['p10']}, quartiles "
+                         f"{q['p25']} / {q['median']} / {q['p75']}, 90% {q['p90']}, max {q['max']}")
+            break  # turns where the game has them, else decisions
+    return lines
+
+
+def actions_table(run: Run, s: dict):
+    """How often each action is taken: uses per game (all seats), and in how many games."""
+    table = Table(f"{run.label}: actions taken, per game (all seats)",
+                  ["action", "mean", "sd", "games using it"], left=frozenset({"action"}))
+    for name, a in sorted(s["actions"].items(), key=lambda kv: (-kv[1]["mean"], kv[0])):
+        table.rows.append([name, f"{a['mean']:.2f}", f"{a['sd']:.2f}", pct(a["games_used"])])
+    return table
+
+
+def compare_actions_table(runs: list, out: dict):
+    """Each action's uses per game, base → variant, with the paired difference."""
+    table = Table(f"{runs[0].label} → {runs[1].label}: actions taken per game (all seats), "
+                  "Δ = variant − base with its 95% interval (paired; described, not tested)",
+                  ["action", "uses per game", "Δ", "95% interval"], left=frozenset({"action"}))
+    rows = out["compare"]["actions"]
+    for name, a in sorted(rows.items(), key=lambda kv: (-abs(kv[1]["diff"]), kv[0])):
+        b, o = a["mean"]
+        table.rows.append([name, f"{b:.2f} → {o:.2f}", f"{a['diff']:+.2f}",
+                           interval_text(a["ci"], digits=2)])
     return table
 
 
@@ -609,6 +658,7 @@ def write_report(folder: Path, plan: Plan, out: dict) -> list[Path]:
     summaries = [out] + ([out["compare"]["summary"]] if "compare" in out else [])
     contents += figure_files(score_figure(plan.runs), folder / "scores")
     contents += figure_files(win_rate_figure(plan.runs, summaries), folder / "win_rates")
+    contents += figure_files(length_figure(plan.runs), folder / "lengths")
     contents.append((folder / "summary.json", json.dumps(out, indent=2) + "\n"))
     replays = replay_files(folder / "replays", plan.runs[0])
     pages = [path for path, _ in replays if path.suffix == ".html"]
@@ -671,7 +721,7 @@ img {{ max-width: 100%; }}</style></head>
 <body>
 <h1>{e(run.label)}: {out["games"]} games</h1>
 <h2>Replays</h2><ul>{games}</ul>
-<h2>Plots</h2><p><img src="win_rates.svg" alt="win rates"></p><p><img src="scores.svg" alt="scores"></p>
+<h2>Plots</h2><p><img src="win_rates.svg" alt="win rates"></p><p><img src="scores.svg" alt="scores"></p><p><img src="lengths.svg" alt="game lengths"></p>
 <h2>Files</h2><ul>{csvs}<li><a href="summary.json">summary.json</a></li></ul>
 </body>
 </html>
@@ -681,15 +731,19 @@ img {{ max-width: 100%; }}</style></head>
 
 def csv_text(run: Run) -> str:
     """One row per game: index, seed, a score column per seat, winners (space-separated seats,
-    empty when nobody won), turns and decisions."""
+    empty when nobody won), turns and decisions, the first player (empty in a game without
+    actions), then the uses of each action (`uses_NAME`)."""
     players = max([run.spec.players] + [len(r["scores"]) for r in run.records])  # automa seats too
+    actions = sorted({a for r in run.records for a in r.get("actions", {})})
     f = io.StringIO(newline="")
     w = csv.writer(f)
     w.writerow(["index", "seed", *(f"score_{p}" for p in range(players)), "winners",
-                "turns", "decisions"])
+                "turns", "decisions", "first_player", *(f"uses_{a}" for a in actions)])
     for r in run.records:
+        first = r.get("first")
         w.writerow([r["index"], r["seed"], *r["scores"], " ".join(map(str, r["winners"])),
-                    r["turns"], r["decisions"]])
+                    r["turns"], r["decisions"], "" if first is None else first,
+                    *(r.get("actions", {}).get(a, 0) for a in actions)])
     return f.getvalue()
 
 
@@ -739,6 +793,28 @@ def score_figure(runs: list):
     if len(runs) > 1:
         axes[0].legend(fontsize="small")
     fig.suptitle(f"Score distributions, {len(runs[0].records)} games")
+    return fig
+
+
+def length_figure(runs: list):
+    """How long games run: a histogram of turns per game (decisions where the game has no
+    turns), the runs overlaid on shared bins."""
+    import numpy as np
+
+    key = "turns" if any(r["turns"] for run in runs for r in run.records) else "decisions"
+    fig = _figure(5.0, 3.0)
+    ax = fig.subplots()
+    data = [np.asarray([r[key] for r in run.records], float) for run in runs]
+    edges = np.histogram_bin_edges(np.concatenate(data), bins="auto")
+    if len(edges) > 51:
+        edges = np.histogram_bin_edges(np.concatenate(data), bins=50)
+    for run, values in zip(runs, data):
+        ax.hist(values, bins=edges, alpha=0.55, label=run.label)
+    ax.set_xlabel(f"{key} per game")
+    ax.set_ylabel("games")
+    if len(runs) > 1:
+        ax.legend(fontsize="small")
+    fig.suptitle(f"Game length, {len(runs[0].records)} games")
     return fig
 
 

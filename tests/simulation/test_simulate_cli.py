@@ -97,14 +97,17 @@ def test_report_writes_csv_plots_and_summary(run_cli, tmp_path):
     assert rc == 0, err
     assert "report written" in out
     for name in ("games.csv", "scores.png", "scores.svg", "win_rates.png", "win_rates.svg",
-                 "summary.json"):
+                 "lengths.png", "lengths.svg", "summary.json"):
         assert (folder / name).stat().st_size > 0, name
     assert (folder / "scores.png").read_bytes()[:4] == b"\x89PNG"
     assert b"<svg" in (folder / "win_rates.svg").read_bytes()[:2000]
     rows = list(csv.DictReader((folder / "games.csv").open()))
     assert [r["index"] for r in rows] == [str(i) for i in range(12)]
     assert set(rows[0]) == {"index", "seed", "score_0", "score_1", "winners", "turns",
-                            "decisions"}
+                            "decisions", "first_player", "uses_roll", "uses_stop"}
+    # pig's decisions are all actions (roll or stop), and seat 0 always starts
+    assert all(int(r["uses_roll"]) + int(r["uses_stop"]) == int(r["decisions"]) for r in rows)
+    assert {r["first_player"] for r in rows} == {"0"}
     assert all(int(r["turns"]) <= int(r["decisions"]) for r in rows)  # a pig turn: 1+ decisions
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["games"] == 12
