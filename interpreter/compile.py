@@ -82,6 +82,7 @@ class Compiled:
                  listing_hook: Callable[..., Any] | None = None):
         self.game = game
         self.traced = traced  # statements record what they change (interpreter/trace.py)
+        self.code_chars = 0  # its generated module's size, if any (what the program cache weighs)
         self.zone_refs: dict[tuple, ZoneRef] = {}
         # zones with no grid and no capacity: a move into one is a plain list operation
         self.plain_zones = frozenset(n for n, z in game.zones.items()
@@ -256,23 +257,37 @@ class CompiledAction:
 
 
 class PerGame:
-    """What is made once per game (its program), kept for the last `size` games used: a process
-    that loads many games (a fuzz run, a test suite, an editor) must not keep every one alive.
-    Entries hold their game, so an id is never reused while its entry stands."""
+    """What is made once per game (its program), kept for the last `size` games used, and only
+    while what they weigh together (`weigh(made)`: a program's generated code, in characters)
+    stays within `budget`: a process that loads many games (a fuzz run, a test suite, an editor)
+    must not keep every one alive, nor sixteen of the largest a game may generate (a module of
+    4,000,000 characters, interpreter/codegen.py, takes hundreds of megabytes compiled). The
+    newest is always kept. Entries hold their game, so an id is never reused while its entry
+    stands."""
 
-    def __init__(self, make, size: int = 16):
+    def __init__(self, make, size: int = 16, budget: int = 8_000_000, weigh=None):
         self.make = make
         self.size = size
+        self.budget = budget
+        self.weigh = weigh or (lambda made: getattr(made, "code_chars", 0))
         self.entries: dict[int, tuple] = {}
+        self.weight = 0
 
     def get(self, game):
         key = id(game)
         hit = self.entries.pop(key, None)
-        if hit is None or hit[0] is not game:
-            hit = (game, self.make(game))
+        if hit is not None and hit[0] is not game:
+            self.weight -= hit[2]
+            hit = None
+        if hit is None:
+            made = self.make(game)
+            hit = (game, made, self.weigh(made))
+            self.weight += hit[2]
         self.entries[key] = hit  # the most recently used last
-        if len(self.entries) > self.size:
-            del self.entries[next(iter(self.entries))]
+        while len(self.entries) > 1 and (len(self.entries) > self.size or
+                                          self.weight > self.budget):
+            oldest = next(iter(self.entries))
+            self.weight -= self.entries.pop(oldest)[2]
         return hit[1]
 
 

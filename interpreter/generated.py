@@ -55,7 +55,9 @@ def generated_program(game) -> Compiled:
     def listing(node, scope, fn):
         return listings.get(id(node), fn)
 
-    return Compiled(game, expr_hook=expr, block_hook=block, listing_hook=listing)
+    prog = Compiled(game, expr_hook=expr, block_hook=block, listing_hook=listing)
+    prog.code_chars = len(generated.source)  # what the program cache weighs it by
+    return prog
 
 
 _programs = PerGame(generated_program)

@@ -49,3 +49,23 @@ def test_the_last_used_game_is_kept_longest():
     assert cache.get(a) is pa
     cache.get(b)
     assert made == [a, b, c, b]
+
+
+def test_programs_are_kept_only_while_their_code_fits_the_budget():
+    """Sixteen of the largest modules a game may generate would take gigabytes: the cache also
+    weighs what it keeps (a program's generated code), and always keeps the newest."""
+    made = []
+    cache = PerGame(lambda g: made.append(g) or g, size=16, budget=10, weigh=len)
+    a, b, c, big = "aaaa", "bbbb", "cc", "x" * 30
+    for g in (a, b, c):
+        cache.get(g)
+    assert cache.weight == 10 and len(cache.entries) == 3
+    cache.get(big)  # over the budget alone: kept, the others let go
+    assert list(cache.entries) == [id(big)] and cache.weight == 30
+    cache.get(a)
+    assert list(cache.entries) == [id(a)] and made == [a, b, c, big, a]
+
+
+def test_a_generated_program_weighs_its_module(load):
+    prog = program(load(GAME))
+    assert prog.code_chars > 100  # the module's source, in characters
