@@ -33,7 +33,7 @@ class Seating:
     seat: int
 
 
-def ladder_agents(text: str, players: int, seed: int) -> list[str]:
+def ladder_agents(text: str, seed: int) -> list[str]:
     """The agents a `--ladder` names, checked (each a name `--agents` accepts, at least two, none
     twice, no human)."""
     names = [part.strip() for part in text.split(",")]

@@ -202,7 +202,7 @@ def cmd_ladder(args) -> int:
         if value:
             raise UsageError(f"{flag} does not go with --ladder: {why}")
     _, variant, options, target, base, players, jobs, executor = common_setup(args)
-    agents = ladder.ladder_agents(args.ladder, players, args.seed)
+    agents = ladder.ladder_agents(args.ladder, args.seed)
     resolved = Engine(base, players, args.seed, options).opts
     label = base.name + (f":{base.variant}" if base.variant else "")
     runs, seats = [], []
