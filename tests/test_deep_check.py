@@ -135,5 +135,5 @@ def test_deep_check_keeps_one_copy_of_the_start_state(write_game, monkeypatch):
     summary, broken = run_deep(write_game(MANY_ITEMS), games_per_count=3)
     assert broken is None and summary.replays == summary.reloads == 3
     kept = [len(state["loc"]) for cache in (closures._programs, generated._programs)
-            for _, program in cache.entries.values() for state in program.initial_states.values()]
+            for _, program, _ in cache.entries.values() for state in program.initial_states.values()]
     assert kept == [5000]

@@ -135,7 +135,7 @@ def test_save_file(tmp_path, monkeypatch, code):
 
 
 REPORT_FILES = ["games.csv", "scores.png", "scores.svg", "win_rates.png", "win_rates.svg",
-                "summary.json", "index.html"]
+                "lengths.png", "lengths.svg", "summary.json", "index.html"]
 
 
 @pytest.mark.parametrize("failing", range(len(REPORT_FILES)))
